@@ -1,0 +1,58 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "geoserve",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "geoserve", targets: ["geoserve"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // System-library shims: headers and link flags come from pkg-config.
+        .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        .target(name: "GeoCore", dependencies: ["CGEOS"], swiftSettings: strict),
+        .target(name: "ReportVerification", dependencies: ["GeoCore"], swiftSettings: strict),
+        .target(name: "Aggregation", dependencies: ["GeoCore"], swiftSettings: strict),
+        .target(name: "MapTiles", dependencies: ["GeoCore", "CCairo"], swiftSettings: strict),
+        .target(name: "Storage", dependencies: ["GeoCore", "CSQLite", "CLibPQ"], swiftSettings: strict),
+        .executableTarget(
+            name: "geoserve",
+            dependencies: [
+                "GeoCore", "Storage", "ReportVerification", "Aggregation", "MapTiles",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "CGEOS"], swiftSettings: strict),
+        .testTarget(name: "ReportVerificationTests", dependencies: ["ReportVerification"], swiftSettings: strict),
+        .testTarget(name: "AggregationTests", dependencies: ["Aggregation", "GeoCore"], swiftSettings: strict),
+        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "GeoCore"], swiftSettings: strict),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "GeoCore"], swiftSettings: strict),
+        .testTarget(
+            name: "GeoserveTests",
+            dependencies: [
+                "geoserve", "GeoCore", "Storage",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,43 @@
+/// A GeoJSON position: longitude and latitude in WGS 84 degrees, optionally an altitude.
+///
+/// The initialiser enforces the ranges RFC 7946 implies (|lon| ≤ 180, |lat| ≤ 90) and finiteness,
+/// so every `Position` value is a valid one.
+public struct Position: Hashable, Sendable {
+    public let lon: Double
+    public let lat: Double
+    public let altitude: Double?
+
+    /// Why a coordinate pair cannot be a position.
+    public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
+        case notFinite
+        case longitudeOutOfRange(Double)
+        case latitudeOutOfRange(Double)
+
+        public var description: String {
+            switch self {
+            case .notFinite: return "coordinate is not a finite number"
+            case .longitudeOutOfRange(let v): return "longitude \(v) is outside -180...180"
+            case .latitudeOutOfRange(let v): return "latitude \(v) is outside -90...90"
+            }
+        }
+    }
+
+    /// Creates a checked position.
+    /// - Throws: `Position.Problem` when a value is NaN or infinite, or outside its range.
+    public init(lon: Double, lat: Double, altitude: Double? = nil) throws(Problem) {
+        guard lon.isFinite, lat.isFinite, altitude?.isFinite ?? true else { throw .notFinite }
+        guard (-180...180).contains(lon) else { throw .longitudeOutOfRange(lon) }
+        guard (-90...90).contains(lat) else { throw .latitudeOutOfRange(lat) }
+        self.lon = lon
+        self.lat = lat
+        self.altitude = altitude
+    }
+
+    /// Creates a position from values already known to be valid (e.g. read back from GEOS after
+    /// an operation on valid input). Out-of-range values are a programming error.
+    init(trusted lon: Double, _ lat: Double) {
+        self.lon = lon
+        self.lat = lat
+        self.altitude = nil
+    }
+}

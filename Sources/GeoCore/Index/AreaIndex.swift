@@ -1,0 +1,179 @@
+import Dispatch
+import Foundation
+
+/// Counts of points per area after a batch assignment.
+public struct AssignmentCounts: Equatable, Sendable {
+    /// Points per area, indexed like `AreaIndex.areas`.
+    public var perArea: [Int]
+    /// Points in no area.
+    public var unassigned: Int
+
+    public init(perArea: [Int], unassigned: Int) {
+        self.perArea = perArea
+        self.unassigned = unassigned
+    }
+
+    /// All points counted.
+    public var total: Int { perArea.reduce(unassigned, +) }
+}
+
+/// Answers "which area contains this point" for one version of one layer.
+///
+/// Built once, immutable afterwards, safe to share between any number of tasks. The answer for a
+/// point is the first area, in ascending byte order of area id, whose closure covers the point
+/// (GEOS's prepared `covers`). So a point inside one area belongs to it; a point on an edge or
+/// vertex shared by several areas belongs to the one with the smallest id; a point in a hole
+/// belongs to no area unless another area covers it.
+///
+/// The answer comes from a uniform grid whose cells list the boundary segments crossing them
+/// (see `AreaGrid`) with certified floating-point orientation tests. Only points the grid cannot
+/// decide exactly — on or within rounding distance of a boundary — are handed to GEOS.
+public final class AreaIndex: Sendable {
+    /// The areas, in the index's order (ascending byte order of id).
+    public let areas: [IndexedArea]
+    /// Bounding box of all areas, nil for an empty layer.
+    public let boundingBox: BoundingBox?
+    let grid: AreaGrid
+    private let coverage: GEOSCoveragePool
+    private let ordinals: [String: Int]
+
+    /// Builds the index. The areas must be GEOS-valid (`AreaValidator` output) with unique ids.
+    /// - Parameters:
+    ///   - areas: the layer's areas, in any order.
+    ///   - cellsPerSegment: grid density (cells per boundary segment).
+    ///   - threads: workers for the build; defaults to every core.
+    public init(areas: [IndexedArea], cellsPerSegment: Double = 2, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        let sorted = areas.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        self.areas = sorted
+        var segments: [Segment] = []
+        var segmentStart = [0]
+        var box: BoundingBox?
+        for a in sorted {
+            for p in a.polygons {
+                for ring in p.rings {
+                    for k in 0..<(ring.count - 1) {
+                        segments.append(Segment(ax: ring[k].lon, ay: ring[k].lat, bx: ring[k + 1].lon, by: ring[k + 1].lat))
+                    }
+                }
+            }
+            segmentStart.append(segments.count)
+            if !a.polygons.isEmpty {
+                if box == nil { box = a.boundingBox } else { box!.extend(a.boundingBox) }
+            }
+        }
+        self.boundingBox = box
+        self.grid = AreaGrid(segments: segments, segmentStart: segmentStart,
+                             box: box ?? BoundingBox(west: 0, south: 0, east: 0, north: 0),
+                             cellsPerSegment: cellsPerSegment, threads: threads)
+        self.coverage = GEOSCoveragePool(areas: sorted)
+        self.ordinals = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1.id, $0) })
+    }
+
+    /// Position of an area id in `areas`.
+    public func ordinal(of id: String) -> Int? { ordinals[id] }
+
+    /// The area covering the point, as an index into `areas`, or nil when none does.
+    public func locate(lon: Double, lat: Double) -> Int? {
+        let i = Self.locate(grid: grid, x: lon, y: lat) { coverage.covers(area: $0, lon: lon, lat: lat) }
+        return i < 0 ? nil : i
+    }
+
+    /// The area covering the point, or nil.
+    public func area(containingLon lon: Double, lat: Double) -> IndexedArea? {
+        locate(lon: lon, lat: lat).map { areas[$0] }
+    }
+
+    /// Assigns many points, given as interleaved lon, lat pairs, using `threads` workers.
+    /// - Returns: per point the index into `areas`, or -1 when no area covers it.
+    public func assign(_ lonLat: UnsafeBufferPointer<Double>, threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> [Int32] {
+        let n = lonLat.count / 2
+        guard n > 0 else { return [] }
+        let points = SharedReads(base: lonLat.baseAddress!, count: lonLat.count)
+        return [Int32](unsafeUninitializedCapacity: n) { out, initialized in
+            let sink = DisjointWrites(base: out.baseAddress!)
+            forEachChunk(n, threads: threads) { _, range, coverage in
+                for i in range { sink.write(self.locateUnchecked(points, i, coverage), at: i) }
+            }
+            initialized = n
+        }
+    }
+
+    /// Counts many points per area (interleaved lon, lat pairs) using `threads` workers.
+    public func count(_ lonLat: UnsafeBufferPointer<Double>, threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> AssignmentCounts {
+        let chunks = max(1, threads)
+        let width = areas.count + 1
+        var tallies = [Int](repeating: 0, count: chunks * width)
+        let n = lonLat.count / 2
+        guard n > 0 else { return AssignmentCounts(perArea: [Int](repeating: 0, count: areas.count), unassigned: 0) }
+        let points = SharedReads(base: lonLat.baseAddress!, count: lonLat.count)
+        tallies.withUnsafeMutableBufferPointer { t in
+            let sink = DisjointWrites(base: t.baseAddress!)
+            forEachChunk(n, threads: chunks) { chunk, range, coverage in
+                var local = [Int](repeating: 0, count: width)
+                for i in range { local[Int(self.locateUnchecked(points, i, coverage)) + 1] += 1 }
+                for k in 0..<width { sink.update(at: chunk * width + k) { $0 = local[k] } }
+            }
+        }
+        var perArea = [Int](repeating: 0, count: areas.count)
+        var unassigned = 0
+        for c in 0..<chunks {
+            unassigned += tallies[c * width]
+            for a in 0..<areas.count { perArea[a] += tallies[c * width + 1 + a] }
+        }
+        return AssignmentCounts(perArea: perArea, unassigned: unassigned)
+    }
+
+    @inline(__always)
+    private func locateUnchecked(_ lonLat: SharedReads<Double>, _ i: Int, _ coverage: LazyCoverage) -> Int32 {
+        let x = lonLat.base[2 * i], y = lonLat.base[2 * i + 1]
+        return Int32(Self.locate(grid: grid, x: x, y: y) { coverage.get(self.areas).covers(area: $0, lon: x, lat: y) })
+    }
+
+    /// Splits the points into `threads` contiguous chunks, each run by one worker with its own
+    /// (lazily created) GEOS coverage.
+    private func forEachChunk(_ n: Int, threads: Int, _ body: @Sendable (Int, Range<Int>, LazyCoverage) -> Void) {
+        let chunks = max(1, threads)
+        DispatchQueue.concurrentPerform(iterations: chunks) { c in
+            let range = (c * n / chunks)..<((c + 1) * n / chunks)
+            body(c, range, LazyCoverage())
+        }
+    }
+
+    /// The grid answer with GEOS deciding what the grid cannot: the first covering area in
+    /// index order, or -1.
+    @inline(__always)
+    static func locate(grid: AreaGrid, x: Double, y: Double, covers: (Int) -> Bool) -> Int {
+        guard let (c, r) = grid.cell(x: x, y: y) else { return -1 }
+        let cell = r * grid.frame.nx + c
+        let cx = grid.frame.centreX(c), cy = grid.frame.centreY(r)
+        return grid.groups.withUnsafeBufferPointer { groups in
+            grid.edges.withUnsafeBufferPointer { edges in
+                let lo = Int(grid.cellStart[cell]), hi = Int(grid.cellStart[cell + 1])
+                for k in lo..<hi {
+                    let g = groups[k]
+                    switch AreaGrid.test(g, x: x, y: y, cx: cx, cy: cy, edges: edges) {
+                    case .inside: return Int(g.area)
+                    case .outside: continue
+                    case .undecided: if covers(Int(g.area)) { return Int(g.area) }
+                    }
+                }
+                return -1
+            }
+        }
+    }
+}
+
+/// One worker's GEOS coverage, created on first need: most chunks never need GEOS at all.
+///
+/// `@unchecked Sendable` is sound because each instance is created inside one worker's closure
+/// and used only by that worker.
+final class LazyCoverage: @unchecked Sendable {
+    private var coverage: GEOSCoverage?
+
+    func get(_ areas: [IndexedArea]) -> GEOSCoverage {
+        if let coverage { return coverage }
+        let c = GEOSCoverage(areas: areas)
+        coverage = c
+        return c
+    }
+}

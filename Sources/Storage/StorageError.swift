@@ -1,0 +1,27 @@
+/// Failures of the store. Descriptions name the operation, never stored values.
+public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The database could not be opened or created.
+    case cannotOpen(String)
+    /// The database engine reported an error during an operation.
+    case engine(operation: String, code: Int32, message: String)
+    /// A layer that does not exist.
+    case unknownLayer(String)
+    /// A layer version that does not exist.
+    case unknownVersion(layer: String, version: Int)
+    /// The database schema is newer than this program understands.
+    case schemaTooNew(found: Int, supported: Int)
+    /// An import that would break a rule of the store (duplicate ids, empty layer, wrong kind).
+    case invalidImport(String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let what): return "cannot open the database: \(what)"
+        case .engine(let op, let code, let message): return "database error during \(op) (code \(code)): \(message)"
+        case .unknownLayer(let l): return "no layer named \"\(l)\""
+        case .unknownVersion(let l, let v): return "layer \"\(l)\" has no version \(v)"
+        case .schemaTooNew(let found, let supported):
+            return "the database schema is version \(found); this geoserve understands up to \(supported). Use a newer geoserve."
+        case .invalidImport(let why): return "import refused: \(why)"
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Hummingbird
+import Logging
+import Storage
+
+/// Builds the service: opens and migrates the store, imports the demo data into an empty store,
+/// loads the published layers, and wires the routes.
+func buildApplication(_ configuration: AppConfiguration) async throws -> some ApplicationProtocol {
+    var logger = Logger(label: "geoserve")
+    logger.logLevel = configuration.logLevel
+    let store = try SQLiteStore(path: configuration.databasePath)
+    try await store.migrate()
+    if let demo = configuration.demoDataPath {
+        try await DemoData.importIfEmpty(into: store, from: demo, logger: logger)
+    }
+    let catalog = LayerCatalog()
+    try await catalog.refresh(from: store)
+    logger.info("layers loaded", metadata: ["count": "\(catalog.snapshot().count)"])
+
+    let router = buildRouter(store: store, catalog: catalog)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geoserve"),
+        logger: logger
+    )
+}
+
+/// The routes, shared by the server and the tests.
+func buildRouter(store: any AreaStore, catalog: LayerCatalog) -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    router.add(middleware: JSONErrorMiddleware())
+    HealthController(store: store, catalog: catalog).addRoutes(to: router)
+    LayersController(store: store, catalog: catalog).addRoutes(to: router.group("v1"))
+    return router
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The one error shape of the API: `{"error": {"code": "...", "message": "...", "field": "..."}}`.
+struct APIError: Error, Sendable {
+    let status: HTTPResponse.Status
+    let code: String
+    let message: String
+    var field: String?
+
+    static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "not_found", message: message) }
+    static func unavailable(_ message: String) -> APIError { APIError(status: .serviceUnavailable, code: "unavailable", message: message) }
+
+    var response: Response {
+        struct Body: Encodable {
+            struct Detail: Encodable { let code: String; let message: String; let field: String? }
+            let error: Detail
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(Body(error: .init(code: code, message: message, field: field)))) ?? Data()
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// Maps every error to the JSON error shape. Unknown errors become a generic 500: their text may
+/// carry library or database detail (even personal data) and is logged, never sent.
+struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return error.response
+        } catch let error as HTTPError {
+            let code: String
+            switch error.status {
+            case .notFound: code = "not_found"
+            case .methodNotAllowed: code = "method_not_allowed"
+            case .contentTooLarge: code = "too_large"
+            case .badRequest: code = "bad_request"
+            default: code = error.status.code >= 500 ? "internal" : "error"
+            }
+            let message = error.body ?? (error.status == .notFound ? "no such resource: \(request.uri.path)" : error.status.reasonPhrase)
+            return APIError(status: error.status, code: code, message: message).response
+        } catch {
+            context.logger.error("unhandled error", metadata: ["type": "\(type(of: error))"])
+            return APIError(status: .internalServerError, code: "internal", message: "internal error").response
+        }
+    }
+}

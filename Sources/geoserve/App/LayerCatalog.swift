@@ -1,0 +1,53 @@
+import GeoCore
+import Storage
+import Synchronization
+
+/// A published layer version, ready to answer queries. Immutable.
+struct PublishedLayer: Sendable {
+    let info: LayerVersionInfo
+    let features: [StoredArea]
+    /// For area layers.
+    let areaIndex: AreaIndex?
+    /// For point layers.
+    let pointIndex: PointLayerIndex?
+
+    init(info: LayerVersionInfo, features: [StoredArea]) {
+        self.info = info
+        self.features = features
+        switch info.kind {
+        case .areas:
+            areaIndex = AreaIndex(areas: features.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) })
+            pointIndex = nil
+        case .points:
+            areaIndex = nil
+            pointIndex = PointLayerIndex(sites: features.compactMap { f in
+                if case .point(let p) = f.geometry { PointSite(id: f.id, lon: p.lon, lat: p.lat) } else { nil }
+            })
+        }
+    }
+}
+
+/// The published layers the service answers from.
+///
+/// Each layer is built completely (its index made) before it replaces the previous one in a
+/// single swap, so readers take a consistent snapshot and never wait for an index build.
+final class LayerCatalog: Sendable {
+    private let layers = Mutex<[String: PublishedLayer]>([:])
+
+    /// A consistent view of every published layer.
+    func snapshot() -> [String: PublishedLayer] {
+        layers.withLock { $0 }
+    }
+
+    /// Loads every published layer whose version differs from the one held.
+    func refresh(from store: any AreaStore) async throws {
+        let current = snapshot()
+        for summary in try await store.layers() {
+            guard let v = summary.publishedVersion, current[summary.name]?.info.version != v else { continue }
+            let info = summary.versions.first { $0.version == v }!
+            let features = try await store.areas(layer: summary.name, version: v)
+            let built = PublishedLayer(info: info, features: features)
+            layers.withLock { $0[summary.name] = built }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Storage
+
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Create or upgrade the database schema (serve does this on start)."
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    func run() async throws {
+        let db = try SQLiteStore(path: store.databasePath)
+        let version = try await db.migrate()
+        print("schema at version \(version): \(store.databasePath)")
+    }
+}
+
+struct LayersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "layers",
+        abstract: "List layers, their versions and which version is published."
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    func run() async throws {
+        let db = try SQLiteStore(path: store.databasePath)
+        try await db.migrate()
+        for l in try await db.layers() {
+            let published = l.publishedVersion.map { "v\($0)" } ?? "none"
+            print("\(l.name) (\(l.kind.rawValue)), published \(published)")
+            for v in l.versions {
+                print("  v\(v.version): \(v.featureCount) features, \(v.repairedCount) repaired, \(v.rejectedCount) rejected, from \(v.source ?? "-")")
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Writes a line to standard error (progress and reports go there, results to standard output).
+func printError(_ line: String, terminator: String = "\n") {
+    FileHandle.standardError.write(Data((line + terminator).utf8))
+}
+
+/// Progress on standard error: one updating line on a terminal, occasional lines otherwise.
+struct ProgressLine {
+    let label: String
+    private let interactive = isatty(STDERR_FILENO) != 0
+
+    init(label: String) {
+        self.label = label
+    }
+
+    func update(_ done: Int, _ total: Int) {
+        guard total >= 1000 else { return }
+        if interactive {
+            printError("\r\(label): \(done)/\(total)", terminator: done == total ? "\n" : "")
+        } else if done > 0, done == total || done % 5000 == 0 {
+            printError("\(label): \(done)/\(total)")
+        }
+    }
+}

@@ -1,0 +1,14 @@
+import ArgumentParser
+
+@main
+struct GeoserveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geoserve",
+        abstract: "Verified, privacy-safe area statistics from sensitive individual reports.",
+        discussion: """
+        Every option can also be set with a GEOSERVE_* environment variable (named under each \
+        command's --help); a flag wins over the variable.
+        """,
+        subcommands: [ServeCommand.self, ImportAreasCommand.self, AssignCommand.self, BenchCommand.self, MigrateCommand.self, LayersCommand.self]
+    )
+}

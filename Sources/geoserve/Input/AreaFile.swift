@@ -1,0 +1,41 @@
+import Foundation
+import GeoCore
+import Storage
+
+/// A GeoJSON layer file read, validated and ready to index or store.
+struct AreaFile {
+    let path: String
+    let result: LayerReadResult
+
+    /// Reads and validates a layer file, with a progress line for big files.
+    static func read(path: String, idField: String?, nameField: String?, kind: LayerGeometryKind? = nil, showProgress: Bool = true) throws -> AreaFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw AreaFileProblem(description: "cannot read \(path)")
+        }
+        let progress = ProgressLine(label: "validating \(URL(fileURLWithPath: path).lastPathComponent)")
+        do {
+            let result = try LayerReader(idField: idField, nameField: nameField, kind: kind)
+                .read(data, progress: showProgress ? { progress.update($0, $1) } : nil)
+            return AreaFile(path: path, result: result)
+        } catch {
+            throw AreaFileProblem(description: "\(path): \(error)")
+        }
+    }
+
+    /// The areas as the index takes them.
+    var indexedAreas: [IndexedArea] {
+        result.features.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) }
+    }
+
+    /// The layer as the store takes it.
+    func layerImport(name: String) -> LayerImport {
+        LayerImport(layer: name, kind: result.kind == .points ? .points : .areas,
+                    source: URL(fileURLWithPath: path).lastPathComponent,
+                    areas: result.features.map { StoredArea(id: $0.id, name: $0.name, properties: $0.properties, geometry: $0.geometry) },
+                    repairedCount: result.report.repairedCount, rejectedCount: result.report.rejectedCount)
+    }
+}
+
+struct AreaFileProblem: Error, CustomStringConvertible {
+    let description: String
+}

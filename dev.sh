@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# geoserve's two commands on a Debian 12 machine with Swift:
+#   ./dev.sh serve   build and run the service on the embedded store with the demo campus
+#   ./dev.sh test    run the whole test suite (the GeoCore tests again under AddressSanitizer
+#                    with leak detection)
+# Both install the Debian packages they need when missing (as root, or through sudo).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+packages=(libgeos-dev libcairo2-dev libpq-dev libsqlite3-dev pkg-config)
+
+ensure_packages() {
+  local missing=()
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  ((${#missing[@]})) || return 0
+  echo "installing ${missing[*]}" >&2
+  local sudo=()
+  [ "$(id -u)" = 0 ] || sudo=(sudo)
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+command=${1:-}
+shift || true
+case "$command" in
+  serve)
+    ensure_packages "${packages[@]}"
+    swift build -c release --product geoserve
+    exec .build/release/geoserve serve "$@"
+    ;;
+  test)
+    ensure_packages "${packages[@]}"
+    swift build --build-tests
+    swift test --skip-build
+    # C interop is checked for memory errors and leaks: GeoCore owns every GEOS handle.
+    ASAN_OPTIONS=detect_leaks=1 swift test --sanitize=address --scratch-path .build-asan --filter GeoCoreTests
+    ;;
+  *)
+    echo "usage: ./dev.sh serve [serve options] | ./dev.sh test" >&2
+    exit 2
+    ;;
+esac
