@@ -50,6 +50,8 @@ let package = Package(
             dependencies: [
                 "geoserve", "GeoCore", "Storage",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import Storage
+import Testing
+@testable import geoserve
+
+@Suite("CLI")
+struct CommandTests {
+    let squares = #"""
+    {"type":"FeatureCollection","features":[
+     {"type":"Feature","id":"west","properties":{"name":"West"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]]]}},
+     {"type":"Feature","id":"east","properties":{"name":"East"},"geometry":{"type":"Polygon","coordinates":[[[1,0],[2,0],[2,1],[1,1],[1,0]]]}},
+     {"type":"Feature","id":"empty","properties":{},"geometry":{"type":"Polygon","coordinates":[[[5,5],[6,5],[6,6],[5,6],[5,5]]]}}
+    ]}
+    """#
+
+    @Test("import-areas stores and publishes a layer")
+    func importAreas() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write(squares, to: folder.appendingPathComponent("a.geojson"))
+        let db = folder.appendingPathComponent("db.sqlite").path
+        try await ImportAreasCommand.parse([folder.appendingPathComponent("a.geojson").path, "--layer", "zones", "--database", db]).run()
+        let (info, areas) = try await SQLiteStore(path: db).publishedAreas(layer: "zones")
+        #expect(info.version == 1)
+        #expect(areas.map(\.id) == ["east", "empty", "west"])
+    }
+
+    @Test("a rejected feature fails the import with exit code 1 and writes nothing, unless --skip-invalid")
+    func rejected() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bad = squares.replacingOccurrences(of: #"[[[5,5],[6,5],[6,6],[5,6],[5,5]]]"#, with: #"[[[5,5],[6,6],[7,7],[5,5]]]"#)
+        let file = folder.appendingPathComponent("bad.geojson").path
+        try write(bad, to: URL(fileURLWithPath: file))
+        let db = folder.appendingPathComponent("db.sqlite").path
+        await #expect(throws: ExitCode(1)) { try await ImportAreasCommand.parse([file, "--layer", "zones", "--database", db]).run() }
+        let store = try SQLiteStore(path: db)
+        try await store.migrate()
+        #expect(try await store.layers().isEmpty)
+        try await ImportAreasCommand.parse([file, "--layer", "zones", "--database", db, "--skip-invalid"]).run()
+        let layers = try await store.layers()
+        #expect(layers.first?.versions.first?.featureCount == 2)
+        #expect(layers.first?.versions.first?.rejectedCount == 1)
+    }
+
+    @Test("layer names are restricted to a URL-safe alphabet")
+    func layerName() {
+        #expect(throws: (any Error).self) { try ImportAreasCommand.parse(["x.geojson", "--layer", "../etc"]) }
+    }
+
+    @Test("assign writes every area with zeros, in file order, and the unassigned row")
+    func assign() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write(squares, to: folder.appendingPathComponent("a.geojson"))
+        // One point inside west, two in east, one on the shared edge (goes to "east", the smaller id), one outside.
+        try write("name,lat,lon\nx,0.5,0.5\ny,0.5,1.5\nz,0.2,1.9\nedge,0.5,1\nout,9,9\n", to: folder.appendingPathComponent("p.csv"))
+        let out = folder.appendingPathComponent("counts.csv")
+        try await AssignCommand.parse(["--areas", folder.appendingPathComponent("a.geojson").path,
+                                       "--points", folder.appendingPathComponent("p.csv").path,
+                                       "--out", out.path, "--threads", "2"]).run()
+        #expect(try String(contentsOf: out, encoding: .utf8) == "area_id,count\r\nwest,1\r\neast,3\r\nempty,0\r\nunassigned,1\r\n")
+    }
+
+    @Test("raw float64 points read as lon,lat pairs; a truncated file is refused")
+    func rawPoints() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var values: [Double] = [1.5, 2.5, -87.6, 41.8]
+        let data = Data(bytes: &values, count: 32)
+        try data.write(to: folder.appendingPathComponent("p.f64"))
+        #expect(try PointFile.read(path: folder.appendingPathComponent("p.f64").path) == values)
+        try data.prefix(24).write(to: folder.appendingPathComponent("short.f64"))
+        #expect(throws: PointFile.Problem.self) { try PointFile.read(path: folder.appendingPathComponent("short.f64").path) }
+    }
+
+    @Test("a CSV without lon and lat columns, or with a non-number, is refused with the line")
+    func badCSV() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write("x,y\n1,2\n", to: folder.appendingPathComponent("a.csv"))
+        #expect(throws: PointFile.Problem.self) { try PointFile.read(path: folder.appendingPathComponent("a.csv").path) }
+        try write("lon,lat\n1,2\n3,north\n", to: folder.appendingPathComponent("b.csv"))
+        do {
+            _ = try PointFile.read(path: folder.appendingPathComponent("b.csv").path)
+            Issue.record("expected a failure")
+        } catch let p as PointFile.Problem {
+            #expect(p.description.hasSuffix("b.csv:3: lon and lat must be numbers"))
+        }
+    }
+}

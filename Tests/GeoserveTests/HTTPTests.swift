@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+import Logging
+import HummingbirdTesting
+import Testing
+@testable import geoserve
+
+@Suite("HTTP")
+struct HTTPTests {
+    func configuration(folder: URL, demo: Bool = true) -> AppConfiguration {
+        var c = AppConfiguration()
+        c.databasePath = folder.appendingPathComponent("var/geoserve.sqlite").path
+        c.demoDataPath = demo ? repositoryRoot.appendingPathComponent("data").path : nil
+        c.logLevel = .error
+        return c
+    }
+
+    struct Layers: Decodable {
+        struct Layer: Decodable { let name: String; let kind: String; let publishedVersion: Int?; let featureCount: Int }
+        let layers: [Layer]
+    }
+
+    struct ErrorBody: Decodable {
+        struct Detail: Decodable { let code: String; let message: String }
+        let error: Detail
+    }
+
+    @Test("healthz answers, readyz is ready with the demo layers, and /v1/layers lists them")
+    func demoService() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = try await buildApplication(configuration(folder: folder))
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/healthz", method: .get) { r in
+                #expect(r.status == .ok)
+                #expect(String(buffer: r.body) == #"{"status":"ok"}"#)
+            }
+            try await client.execute(uri: "/readyz", method: .get) { r in
+                #expect(r.status == .ok)
+                #expect(String(buffer: r.body).contains(#""layers":3"#))
+            }
+            try await client.execute(uri: "/v1/layers", method: .get) { r in
+                #expect(r.status == .ok)
+                let body = try JSONDecoder().decode(Layers.self, from: Data(r.body.readableBytesView))
+                #expect(body.layers.map(\.name) == ["halls", "testing-sites", "zones"])
+                #expect(body.layers.map(\.kind) == ["areas", "points", "areas"])
+                #expect(body.layers.allSatisfy { $0.publishedVersion == 1 })
+                #expect(body.layers.first { $0.name == "halls" }?.featureCount == 42)
+            }
+        }
+    }
+
+    @Test("the demo data is imported only into an empty store")
+    func demoImportedOnce() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try await buildApplication(configuration(folder: folder))
+        let app = try await buildApplication(configuration(folder: folder))
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/layers", method: .get) { r in
+                let body = try JSONDecoder().decode(Layers.self, from: Data(r.body.readableBytesView))
+                #expect(body.layers.allSatisfy { $0.publishedVersion == 1 })
+            }
+        }
+    }
+
+    @Test("without layers readyz answers 503 with the JSON error shape")
+    func notReady() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = try await buildApplication(configuration(folder: folder, demo: false))
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/readyz", method: .get) { r in
+                #expect(r.status == .serviceUnavailable)
+                #expect(r.headers[.contentType] == "application/json; charset=utf-8")
+                let body = try JSONDecoder().decode(ErrorBody.self, from: Data(r.body.readableBytesView))
+                #expect(body.error.code == "unavailable")
+                #expect(body.error.message == "no layer is loaded")
+            }
+        }
+    }
+
+    @Test("unknown routes answer 404 with the JSON error shape")
+    func notFound() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = try await buildApplication(configuration(folder: folder, demo: false))
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/nothing-here", method: .get) { r in
+                #expect(r.status == .notFound)
+                let body = try JSONDecoder().decode(ErrorBody.self, from: Data(r.body.readableBytesView))
+                #expect(body.error.code == "not_found")
+            }
+        }
+    }
+}
