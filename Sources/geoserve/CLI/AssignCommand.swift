@@ -11,7 +11,7 @@ struct AssignmentInputs: ParsableArguments {
     @Option(help: ArgumentHelp("Points: .f64 (little-endian float64 lon,lat pairs) or CSV with lon and lat columns.", valueName: "file"))
     var points: String
 
-    @Option(name: .customLong("id-field"), help: "Property holding the area id (default: the feature's id member).")
+    @Option(name: .customLong("id-field"), help: "Property holding the area id (default: the feature's id member, else an id property).")
     var idField: String?
 
     @Option(help: "Worker threads (default: every core).")

@@ -21,7 +21,7 @@ struct ImportAreasCommand: AsyncParsableCommand {
     @Option(help: "Layer name (letters, digits, '-' and '_').")
     var layer: String
 
-    @Option(name: .customLong("id-field"), help: "Property holding the area id (default: the feature's id member).")
+    @Option(name: .customLong("id-field"), help: "Property holding the area id (default: the feature's id member, else an id property).")
     var idField: String?
 
     @Option(name: .customLong("name-field"), help: "Property holding the display name (default: name).")
