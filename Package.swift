@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // System-library shims: headers and link flags come from pkg-config.
@@ -28,12 +30,14 @@ let package = Package(
         .target(name: "ReportVerification", dependencies: ["GeoCore"], swiftSettings: strict),
         .target(name: "Aggregation", dependencies: ["GeoCore"], swiftSettings: strict),
         .target(name: "MapTiles", dependencies: ["GeoCore", "CCairo"], swiftSettings: strict),
-        .target(name: "Storage", dependencies: ["GeoCore", "CSQLite", "CLibPQ"], swiftSettings: strict),
+        .target(name: "Storage", dependencies: ["GeoCore", "ReportVerification", "CSQLite", "CLibPQ"], swiftSettings: strict),
         .executableTarget(
             name: "geoserve",
             dependencies: [
                 "GeoCore", "Storage", "ReportVerification", "Aggregation", "MapTiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -44,7 +48,7 @@ let package = Package(
         .testTarget(name: "ReportVerificationTests", dependencies: ["ReportVerification"], swiftSettings: strict),
         .testTarget(name: "AggregationTests", dependencies: ["Aggregation", "GeoCore"], swiftSettings: strict),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "GeoCore"], swiftSettings: strict),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "GeoCore"], swiftSettings: strict),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "GeoCore", "ReportVerification"], swiftSettings: strict),
         .testTarget(
             name: "GeoserveTests",
             dependencies: [

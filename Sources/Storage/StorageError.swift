@@ -12,6 +12,10 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case schemaTooNew(found: Int, supported: Int)
     /// An import that would break a rule of the store (duplicate ids, empty layer, wrong kind).
     case invalidImport(String)
+    /// A unique value is already taken (e.g. an email address).
+    case conflict(String)
+    /// A record that does not exist.
+    case notFound(String)
 
     public var description: String {
         switch self {
@@ -22,6 +26,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .schemaTooNew(let found, let supported):
             return "the database schema is version \(found); this geoserve understands up to \(supported). Use a newer geoserve."
         case .invalidImport(let why): return "import refused: \(why)"
+        case .conflict(let what): return "\(what) already exists"
+        case .notFound(let what): return "\(what) does not exist"
         }
     }
 }

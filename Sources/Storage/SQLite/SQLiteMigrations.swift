@@ -35,6 +35,24 @@ enum SQLiteMigrations {
             FOREIGN KEY (layer, version) REFERENCES layer_versions (layer, version)
         );
         """),
+        (2, """
+        CREATE TABLE accounts (
+            id            TEXT PRIMARY KEY,
+            email         TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            role          TEXT NOT NULL CHECK (role IN ('reporter', 'verifier', 'researcher', 'viewer', 'admin')),
+            password_hash TEXT NOT NULL,
+            disabled      INTEGER NOT NULL DEFAULT 0,
+            created_at    TEXT NOT NULL
+        );
+        CREATE TABLE tokens (
+            token_hash TEXT PRIMARY KEY,
+            account_id TEXT NOT NULL REFERENCES accounts (id),
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL,
+            revoked_at TEXT
+        );
+        CREATE INDEX tokens_by_account ON tokens (account_id);
+        """),
     ]
 
     static var latest: Int { all.last!.version }

@@ -30,7 +30,7 @@ public final class SQLiteStore: AreaStore {
     }
 
     /// Runs `body` with the connection on the store's queue.
-    private func run<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+    func run<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { [connection] in
                 continuation.resume(with: Result { try body(connection.value) })

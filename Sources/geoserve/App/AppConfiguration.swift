@@ -10,4 +10,6 @@ struct AppConfiguration: Sendable {
     /// Folder whose layers are imported when the store has none; nil imports nothing.
     var demoDataPath: String? = "data"
     var logLevel: Logger.Level = .info
+    /// Password hashing and token lifetime.
+    var credentials = Credentials()
 }

@@ -16,7 +16,7 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
     try await catalog.refresh(from: store)
     logger.info("layers loaded", metadata: ["count": "\(catalog.snapshot().count)"])
 
-    let router = buildRouter(store: store, catalog: catalog)
+    let router = buildRouter(store: store, catalog: catalog, credentials: configuration.credentials)
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geoserve"),
@@ -25,10 +25,13 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
 }
 
 /// The routes, shared by the server and the tests.
-func buildRouter(store: any AreaStore, catalog: LayerCatalog) -> Router<BasicRequestContext> {
-    let router = Router(context: BasicRequestContext.self)
+func buildRouter(store: SQLiteStore, catalog: LayerCatalog, credentials: Credentials) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
     router.add(middleware: JSONErrorMiddleware())
     HealthController(store: store, catalog: catalog).addRoutes(to: router)
-    LayersController(store: store, catalog: catalog).addRoutes(to: router.group("v1"))
+    let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store))
+    LayersController(store: store, catalog: catalog).addRoutes(to: v1)
+    AuthController(accounts: store, credentials: credentials).addRoutes(to: v1)
+    AccountsController(accounts: store, credentials: credentials).addRoutes(to: v1)
     return router
 }

@@ -11,6 +11,11 @@ struct APIError: Error, Sendable {
 
     static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "not_found", message: message) }
     static func unavailable(_ message: String) -> APIError { APIError(status: .serviceUnavailable, code: "unavailable", message: message) }
+    static func unauthorized(_ message: String) -> APIError { APIError(status: .unauthorized, code: "unauthorized", message: message) }
+    static func invalid(_ message: String, field: String? = nil) -> APIError {
+        APIError(status: .unprocessableContent, code: "invalid", message: message, field: field)
+    }
+    static func conflict(_ message: String) -> APIError { APIError(status: .conflict, code: "conflict", message: message) }
 
     var response: Response {
         struct Body: Encodable {
@@ -23,6 +28,7 @@ struct APIError: Error, Sendable {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
@@ -35,6 +41,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return error.response
+        } catch let error as DecodingError {
+            return APIError(status: .badRequest, code: "bad_request", message: Self.describe(error)).response
         } catch let error as HTTPError {
             let code: String
             switch error.status {
@@ -49,6 +57,21 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             context.logger.error("unhandled error", metadata: ["type": "\(type(of: error))"])
             return APIError(status: .internalServerError, code: "internal", message: "internal error").response
+        }
+    }
+
+    /// A decoding failure in words, naming the member but never echoing the submitted value.
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
+        }
+        switch error {
+        case .keyNotFound(let key, let ctx): return "required member \"\(path(ctx.codingPath + [key]))\" is missing"
+        case .typeMismatch(_, let ctx), .valueNotFound(_, let ctx):
+            return ctx.codingPath.isEmpty ? "the body is not the expected JSON object" : "member \"\(path(ctx.codingPath))\" has the wrong type"
+        case .dataCorrupted(let ctx):
+            return ctx.codingPath.isEmpty ? "the body is not valid JSON" : "member \"\(path(ctx.codingPath))\" is not valid"
+        @unknown default: return "the body could not be read"
         }
     }
 }

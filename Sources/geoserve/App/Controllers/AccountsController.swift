@@ -1,0 +1,74 @@
+import Foundation
+import Hummingbird
+import ReportVerification
+import Storage
+
+/// Account administration: list, create, change role, disable, revoke tokens. Admins only.
+struct AccountsController {
+    let accounts: any AccountStore
+    let credentials: Credentials
+
+    struct CreateRequest: Decodable {
+        let email: String
+        let role: Role
+        let password: String
+    }
+
+    struct UpdateRequest: Decodable {
+        let role: Role?
+        let disabled: Bool?
+    }
+
+    struct AccountList: ResponseEncodable {
+        let accounts: [AuthController.AccountView]
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        let admin = group.group("accounts").add(middleware: RequirePermission(.manageAccounts))
+        admin.get { _, _ in AccountList(accounts: try await accounts.accounts().map(AuthController.AccountView.init)) }
+        admin.post { request, context in try await create(request, context) }
+        admin.patch(":id") { request, context in try await update(request, context) }
+        admin.post(":id/revoke-tokens") { _, context in
+            let id = try context.parameters.require("id")
+            guard try await accounts.account(id: id) != nil else { throw APIError.notFound("no account \(id)") }
+            try await accounts.revokeTokens(accountID: id)
+            return Response(status: .noContent)
+        }
+    }
+
+    func create(_ request: Request, _ context: AppRequestContext) async throws -> EditedResponse<AuthController.AccountView> {
+        let body = try await request.decode(as: CreateRequest.self, context: context)
+        let email = body.email.trimmingCharacters(in: .whitespaces)
+        guard EmailAddress.isPlausible(email) else { throw APIError.invalid("not an email address", field: "email") }
+        if let problem = Credentials.checkPassword(body.password) { throw APIError.invalid(problem, field: "password") }
+        let hash = await credentials.hash(password: body.password)
+        do {
+            let account = try await accounts.createAccount(email: email, role: body.role, passwordHash: hash)
+            return EditedResponse(status: .created, response: AuthController.AccountView(account))
+        } catch StorageError.conflict {
+            throw APIError.conflict("an account with this email already exists")
+        }
+    }
+
+    func update(_ request: Request, _ context: AppRequestContext) async throws -> AuthController.AccountView {
+        let id = try context.parameters.require("id")
+        let body = try await request.decode(as: UpdateRequest.self, context: context)
+        if id == context.account?.id, body.disabled == true || (body.role != nil && body.role != .admin) {
+            throw APIError.conflict("admins cannot disable or demote their own account")
+        }
+        do {
+            return AuthController.AccountView(try await accounts.updateAccount(id: id, role: body.role, disabled: body.disabled))
+        } catch StorageError.notFound {
+            throw APIError.notFound("no account \(id)")
+        }
+    }
+}
+
+/// A light plausibility check: one @, something on both sides, a dot in the domain, no spaces.
+enum EmailAddress {
+    static func isPlausible(_ s: String) -> Bool {
+        let parts = s.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && !parts[1].hasPrefix(".")
+            && !parts[1].hasSuffix(".") && !s.contains(where: \.isWhitespace) && s.count <= 254
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+import ReportVerification
+import Storage
+
+/// Login, logout and "who am I".
+struct AuthController {
+    let accounts: any AccountStore
+    let credentials: Credentials
+
+    struct LoginRequest: Decodable {
+        let email: String
+        let password: String
+    }
+
+    struct AccountView: ResponseEncodable, Codable {
+        let id: String
+        let email: String
+        let role: Role
+        let disabled: Bool
+
+        init(_ a: StoredAccount) {
+            id = a.id
+            email = a.email
+            role = a.role
+            disabled = a.disabled
+        }
+    }
+
+    struct LoginResponse: ResponseEncodable {
+        let token: String
+        let expiresAt: Date
+        let account: AccountView
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post("auth/login") { request, context in try await login(request, context) }
+        group.post("auth/logout") { request, context in try await logout(request, context) }
+        group.get("me") { _, context in
+            guard let account = context.account else { throw APIError.unauthorized("this needs a bearer token") }
+            return AccountView(account)
+        }
+    }
+
+    func login(_ request: Request, _ context: AppRequestContext) async throws -> LoginResponse {
+        let body = try await request.decode(as: LoginRequest.self, context: context)
+        let account = try await accounts.account(email: body.email.trimmingCharacters(in: .whitespaces))
+        // Verify against a decoy when the account is unknown, so timing does not reveal which
+        // emails have accounts; the message is the same in every failing case.
+        let matches = await credentials.verify(password: body.password, hash: account?.passwordHash ?? Credentials.decoyHash)
+        guard let account, matches, !account.disabled else {
+            throw APIError.unauthorized("email or password is wrong, or the account is disabled")
+        }
+        let token = Credentials.newToken()
+        let expires = Date().addingTimeInterval(credentials.tokenLifetime)
+        try await accounts.storeToken(hash: Credentials.tokenHash(token), accountID: account.id, expiresAt: expires)
+        return LoginResponse(token: token, expiresAt: expires, account: AccountView(account))
+    }
+
+    func logout(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        guard context.account != nil, let header = request.headers[.authorization] else {
+            throw APIError.unauthorized("this needs a bearer token")
+        }
+        let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        try await accounts.revokeToken(hash: Credentials.tokenHash(token))
+        return Response(status: .noContent)
+    }
+}

@@ -1,0 +1,63 @@
+import Crypto
+import Dispatch
+import Foundation
+import HummingbirdBcrypt
+
+/// Password hashing and bearer tokens.
+///
+/// Passwords are hashed with bcrypt at cost 12 or more (about a quarter second each on one core,
+/// on purpose). Tokens are 256 random bits from the system's cryptographic generator; only their
+/// SHA-256 is stored, so the database never holds a usable token.
+struct Credentials: Sendable {
+    /// bcrypt cost; 12 is the floor for stored passwords.
+    let cost: UInt8
+    /// How long a login token stays valid.
+    let tokenLifetime: TimeInterval
+
+    init(cost: UInt8 = 12, tokenLifetime: TimeInterval = 12 * 3600) {
+        self.cost = max(cost, 12)
+        self.tokenLifetime = tokenLifetime
+    }
+
+    /// Runs bcrypt off Swift's cooperative pool: it is deliberately slow and would stall other tasks.
+    private static let hashing = DispatchQueue(label: "geoserve.bcrypt", attributes: .concurrent)
+
+    /// The bcrypt hash of a password.
+    func hash(password: String) async -> String {
+        let cost = self.cost
+        return await withCheckedContinuation { c in
+            Self.hashing.async { c.resume(returning: Bcrypt.hash(password, cost: cost)) }
+        }
+    }
+
+    /// Whether a password matches a bcrypt hash.
+    func verify(password: String, hash: String) async -> Bool {
+        await withCheckedContinuation { c in
+            Self.hashing.async { c.resume(returning: Bcrypt.verify(password, hash: hash)) }
+        }
+    }
+
+    /// A hash of a random password nobody knows, verified against when an email is unknown so that
+    /// a failed login takes as long whether or not the account exists. Made once, on first use.
+    static let decoyHash = Bcrypt.hash(newToken(), cost: 12)
+
+    /// A new random bearer token (43 URL-safe characters).
+    static func newToken() -> String {
+        var rng = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The stored form of a token: hex SHA-256.
+    static func tokenHash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Password rule: long enough to resist guessing, short enough for bcrypt (72 bytes).
+    static func checkPassword(_ password: String) -> String? {
+        if password.count < 10 { return "a password needs at least 10 characters" }
+        if password.utf8.count > 72 { return "a password may have at most 72 bytes" }
+        return nil
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import ReportVerification
+import Storage
+import Testing
+@testable import geoserve
+
+/// A service on a fresh store with one admin, and helpers that read like the API.
+struct TestService {
+    let folder: URL
+    let configuration: AppConfiguration
+    static let adminEmail = "admin@campus.example"
+    static let password = "correct horse battery"
+
+    init(demo: Bool = true) async throws {
+        folder = try temporaryFolder()
+        var c = AppConfiguration()
+        c.databasePath = folder.appendingPathComponent("var/geoserve.sqlite").path
+        c.demoDataPath = demo ? repositoryRoot.appendingPathComponent("data").path : nil
+        c.logLevel = .error
+        configuration = c
+        let store = try SQLiteStore(path: c.databasePath)
+        try await store.migrate()
+        _ = try await store.createAccount(email: Self.adminEmail, role: .admin, passwordHash: await c.credentials.hash(password: Self.password))
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+
+    func run(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let app = try await buildApplication(configuration)
+        try await app.test(.router, body)
+    }
+}
+
+extension TestClientProtocol {
+    /// Sends JSON and returns status and parsed body.
+    @discardableResult
+    func json(_ method: HTTPRequest.Method, _ uri: String, token: String? = nil, body: String? = nil) async throws -> (HTTPResponse.Status, [String: Any]) {
+        var headers = HTTPFields()
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        if body != nil { headers[.contentType] = "application/json" }
+        return try await execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) { r in
+            let data = Data(r.body.readableBytesView)
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+            return (r.status, object)
+        }
+    }
+
+    /// Logs in and returns the token.
+    func login(_ email: String, _ password: String = TestService.password) async throws -> String {
+        let (status, body) = try await json(.post, "/v1/auth/login", body: #"{"email":"\#(email)","password":"\#(password)"}"#)
+        #expect(status == .ok)
+        return body["token"] as? String ?? ""
+    }
+}
+
+func errorCode(_ body: [String: Any]) -> String? { (body["error"] as? [String: Any])?["code"] as? String }
+func errorField(_ body: [String: Any]) -> String? { (body["error"] as? [String: Any])?["field"] as? String }
+
+@Suite("accounts and tokens")
+struct AuthTests {
+    @Test("login gives a token that identifies the account; logout revokes it")
+    func loginLogout() async throws {
+        let service = try await TestService(demo: false)
+        defer { service.remove() }
+        try await service.run { client in
+            let token = try await client.login(TestService.adminEmail)
+            #expect(token.count >= 40)
+            let (s1, me) = try await client.json(.get, "/v1/me", token: token)
+            #expect(s1 == .ok && me["role"] as? String == "admin" && me["email"] as? String == TestService.adminEmail)
+            #expect(me["passwordHash"] == nil)
+            #expect(try await client.json(.post, "/v1/auth/logout", token: token).0 == .noContent)
+            let (s2, body) = try await client.json(.get, "/v1/me", token: token)
+            #expect(s2 == .unauthorized && errorCode(body) == "unauthorized")
+        }
+    }
+
+    @Test("a wrong password and an unknown email fail alike")
+    func wrongCredentials() async throws {
+        let service = try await TestService(demo: false)
+        defer { service.remove() }
+        try await service.run { client in
+            let (s1, b1) = try await client.json(.post, "/v1/auth/login", body: #"{"email":"\#(TestService.adminEmail)","password":"not the password"}"#)
+            let (s2, b2) = try await client.json(.post, "/v1/auth/login", body: #"{"email":"nobody@campus.example","password":"not the password"}"#)
+            #expect(s1 == .unauthorized && s2 == .unauthorized)
+            #expect((b1["error"] as? [String: Any])?["message"] as? String == (b2["error"] as? [String: Any])?["message"] as? String)
+            let (s3, b3) = try await client.json(.post, "/v1/auth/login", body: #"{"email":"x"}"#)
+            #expect(s3 == .badRequest && errorCode(b3) == "bad_request")
+        }
+    }
+
+    @Test("a malformed or unknown bearer token is refused, not treated as anonymous")
+    func badTokens() async throws {
+        let service = try await TestService(demo: false)
+        defer { service.remove() }
+        try await service.run { client in
+            #expect(try await client.json(.get, "/v1/me", token: "made-up").0 == .unauthorized)
+            let (status, _) = try await client.execute(uri: "/v1/layers", method: .get, headers: [.authorization: "Basic abc"]) { ($0.status, 0) }
+            #expect(status == .unauthorized)
+            #expect(try await client.json(.get, "/v1/layers").0 == .ok)
+        }
+    }
+
+    @Test("admins create accounts; duplicates, bad emails and short passwords are refused with the field")
+    func createAccounts() async throws {
+        let service = try await TestService(demo: false)
+        defer { service.remove() }
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            let create = #"{"email":"v@campus.example","role":"verifier","password":"a long enough secret"}"#
+            let (s1, b1) = try await client.json(.post, "/v1/accounts", token: admin, body: create)
+            #expect(s1 == .created && b1["role"] as? String == "verifier")
+            #expect(try await client.json(.post, "/v1/accounts", token: admin, body: create.replacingOccurrences(of: "v@", with: "V@")).0 == .conflict)
+            let (s3, b3) = try await client.json(.post, "/v1/accounts", token: admin, body: #"{"email":"nope","role":"viewer","password":"a long enough secret"}"#)
+            #expect(s3 == .unprocessableContent && errorField(b3) == "email")
+            let (s4, b4) = try await client.json(.post, "/v1/accounts", token: admin, body: #"{"email":"w@campus.example","role":"viewer","password":"short"}"#)
+            #expect(s4 == .unprocessableContent && errorField(b4) == "password")
+            #expect(try await client.json(.post, "/v1/accounts", token: admin, body: #"{"email":"w@campus.example","role":"king","password":"a long enough secret"}"#).0 == .badRequest)
+            let (_, list) = try await client.json(.get, "/v1/accounts", token: admin)
+            #expect((list["accounts"] as? [[String: Any]])?.count == 2)
+        }
+    }
+
+    @Test("only admins manage accounts: 401 anonymous, 403 for other roles")
+    func accountAdminIsAdminOnly() async throws {
+        let service = try await TestService(demo: false)
+        defer { service.remove() }
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            try await client.json(.post, "/v1/accounts", token: admin, body: #"{"email":"v@campus.example","role":"verifier","password":"a long enough secret"}"#)
+            let verifier = try await client.login("v@campus.example", "a long enough secret")
+            #expect(try await client.json(.get, "/v1/accounts").0 == .unauthorized)
+            let (status, body) = try await client.json(.get, "/v1/accounts", token: verifier)
+            #expect(status == .forbidden && errorCode(body) == "forbidden")
+        }
+    }
+
+    @Test("disabling an account revokes its tokens and stops logins; admins cannot disable themselves")
+    func disable() async throws {
+        let service = try await TestService(demo: false)
+        defer { service.remove() }
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            let (_, created) = try await client.json(.post, "/v1/accounts", token: admin, body: #"{"email":"r@campus.example","role":"reporter","password":"a long enough secret"}"#)
+            let id = created["id"] as? String ?? ""
+            let reporter = try await client.login("r@campus.example", "a long enough secret")
+            let (s1, b1) = try await client.json(.patch, "/v1/accounts/\(id)", token: admin, body: #"{"disabled":true}"#)
+            #expect(s1 == .ok && b1["disabled"] as? Bool == true)
+            #expect(try await client.json(.get, "/v1/me", token: reporter).0 == .unauthorized)
+            #expect(try await client.json(.post, "/v1/auth/login", body: #"{"email":"r@campus.example","password":"a long enough secret"}"#).0 == .unauthorized)
+            let (_, me) = try await client.json(.get, "/v1/me", token: admin)
+            #expect(try await client.json(.patch, "/v1/accounts/\(me["id"] as? String ?? "")", token: admin, body: #"{"disabled":true}"#).0 == .conflict)
+            #expect(try await client.json(.patch, "/v1/accounts/nope", token: admin, body: #"{"role":"viewer"}"#).0 == .notFound)
+        }
+    }
+
+    @Test("an admin can revoke every token of an account")
+    func revokeAll() async throws {
+        let service = try await TestService(demo: false)
+        defer { service.remove() }
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            let (_, created) = try await client.json(.post, "/v1/accounts", token: admin, body: #"{"email":"x@campus.example","role":"viewer","password":"a long enough secret"}"#)
+            let t1 = try await client.login("x@campus.example", "a long enough secret")
+            let t2 = try await client.login("x@campus.example", "a long enough secret")
+            #expect(try await client.json(.post, "/v1/accounts/\(created["id"] as? String ?? "")/revoke-tokens", token: admin).0 == .noContent)
+            #expect(try await client.json(.get, "/v1/me", token: t1).0 == .unauthorized)
+            #expect(try await client.json(.get, "/v1/me", token: t2).0 == .unauthorized)
+        }
+    }
+}
