@@ -29,6 +29,9 @@ func buildRouter(store: SQLiteStore, catalog: LayerCatalog, credentials: Credent
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: JSONErrorMiddleware())
     HealthController(store: store, catalog: catalog).addRoutes(to: router)
+    router.get("openapi.json") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))
+    }
     let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store))
     LayersController(store: store, catalog: catalog).addRoutes(to: v1)
     AuthController(accounts: store, credentials: credentials).addRoutes(to: v1)

@@ -1,0 +1,132 @@
+import Foundation
+
+/// The OpenAPI 3.1 description of the JSON API, served at `/openapi.json`.
+///
+/// Written by hand next to the routes; a test compares it with the router's route table in
+/// both directions, so a route cannot be added or removed without this document following.
+enum OpenAPIDocument {
+    /// One documented operation.
+    struct Operation {
+        let method: String
+        let path: String
+        let summary: String
+        /// The permission needed, nil for public routes.
+        let access: String?
+        let request: String?
+        let responses: [Int: String]
+    }
+
+    static let operations: [Operation] = [
+        Operation(method: "get", path: "/healthz", summary: "The process is up.", access: nil, request: nil,
+                  responses: [200: "Status"]),
+        Operation(method: "get", path: "/readyz", summary: "The store answers and layers are loaded.", access: nil, request: nil,
+                  responses: [200: "Status", 503: "Error"]),
+        Operation(method: "get", path: "/openapi.json", summary: "This document.", access: nil, request: nil,
+                  responses: [200: "Document"]),
+        Operation(method: "get", path: "/v1/layers", summary: "Layers, their versions and feature counts.", access: nil, request: nil,
+                  responses: [200: "LayerList"]),
+        Operation(method: "post", path: "/v1/auth/login", summary: "Exchange email and password for a bearer token.", access: nil,
+                  request: "LoginRequest", responses: [200: "LoginResponse", 400: "Error", 401: "Error"]),
+        Operation(method: "post", path: "/v1/auth/logout", summary: "Revoke the token of this request.", access: "any account",
+                  request: nil, responses: [204: "", 401: "Error"]),
+        Operation(method: "get", path: "/v1/me", summary: "The account of the token.", access: "any account", request: nil,
+                  responses: [200: "Account", 401: "Error"]),
+        Operation(method: "get", path: "/v1/accounts", summary: "Every account.", access: "manageAccounts", request: nil,
+                  responses: [200: "AccountList", 401: "Error", 403: "Error"]),
+        Operation(method: "post", path: "/v1/accounts", summary: "Create an account.", access: "manageAccounts",
+                  request: "AccountCreate", responses: [201: "Account", 400: "Error", 401: "Error", 403: "Error", 409: "Error", 422: "Error"]),
+        Operation(method: "patch", path: "/v1/accounts/{id}", summary: "Change an account's role or disable it (its tokens are revoked).",
+                  access: "manageAccounts", request: "AccountUpdate", responses: [200: "Account", 401: "Error", 403: "Error", 404: "Error", 409: "Error"]),
+        Operation(method: "post", path: "/v1/accounts/{id}/revoke-tokens", summary: "Revoke every token of an account.",
+                  access: "manageAccounts", request: nil, responses: [204: "", 401: "Error", 403: "Error", 404: "Error"]),
+    ]
+
+    /// Component schemas, as JSON Schema objects.
+    static var schemas: [String: Any] { [
+        "Error": object(["error": object(["code": string, "message": string, "field": ["type": ["string", "null"]]], required: ["code", "message"])], required: ["error"]),
+        "Status": object(["status": string, "layers": integer], required: ["status"]),
+        "Document": ["type": "object"],
+        "LayerVersion": object(["version": integer, "createdAt": dateTime, "featureCount": integer, "repairedCount": integer, "rejectedCount": integer]),
+        "Layer": object(["name": string, "kind": ["type": "string", "enum": ["areas", "points"]], "publishedVersion": ["type": ["integer", "null"]],
+                         "featureCount": integer, "versions": ["type": "array", "items": ref("LayerVersion")]]),
+        "LayerList": object(["layers": ["type": "array", "items": ref("Layer")]], required: ["layers"]),
+        "Role": ["type": "string", "enum": ["reporter", "verifier", "researcher", "viewer", "admin"]],
+        "Account": object(["id": string, "email": string, "role": ref("Role"), "disabled": ["type": "boolean"]], required: ["id", "email", "role", "disabled"]),
+        "AccountList": object(["accounts": ["type": "array", "items": ref("Account")]], required: ["accounts"]),
+        "AccountCreate": object(["email": string, "role": ref("Role"), "password": ["type": "string", "minLength": 10]], required: ["email", "role", "password"]),
+        "AccountUpdate": object(["role": ref("Role"), "disabled": ["type": "boolean"]]),
+        "LoginRequest": object(["email": string, "password": string], required: ["email", "password"]),
+        "LoginResponse": object(["token": string, "expiresAt": dateTime, "account": ref("Account")], required: ["token", "expiresAt", "account"]),
+    ] }
+
+    private static var string: [String: Any] { ["type": "string"] }
+    private static var integer: [String: Any] { ["type": "integer"] }
+    private static var dateTime: [String: Any] { ["type": "string", "format": "date-time"] }
+
+    private static func ref(_ name: String) -> [String: Any] { ["$ref": "#/components/schemas/\(name)"] }
+
+    private static func object(_ properties: [String: Any], required: [String] = []) -> [String: Any] {
+        var o: [String: Any] = ["type": "object", "properties": properties]
+        if !required.isEmpty { o["required"] = required }
+        return o
+    }
+
+    /// The whole document as a JSON-compatible dictionary.
+    static var document: [String: Any] {
+        var paths: [String: [String: Any]] = [:]
+        for op in operations {
+            var operation: [String: Any] = ["summary": op.summary, "operationId": "\(op.method)\(op.path)"]
+            operation["responses"] = Dictionary(uniqueKeysWithValues: op.responses.map { code, schema -> (String, Any) in
+                var r: [String: Any] = ["description": HTTPStatusText.phrase(code)]
+                if !schema.isEmpty { r["content"] = ["application/json": ["schema": ref(schema)]] }
+                return (String(code), r)
+            })
+            if let body = op.request {
+                operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": ref(body)]]]
+            }
+            if let access = op.access {
+                operation["security"] = [["bearer": []]]
+                operation["description"] = "Needs a bearer token" + (access == "any account" ? "." : " of an account with the \(access) permission.")
+            }
+            let parameters = op.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { p -> [String: Any] in
+                ["name": String(p.dropFirst().dropLast()), "in": "path", "required": true, "schema": string]
+            }
+            if !parameters.isEmpty { operation["parameters"] = parameters }
+            paths[op.path, default: [:]][op.method] = operation
+        }
+        return [
+            "openapi": "3.1.0",
+            "info": ["title": "geoserve", "version": "0.1.0",
+                     "description": "Verified, privacy-safe area statistics from sensitive individual reports."],
+            "paths": paths,
+            "components": [
+                "schemas": schemas,
+                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"]],
+            ],
+        ]
+    }
+
+    /// The document as JSON bytes (sorted keys, so it is stable), built once.
+    static let json: Data = {
+        (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+    }()
+}
+
+/// Reason phrases for the response descriptions.
+enum HTTPStatusText {
+    static func phrase(_ code: Int) -> String {
+        switch code {
+        case 200: return "OK"
+        case 201: return "Created"
+        case 204: return "No Content"
+        case 400: return "Bad Request (malformed body)"
+        case 401: return "Unauthorized (no, unknown, expired or revoked token)"
+        case 403: return "Forbidden (the role lacks the permission)"
+        case 404: return "Not Found"
+        case 409: return "Conflict"
+        case 422: return "Unprocessable Content (invalid value; the error names the field)"
+        case 503: return "Service Unavailable"
+        default: return "Status \(code)"
+        }
+    }
+}
