@@ -1,0 +1,84 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The `geoserve` executable running as a separate process on a loopback port: for the tests
+/// where process behaviour matters (signals, crashes, restarts).
+final class LiveServer: @unchecked Sendable {
+    // @unchecked Sendable: the process handle is only touched from the test that owns the server.
+    let process = Process()
+    let port: Int
+    let database: String
+
+    /// The executable built next to the test bundle.
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("geoserve")
+    }
+
+    /// A port that was free a moment ago.
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+
+    /// Starts `geoserve serve` and waits until `/healthz` answers.
+    init(database: String, demoData: String?, port: Int = LiveServer.freePort()) async throws {
+        self.port = port
+        self.database = database
+        process.executableURL = Self.executable
+        process.arguments = ["serve", "--port", "\(port)", "--database", database, "--demo-data", demoData ?? "none", "--log-level", "error"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<300 {
+            if (try? await get("/healthz").0) == 200 { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        process.terminate()
+        throw LiveServerError(description: "geoserve did not answer on port \(port)")
+    }
+
+    /// GET a path; returns status and body.
+    func get(_ path: String) async throws -> (Int, Data) {
+        try await request("GET", path)
+    }
+
+    func request(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) async throws -> (Int, Data) {
+        var r = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        r.httpMethod = method
+        r.httpBody = body
+        for (k, v) in headers { r.setValue(v, forHTTPHeaderField: k) }
+        let (data, response) = try await URLSession.shared.data(for: r)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+    }
+
+    /// Sends a signal and waits for the process to end; returns its exit status.
+    func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(20)) async throws -> Int32 {
+        kill(process.processIdentifier, signal)
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                kill(process.processIdentifier, SIGKILL)
+                throw LiveServerError(description: "geoserve did not stop within \(timeout)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+struct LiveServerError: Error, CustomStringConvertible {
+    let description: String
+}
