@@ -30,7 +30,11 @@ let package = Package(
         .target(name: "ReportVerification", dependencies: ["GeoCore"], swiftSettings: strict),
         .target(name: "Aggregation", dependencies: ["GeoCore"], swiftSettings: strict),
         .target(name: "MapTiles", dependencies: ["GeoCore", "CCairo"], swiftSettings: strict),
-        .target(name: "Storage", dependencies: ["GeoCore", "ReportVerification", "CSQLite", "CLibPQ"], swiftSettings: strict),
+        .target(
+            name: "Storage",
+            dependencies: ["GeoCore", "ReportVerification", "CSQLite", "CLibPQ", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "geoserve",
             dependencies: [

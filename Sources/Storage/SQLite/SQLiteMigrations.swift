@@ -53,6 +53,49 @@ enum SQLiteMigrations {
         );
         CREATE INDEX tokens_by_account ON tokens (account_id);
         """),
+        (3, """
+        CREATE TABLE reports (
+            id                TEXT PRIMARY KEY,
+            kind              TEXT NOT NULL CHECK (kind IN ('covid', 'misconduct')),
+            status            TEXT NOT NULL CHECK (status IN ('pending', 'verified', 'rejected', 'revoked', 'withdrawn')),
+            version           INTEGER NOT NULL,
+            reporter_id       TEXT REFERENCES accounts (id),
+            receipt_hash      TEXT UNIQUE,
+            idempotency_scope TEXT,
+            idempotency_key   TEXT,
+            occurred_on       TEXT NOT NULL,
+            submitted_at      TEXT NOT NULL,
+            updated_at        TEXT NOT NULL,
+            lon               REAL,
+            lat               REAL,
+            payload           TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX reports_by_idempotency ON reports (idempotency_scope, idempotency_key) WHERE idempotency_key IS NOT NULL;
+        CREATE INDEX reports_by_reporter ON reports (reporter_id, kind, submitted_at);
+        CREATE INDEX reports_by_status ON reports (status, submitted_at);
+        CREATE TABLE report_areas (
+            report_id     TEXT NOT NULL REFERENCES reports (id),
+            layer         TEXT NOT NULL,
+            layer_version INTEGER NOT NULL,
+            area_id       TEXT NOT NULL,
+            PRIMARY KEY (report_id, layer)
+        );
+        CREATE INDEX report_areas_by_area ON report_areas (layer, area_id);
+        CREATE TABLE audit (
+            sequence    INTEGER PRIMARY KEY,
+            report_id   TEXT,
+            actor       TEXT NOT NULL,
+            at          TEXT NOT NULL,
+            action      TEXT NOT NULL,
+            from_status TEXT,
+            to_status   TEXT,
+            reason      TEXT,
+            hash        TEXT NOT NULL
+        );
+        CREATE INDEX audit_by_report ON audit (report_id, sequence);
+        CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
+        CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
+        """),
     ]
 
     static var latest: Int { all.last!.version }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GeoCore
+import Synchronization
 
 /// The embedded store: one SQLite file in WAL mode with `synchronous = FULL`, so that a
 /// committed transaction survives a crash of the process and of the machine.
@@ -10,6 +11,7 @@ import GeoCore
 public final class SQLiteStore: AreaStore {
     private let queue: DispatchQueue
     private let connection: ConfinedConnection
+    private let intake = Mutex(IntakeQueue())
     /// Where the database lives.
     public let path: String
 
@@ -36,6 +38,49 @@ public final class SQLiteStore: AreaStore {
                 continuation.resume(with: Result { try body(connection.value) })
             }
         }
+    }
+
+    /// Adds a submission to the next group commit, queueing a drain unless one is queued.
+    func enqueue(_ job: IntakeJob) {
+        let queueDrain = intake.withLock { q -> Bool in
+            q.jobs.append(job)
+            if q.drainQueued { return false }
+            q.drainQueued = true
+            return true
+        }
+        if queueDrain { queue.async { [self] in drain() } }
+    }
+
+    /// Group commit: every submission that arrived while the previous commit was being written
+    /// goes into one transaction and one fsync. Each runs under its own savepoint, so one that
+    /// fails (a rule, a constraint) is rolled back alone and the others still commit.
+    private func drain() {
+        let jobs = intake.withLock { q -> [IntakeJob] in
+            defer { q.jobs = []; q.drainQueued = false }
+            return q.jobs
+        }
+        guard !jobs.isEmpty else { return }
+        let db = connection.value
+        var results: [Result<SubmissionOutcome, any Error>] = []
+        do {
+            try db.execute("BEGIN IMMEDIATE")
+            for job in jobs {
+                try db.execute("SAVEPOINT submission")
+                do {
+                    results.append(.success(try Self.store(job, db)))
+                    try db.execute("RELEASE submission")
+                } catch {
+                    try db.execute("ROLLBACK TO submission; RELEASE submission")
+                    results.append(.failure(error))
+                }
+            }
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            for job in jobs { job.continuation.resume(throwing: error) }
+            return
+        }
+        for (job, result) in zip(jobs, results) { job.continuation.resume(with: result) }
     }
 
     @discardableResult

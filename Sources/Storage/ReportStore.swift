@@ -1,0 +1,142 @@
+import Foundation
+import ReportVerification
+
+/// Where a report was placed in one layer.
+public struct AreaAssignment: Hashable, Sendable, Codable {
+    public let layer: String
+    public let layerVersion: Int
+    public let areaID: String
+
+    public init(layer: String, layerVersion: Int, areaID: String) {
+        self.layer = layer
+        self.layerVersion = layerVersion
+        self.areaID = areaID
+    }
+}
+
+/// A report as stored: the typed report travels as JSON (`payload`, encoded by
+/// `ReportVerification`); the columns the store queries and guards are kept beside it.
+public struct ReportRecord: Hashable, Sendable {
+    public let id: String
+    /// `covid` or `misconduct`.
+    public let kind: String
+    public var status: ReportStatus
+    /// Increases with every change; transitions and edits may require the version they read.
+    public var version: Int
+    /// The submitting account, nil for an anonymous report.
+    public let reporterID: String?
+    public let submittedAt: Date
+    public var updatedAt: Date
+    /// Day of the test date or incident, `YYYY-MM-DD` in the campus time zone.
+    public var occurredOn: String
+    public var payload: Data
+    /// Exact location; never public.
+    public var lon: Double?
+    public var lat: Double?
+    public var areas: [AreaAssignment]
+
+    public init(id: String, kind: String, status: ReportStatus, version: Int, reporterID: String?, submittedAt: Date, updatedAt: Date,
+                occurredOn: String, payload: Data, lon: Double?, lat: Double?, areas: [AreaAssignment]) {
+        self.id = id
+        self.kind = kind
+        self.status = status
+        self.version = version
+        self.reporterID = reporterID
+        self.submittedAt = submittedAt
+        self.updatedAt = updatedAt
+        self.occurredOn = occurredOn
+        self.payload = payload
+        self.lon = lon
+        self.lat = lat
+        self.areas = areas
+    }
+}
+
+/// A submission to store: the record plus how a retry is recognised.
+public struct ReportSubmission: Sendable {
+    public let record: ReportRecord
+    /// Client-chosen key; a second submission with the same key by the same submitter returns the
+    /// first report and stores nothing.
+    public let idempotencyKey: String?
+    /// SHA-256 of the anonymous reporter's receipt token.
+    public let receiptHash: String?
+
+    public init(record: ReportRecord, idempotencyKey: String?, receiptHash: String?) {
+        self.record = record
+        self.idempotencyKey = idempotencyKey
+        self.receiptHash = receiptHash
+    }
+}
+
+/// An earlier report of the same reporter and kind, for rules such as "one covid self-report
+/// per 14 days", checked inside the transaction that stores the new one.
+public struct PriorReport: Hashable, Sendable {
+    public let id: String
+    public let submittedAt: Date
+    public let status: ReportStatus
+}
+
+/// What a submission did.
+public enum SubmissionOutcome: Hashable, Sendable {
+    /// Stored now.
+    case created(ReportRecord)
+    /// A retry: the report stored earlier under the same idempotency key.
+    case replayed(ReportRecord)
+
+    public var record: ReportRecord {
+        switch self {
+        case .created(let r), .replayed(let r): return r
+        }
+    }
+}
+
+/// One entry of the append-only audit trail. Each entry's hash covers its content and the
+/// previous entry's hash, so an edited or deleted entry breaks the chain.
+public struct AuditEntry: Hashable, Sendable, Codable {
+    public let sequence: Int
+    public let reportID: String?
+    /// Account id, or `anonymous` / `system`.
+    public let actor: String
+    public let at: Date
+    public let action: String
+    public let fromStatus: ReportStatus?
+    public let toStatus: ReportStatus?
+    public let reason: String?
+    public let hash: String
+}
+
+/// Why a change of a report was refused.
+public enum ReportChangeError: Error, Equatable, Sendable {
+    /// The transition does not apply to the current status, or a reason is missing.
+    case transition(TransitionError, current: ReportStatus)
+    /// The report changed since the caller read it.
+    case staleVersion(current: Int, status: ReportStatus)
+    /// No such report.
+    case notFound
+}
+
+/// Persistence of reports, their transitions and the audit trail.
+public protocol ReportStore: Sendable {
+    /// Stores a new report durably (the call returns after the commit reached the disk), or
+    /// returns the earlier one for a repeated idempotency key. `check` sees the submitter's prior
+    /// reports of the same kind inside the same transaction and throws to refuse.
+    func submit(_ submission: ReportSubmission, check: @escaping @Sendable ([PriorReport]) throws -> Void) async throws -> SubmissionOutcome
+
+    /// The report, or nil.
+    func report(id: String) async throws -> ReportRecord?
+
+    /// The report whose receipt token hashes to this value, or nil.
+    func report(receiptHash: String) async throws -> ReportRecord?
+
+    /// Applies a status transition in one transaction with its audit entry. With
+    /// `expectedVersion`, the change only applies to that version (optimistic concurrency).
+    func transition(reportID: String, _ transition: ReportTransition, reason: String?, actor: String,
+                    expectedVersion: Int?) async throws -> ReportRecord
+
+    /// The audit entries of one report, oldest first.
+    func history(reportID: String) async throws -> [AuditEntry]
+
+    /// Recomputes the audit chain; returns the sequence number of the first entry that does not
+    /// match, or nil when the chain is intact.
+    func verifyAuditChain() async throws -> Int?
+}

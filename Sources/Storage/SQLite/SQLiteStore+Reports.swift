@@ -1,0 +1,167 @@
+import Foundation
+import ReportVerification
+
+extension SQLiteStore: ReportStore {
+    static let reportColumns = "id, kind, status, version, reporter_id, submitted_at, updated_at, occurred_on, payload, lon, lat"
+
+    /// Reads a report row (columns as `reportColumns`) and its area assignments.
+    static func readReport(_ s: SQLiteStatement, _ db: SQLiteConnection) throws -> ReportRecord {
+        let id = s.text(0)!
+        let areas = try db.prepare("SELECT layer, layer_version, area_id FROM report_areas WHERE report_id = ? ORDER BY layer").bind(.text(id))
+        var assignments: [AreaAssignment] = []
+        while try areas.step() { assignments.append(AreaAssignment(layer: areas.text(0)!, layerVersion: Int(areas.int(1)), areaID: areas.text(2)!)) }
+        return ReportRecord(id: id, kind: s.text(1)!, status: ReportStatus(rawValue: s.text(2)!) ?? .pending, version: Int(s.int(3)),
+                            reporterID: s.text(4), submittedAt: Timestamp.parse(s.text(5)!), updatedAt: Timestamp.parse(s.text(6)!),
+                            occurredOn: s.text(7)!, payload: Data(s.text(8)!.utf8),
+                            lon: s.isNull(9) ? nil : s.double(9), lat: s.isNull(10) ? nil : s.double(10), areas: assignments)
+    }
+
+    static func loadReport(id: String, _ db: SQLiteConnection) throws -> ReportRecord? {
+        let s = try db.prepare("SELECT \(reportColumns) FROM reports WHERE id = ?").bind(.text(id))
+        return try s.step() ? try readReport(s, db) : nil
+    }
+
+    public func submit(_ submission: ReportSubmission, check: @escaping @Sendable ([PriorReport]) throws -> Void) async throws -> SubmissionOutcome {
+        try await withCheckedThrowingContinuation { continuation in
+            enqueue(IntakeJob(submission: submission, check: check, continuation: continuation))
+        }
+    }
+
+    /// Stores one submission inside the drain's transaction.
+    static func store(_ job: IntakeJob, _ db: SQLiteConnection) throws -> SubmissionOutcome {
+        let r = job.submission.record
+        let scope = r.reporterID ?? "anonymous"
+        if let key = job.submission.idempotencyKey {
+            let s = try db.prepare("SELECT \(reportColumns) FROM reports WHERE idempotency_scope = ? AND idempotency_key = ?")
+                .bind(.text(scope), .text(key))
+            if try s.step() { return .replayed(try readReport(s, db)) }
+        }
+        if let reporter = r.reporterID {
+            let s = try db.prepare("SELECT id, submitted_at, status FROM reports WHERE reporter_id = ? AND kind = ? ORDER BY submitted_at DESC LIMIT 50")
+                .bind(.text(reporter), .text(r.kind))
+            var prior: [PriorReport] = []
+            while try s.step() {
+                prior.append(PriorReport(id: s.text(0)!, submittedAt: Timestamp.parse(s.text(1)!), status: ReportStatus(rawValue: s.text(2)!) ?? .pending))
+            }
+            try job.check(prior)
+        }
+        let submitted = Timestamp.format(r.submittedAt)
+        try db.prepare("""
+            INSERT INTO reports (id, kind, status, version, reporter_id, receipt_hash, idempotency_scope, idempotency_key,
+                                 occurred_on, submitted_at, updated_at, lon, lat, payload)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).bind(.text(r.id), .text(r.kind), .text(r.status.rawValue), .int(Int64(r.version)), r.reporterID.map { .text($0) } ?? .null,
+                      job.submission.receiptHash.map { .text($0) } ?? .null, .text(scope),
+                      job.submission.idempotencyKey.map { .text($0) } ?? .null, .text(r.occurredOn), .text(submitted), .text(submitted),
+                      r.lon.map { .double($0) } ?? .null, r.lat.map { .double($0) } ?? .null,
+                      .text(String(decoding: r.payload, as: UTF8.self))).run()
+        let insertArea = try db.prepare("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")
+        for a in r.areas {
+            try insertArea.bind(.text(r.id), .text(a.layer), .int(Int64(a.layerVersion)), .text(a.areaID)).run()
+        }
+        try appendAudit(db, reportID: r.id, actor: r.reporterID ?? "anonymous", at: submitted, action: "submit", from: nil, to: r.status, reason: nil)
+        return .created(r)
+    }
+
+    /// Appends one audit entry, chained to the last one. Runs inside the caller's transaction.
+    static func appendAudit(_ db: SQLiteConnection, reportID: String?, actor: String, at: String, action: String,
+                            from: ReportStatus?, to: ReportStatus?, reason: String?) throws {
+        let last = try db.prepare("SELECT sequence, hash FROM audit ORDER BY sequence DESC LIMIT 1")
+        let (sequence, previous) = try last.step() ? (Int(last.int(0)) + 1, last.text(1)!) : (1, AuditChain.genesis)
+        let hash = AuditChain.hash(previous: previous, sequence: sequence, reportID: reportID, actor: actor, at: at, action: action,
+                                   from: from, to: to, reason: reason)
+        try db.prepare("INSERT INTO audit (sequence, report_id, actor, at, action, from_status, to_status, reason, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            .bind(.int(Int64(sequence)), reportID.map { .text($0) } ?? .null, .text(actor), .text(at), .text(action),
+                  from.map { .text($0.rawValue) } ?? .null, to.map { .text($0.rawValue) } ?? .null, reason.map { .text($0) } ?? .null, .text(hash)).run()
+    }
+
+    public func report(id: String) async throws -> ReportRecord? {
+        try await run { db in try Self.loadReport(id: id, db) }
+    }
+
+    public func report(receiptHash: String) async throws -> ReportRecord? {
+        try await run { db in
+            let s = try db.prepare("SELECT \(Self.reportColumns) FROM reports WHERE receipt_hash = ?").bind(.text(receiptHash))
+            return try s.step() ? try Self.readReport(s, db) : nil
+        }
+    }
+
+    public func transition(reportID: String, _ transition: ReportTransition, reason: String?, actor: String,
+                           expectedVersion: Int?) async throws -> ReportRecord {
+        try await run { db in
+            try db.transaction {
+                guard var r = try Self.loadReport(id: reportID, db) else { throw ReportChangeError.notFound }
+                if let expectedVersion, expectedVersion != r.version {
+                    throw ReportChangeError.staleVersion(current: r.version, status: r.status)
+                }
+                let next: ReportStatus
+                do throws(TransitionError) { next = try r.status.applying(transition, reason: reason) } catch {
+                    throw ReportChangeError.transition(error, current: r.status)
+                }
+                let now = Date()
+                let at = Timestamp.format(now)
+                let changed = try db.prepare("UPDATE reports SET status = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ?")
+                    .bind(.text(next.rawValue), .text(at), .text(reportID), .int(Int64(r.version)))
+                try changed.run()
+                try Self.appendAudit(db, reportID: reportID, actor: actor, at: at, action: transition.rawValue, from: r.status, to: next, reason: reason)
+                if r.status == .verified || next == .verified {
+                    // Public numbers change: every cache keyed by the data version turns over.
+                    try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
+                }
+                r.status = next
+                r.version += 1
+                r.updatedAt = Timestamp.parse(at)
+                return r
+            }
+        }
+    }
+
+    public func history(reportID: String) async throws -> [AuditEntry] {
+        try await run { db in
+            let s = try db.prepare("SELECT sequence, report_id, actor, at, action, from_status, to_status, reason, hash FROM audit WHERE report_id = ? ORDER BY sequence")
+                .bind(.text(reportID))
+            var out: [AuditEntry] = []
+            while try s.step() { out.append(Self.auditEntry(s)) }
+            return out
+        }
+    }
+
+    static func auditEntry(_ s: SQLiteStatement) -> AuditEntry {
+        AuditEntry(sequence: Int(s.int(0)), reportID: s.text(1), actor: s.text(2)!, at: Timestamp.parse(s.text(3)!), action: s.text(4)!,
+                   fromStatus: s.text(5).flatMap(ReportStatus.init(rawValue:)), toStatus: s.text(6).flatMap(ReportStatus.init(rawValue:)),
+                   reason: s.text(7), hash: s.text(8)!)
+    }
+
+    public func verifyAuditChain() async throws -> Int? {
+        try await run { db in
+            let s = try db.prepare("SELECT sequence, report_id, actor, at, action, from_status, to_status, reason, hash FROM audit ORDER BY sequence")
+            var previous = AuditChain.genesis
+            var expected = 1
+            while try s.step() {
+                let sequence = Int(s.int(0))
+                let stored = s.text(8)!
+                let recomputed = AuditChain.hash(previous: previous, sequence: sequence, reportID: s.text(1), actor: s.text(2)!, at: s.text(3)!,
+                                                 action: s.text(4)!, from: s.text(5).flatMap(ReportStatus.init(rawValue:)),
+                                                 to: s.text(6).flatMap(ReportStatus.init(rawValue:)), reason: s.text(7))
+                // A gap in the numbering is a deleted entry; a different hash is an edited one.
+                if sequence != expected || recomputed != stored { return sequence }
+                previous = stored
+                expected += 1
+            }
+            return nil
+        }
+    }
+}
+
+/// One waiting submission of the group commit.
+struct IntakeJob: Sendable {
+    let submission: ReportSubmission
+    let check: @Sendable ([PriorReport]) throws -> Void
+    let continuation: CheckedContinuation<SubmissionOutcome, any Error>
+}
+
+/// Submissions waiting for the next group commit, and whether a drain is already queued.
+struct IntakeQueue: Sendable {
+    var jobs: [IntakeJob] = []
+    var drainQueued = false
+}

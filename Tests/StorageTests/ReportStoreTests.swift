@@ -1,0 +1,158 @@
+import Foundation
+import ReportVerification
+import Testing
+@testable import Storage
+
+func record(_ id: String, reporter: String? = nil, kind: String = "covid", at: Date = Date()) -> ReportRecord {
+    ReportRecord(id: id, kind: kind, status: .pending, version: 1, reporterID: reporter, submittedAt: at, updatedAt: at,
+                 occurredOn: "2026-11-20", payload: Data(#"{"notes":"private"}"#.utf8), lon: -87.6, lat: 41.79,
+                 areas: [AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H01"), AreaAssignment(layer: "zones", layerVersion: 1, areaID: "Z1")])
+}
+
+struct Refused: Error, Equatable {}
+
+@Suite("SQLite report store")
+struct ReportStoreTests {
+    func store() async throws -> (SQLiteStore, URL) {
+        let (path, folder) = temporaryDatabase()
+        let s = try SQLiteStore(path: path)
+        try await s.migrate()
+        return (s, folder)
+    }
+
+    @Test("a submission is stored with its areas and reads back whole")
+    func submitAndRead() async throws {
+        let (s, folder) = try await store()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let r = record("r1")
+        let outcome = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil, receiptHash: "receipt-1")) { _ in }
+        #expect(outcome == .created(r))
+        let read = try await s.report(id: "r1")
+        #expect(read?.areas == r.areas && read?.payload == r.payload && read?.lon == -87.6)
+        #expect(read?.submittedAt.timeIntervalSince1970.rounded() == r.submittedAt.timeIntervalSince1970.rounded())
+        #expect(try await s.report(receiptHash: "receipt-1")?.id == "r1")
+        #expect(try await s.report(id: "missing") == nil)
+    }
+
+    @Test("a retry with the same idempotency key returns the first report and stores nothing new")
+    func idempotent() async throws {
+        let (s, folder) = try await store()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let account = try await s.createAccount(email: "r@campus.example", role: .reporter, passwordHash: "h")
+        let first = try await s.submit(ReportSubmission(record: record("a", reporter: account.id), idempotencyKey: "k-1", receiptHash: nil)) { _ in }
+        let retry = try await s.submit(ReportSubmission(record: record("b", reporter: account.id), idempotencyKey: "k-1", receiptHash: nil)) { _ in }
+        #expect(first == .created(record("a", reporter: account.id)) || first.record.id == "a")
+        #expect(retry.record.id == "a")
+        if case .replayed = retry {} else { Issue.record("expected a replay") }
+        #expect(try await s.report(id: "b") == nil)
+        #expect(try await s.history(reportID: "a").count == 1)
+    }
+
+    @Test("concurrent submissions and retries are each stored exactly once; a refused one is rolled back alone")
+    func groupCommit() async throws {
+        let (s, folder) = try await store()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let reporter = try await s.createAccount(email: "r@campus.example", role: .reporter, passwordHash: "h").id
+        // 250 distinct keys; calls 250..<300 are retries of keys 0..<50. Call 17 is refused by its check.
+        let failures = await withTaskGroup(of: Int?.self) { group in
+            for i in 0..<300 {
+                group.addTask {
+                    let sub = ReportSubmission(record: record("r\(i)", reporter: reporter), idempotencyKey: "key-\(i % 250)", receiptHash: nil)
+                    do {
+                        _ = try await s.submit(sub) { _ in if i == 17 { throw Refused() } }
+                        return nil
+                    } catch { return i }
+                }
+            }
+            var out: [Int] = []
+            for await r in group { if let r { out.append(r) } }
+            return out
+        }
+        #expect(failures.allSatisfy { $0 == 17 })
+        var stored = 0
+        for i in 0..<300 where try await s.report(id: "r\(i)") != nil { stored += 1 }
+        #expect(stored == 250)
+        #expect(try await s.report(id: "r17") == nil)
+        #expect(try await s.verifyAuditChain() == nil)
+    }
+
+    @Test("a check that refuses leaves nothing behind, and sees the reporter's earlier reports")
+    func check() async throws {
+        let (s, folder) = try await store()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let account = try await s.createAccount(email: "r@campus.example", role: .reporter, passwordHash: "h")
+        _ = try await s.submit(ReportSubmission(record: record("first", reporter: account.id), idempotencyKey: nil, receiptHash: nil)) { prior in
+            #expect(prior.isEmpty)
+        }
+        await #expect(throws: Refused.self) {
+            _ = try await s.submit(ReportSubmission(record: record("second", reporter: account.id), idempotencyKey: nil, receiptHash: nil)) { prior in
+                #expect(prior.map(\.id) == ["first"])
+                throw Refused()
+            }
+        }
+        #expect(try await s.report(id: "second") == nil)
+        #expect(try await s.history(reportID: "second").isEmpty)
+    }
+
+    @Test("transitions follow the state machine, record the audit entry and bump the version")
+    func transitions() async throws {
+        let (s, folder) = try await store()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil, receiptHash: nil)) { _ in }
+        let before = try await s.dataVersion()
+        let verified = try await s.transition(reportID: "r", .verify, reason: nil, actor: "v1", expectedVersion: 1)
+        #expect(verified.status == .verified && verified.version == 2)
+        #expect(try await s.dataVersion() == before + 1)
+        await #expect(throws: ReportChangeError.transition(.notAllowed(.reject, from: .verified), current: .verified)) {
+            try await s.transition(reportID: "r", .reject, reason: "dup", actor: "v1", expectedVersion: nil)
+        }
+        await #expect(throws: ReportChangeError.transition(.reasonRequired(.revoke), current: .verified)) {
+            try await s.transition(reportID: "r", .revoke, reason: " ", actor: "v1", expectedVersion: nil)
+        }
+        await #expect(throws: ReportChangeError.staleVersion(current: 2, status: .verified)) {
+            try await s.transition(reportID: "r", .revoke, reason: "wrong hall", actor: "v1", expectedVersion: 1)
+        }
+        await #expect(throws: ReportChangeError.notFound) { try await s.transition(reportID: "x", .verify, reason: nil, actor: "v", expectedVersion: nil) }
+        _ = try await s.transition(reportID: "r", .revoke, reason: "wrong hall", actor: "v2", expectedVersion: 2)
+        let history = try await s.history(reportID: "r")
+        #expect(history.map(\.action) == ["submit", "verify", "revoke"])
+        #expect(history.last?.reason == "wrong hall" && history.last?.actor == "v2" && history.last?.fromStatus == .verified)
+    }
+
+    @Test("of two concurrent transitions of one report exactly one wins")
+    func concurrentTransitions() async throws {
+        let (s, folder) = try await store()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil, receiptHash: nil)) { _ in }
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for t in [ReportTransition.verify, .reject, .verify, .reject] {
+                group.addTask { (try? await s.transition(reportID: "r", t, reason: "r", actor: "v", expectedVersion: 1)) != nil }
+            }
+            var wins = 0
+            for await ok in group where ok { wins += 1 }
+            return wins
+        }
+        #expect(outcomes == 1)
+        #expect(try await s.history(reportID: "r").count == 2)
+    }
+
+    @Test("the audit chain detects an edited and a deleted entry")
+    func tamper() async throws {
+        let (path, folder) = temporaryDatabase()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let s = try SQLiteStore(path: path)
+        try await s.migrate()
+        for i in 0..<3 { _ = try await s.submit(ReportSubmission(record: record("r\(i)"), idempotencyKey: nil, receiptHash: nil)) { _ in } }
+        _ = try await s.transition(reportID: "r1", .reject, reason: "duplicate", actor: "v", expectedVersion: nil)
+        #expect(try await s.verifyAuditChain() == nil)
+        let raw = try SQLiteConnection(path: path)
+        #expect(throws: StorageError.self) { try raw.execute("UPDATE audit SET reason = 'edited' WHERE sequence = 4") }
+        // Someone with write access to the file drops the guards and edits a row.
+        try raw.execute("DROP TRIGGER audit_no_update; DROP TRIGGER audit_no_delete; UPDATE audit SET reason = 'edited' WHERE sequence = 4")
+        #expect(try await s.verifyAuditChain() == 4)
+        try raw.execute("UPDATE audit SET reason = 'duplicate' WHERE sequence = 4")
+        #expect(try await s.verifyAuditChain() == nil)
+        try raw.execute("DELETE FROM audit WHERE sequence = 2")
+        #expect(try await s.verifyAuditChain() == 3)
+    }
+}
