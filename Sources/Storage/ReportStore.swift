@@ -140,3 +140,73 @@ public protocol ReportStore: Sendable {
     /// match, or nil when the chain is intact.
     func verifyAuditChain() async throws -> Int?
 }
+
+/// Which reports the verification queue shows.
+public struct QueueFilter: Hashable, Sendable {
+    public var statuses: [ReportStatus]
+    public var kind: String?
+    public var layer: String?
+    public var areaID: String?
+    /// Occurrence day bounds, `YYYY-MM-DD`, inclusive.
+    public var from: String?
+    public var to: String?
+
+    public init(statuses: [ReportStatus] = [.pending], kind: String? = nil, layer: String? = nil, areaID: String? = nil,
+                from: String? = nil, to: String? = nil) {
+        self.statuses = statuses
+        self.kind = kind
+        self.layer = layer
+        self.areaID = areaID
+        self.from = from
+        self.to = to
+    }
+}
+
+/// A page of the queue and the cursor of the next one.
+public struct QueuePage: Hashable, Sendable {
+    public let reports: [ReportRecord]
+    /// Opaque; nil on the last page.
+    public let nextCursor: String?
+}
+
+/// A verifier's claim on a report: others see who holds it until it expires.
+public struct ReportClaim: Hashable, Sendable, Codable {
+    public let reportID: String
+    public let holder: String
+    public let expiresAt: Date
+}
+
+/// Why a claim was refused.
+public enum ClaimError: Error, Equatable, Sendable {
+    case heldByOther(ReportClaim)
+    case notFound
+}
+
+/// The verification queue, review claims and viewer grants.
+public protocol VerificationStore: Sendable {
+    /// Reports in queue order: the filter's statuses in the order given (pending first by
+    /// default), then oldest submission first; `cursor` continues a previous page.
+    func queue(_ filter: QueueFilter, limit: Int, cursor: String?) async throws -> QueuePage
+
+    /// Claims a report for `holder` until `expiresAt`; renews the holder's own claim; refuses
+    /// while another holder's claim is live.
+    func claim(reportID: String, holder: String, until expiresAt: Date, now: Date) async throws -> ReportClaim
+
+    /// Releases a claim held by `holder` (no-op otherwise).
+    func release(reportID: String, holder: String) async throws
+
+    /// The live claim on a report, if any.
+    func claim(reportID: String, now: Date) async throws -> ReportClaim?
+
+    /// Grants a viewer read access to a report.
+    func grant(reportID: String, viewerID: String, by admin: String) async throws
+
+    /// Withdraws a grant.
+    func revokeGrant(reportID: String, viewerID: String, by admin: String) async throws
+
+    /// Whether the viewer was granted the report.
+    func isGranted(reportID: String, viewerID: String) async throws -> Bool
+
+    /// Ids of the reports granted to a viewer.
+    func grantedReports(viewerID: String) async throws -> [String]
+}

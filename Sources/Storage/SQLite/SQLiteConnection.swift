@@ -99,6 +99,12 @@ final class SQLiteStatement {
     /// Binds values to the parameters in order (1-based in SQLite).
     @discardableResult
     func bind(_ values: Value...) throws(StorageError) -> SQLiteStatement {
+        try bind(values: values)
+    }
+
+    /// Binds an array of values to the parameters in order.
+    @discardableResult
+    func bind(values: [Value]) throws(StorageError) -> SQLiteStatement {
         sqlite3_reset(pointer)
         sqlite3_clear_bindings(pointer)
         for (i, v) in values.enumerated() {

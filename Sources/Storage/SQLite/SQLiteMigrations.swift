@@ -96,6 +96,20 @@ enum SQLiteMigrations {
         CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
         CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
         """),
+        (4, """
+        CREATE TABLE claims (
+            report_id  TEXT PRIMARY KEY REFERENCES reports (id),
+            holder     TEXT NOT NULL,
+            expires_at TEXT NOT NULL
+        );
+        CREATE TABLE grants (
+            report_id  TEXT NOT NULL REFERENCES reports (id),
+            viewer_id  TEXT NOT NULL REFERENCES accounts (id),
+            granted_by TEXT NOT NULL,
+            granted_at TEXT NOT NULL,
+            PRIMARY KEY (viewer_id, report_id)
+        );
+        """),
     ]
 
     static var latest: Int { all.last!.version }
