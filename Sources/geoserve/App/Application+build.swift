@@ -36,5 +36,6 @@ func buildRouter(store: SQLiteStore, catalog: LayerCatalog, credentials: Credent
     LayersController(store: store, catalog: catalog).addRoutes(to: v1)
     AuthController(accounts: store, credentials: credentials).addRoutes(to: v1)
     AccountsController(accounts: store, credentials: credentials).addRoutes(to: v1)
+    VerificationController(store: store).addRoutes(to: v1)
     return router
 }

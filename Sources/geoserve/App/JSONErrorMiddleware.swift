@@ -8,6 +8,16 @@ struct APIError: Error, Sendable {
     let code: String
     let message: String
     var field: String?
+    /// For conflicts: the resource's current status, so clients can show it without reloading.
+    var current: String?
+
+    init(status: HTTPResponse.Status, code: String, message: String, field: String? = nil, current: String? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+        self.current = current
+    }
 
     static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "not_found", message: message) }
     static func unavailable(_ message: String) -> APIError { APIError(status: .serviceUnavailable, code: "unavailable", message: message) }
@@ -19,12 +29,12 @@ struct APIError: Error, Sendable {
 
     var response: Response {
         struct Body: Encodable {
-            struct Detail: Encodable { let code: String; let message: String; let field: String? }
+            struct Detail: Encodable { let code: String; let message: String; let field: String?; let current: String? }
             let error: Detail
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(Body(error: .init(code: code, message: message, field: field)))) ?? Data()
+        let data = (try? encoder.encode(Body(error: .init(code: code, message: message, field: field, current: current)))) ?? Data()
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"

@@ -1,0 +1,75 @@
+import Foundation
+import GeoCore
+import Hummingbird
+import ReportVerification
+import Storage
+
+/// A report as verifiers and granted viewers see it: every field, the exact location, the areas.
+struct ReportView: ResponseEncodable, Codable {
+    let id: String
+    let kind: String
+    let status: ReportStatus
+    let version: Int
+    let submittedAt: Date
+    let updatedAt: Date
+    let occurredOn: String
+    let location: Location?
+    let areas: [AreaAssignment]
+    /// The report's fields as submitted (and edited).
+    let report: JSONValue
+    var claim: ReportClaim?
+
+    struct Location: Codable {
+        let lon: Double
+        let lat: Double
+    }
+
+    init(_ r: ReportRecord, claim: ReportClaim? = nil) {
+        id = r.id
+        kind = r.kind
+        status = r.status
+        version = r.version
+        submittedAt = r.submittedAt
+        updatedAt = r.updatedAt
+        occurredOn = r.occurredOn
+        if let lon = r.lon, let lat = r.lat { location = Location(lon: lon, lat: lat) } else { location = nil }
+        areas = r.areas
+        report = (try? JSONDecoder().decode(JSONValue.self, from: r.payload)) ?? .null
+        self.claim = claim
+    }
+}
+
+/// What a reporter, or the holder of a receipt, sees of a report: its status and areas only.
+struct ReportStatusView: ResponseEncodable, Codable {
+    let id: String
+    let kind: String
+    let status: ReportStatus
+    let submittedAt: Date
+    let areas: [AreaAssignment]
+
+    init(_ r: ReportRecord) {
+        id = r.id
+        kind = r.kind
+        status = r.status
+        submittedAt = r.submittedAt
+        areas = r.areas
+    }
+}
+
+extension ReportChangeError {
+    /// The API's answer to a refused change.
+    var apiError: APIError {
+        switch self {
+        case .notFound:
+            return .notFound("no such report")
+        case .transition(.reasonRequired(let t), _):
+            return .invalid("\(t.rawValue) needs a reason", field: "reason")
+        case .transition(.notAllowed(let t, let from), _):
+            return APIError(status: .conflict, code: "invalid_transition", message: "cannot \(t.rawValue) a report that is \(from.rawValue)",
+                            field: nil, current: from.rawValue)
+        case .staleVersion(let v, let status):
+            return APIError(status: .conflict, code: "stale_version", message: "the report changed (now version \(v), \(status.rawValue)); reload it",
+                            field: "version", current: status.rawValue)
+        }
+    }
+}

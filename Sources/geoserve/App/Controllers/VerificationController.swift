@@ -1,0 +1,189 @@
+import Foundation
+import Hummingbird
+import ReportVerification
+import Storage
+
+/// The verifiers' side: the queue, transitions (one or many), review claims, history and viewer
+/// grants. Role checks live on the route groups.
+struct VerificationController {
+    let store: SQLiteStore
+    /// How long a review claim lasts unless renewed.
+    let claimDuration: TimeInterval = 15 * 60
+
+    struct TransitionRequest: Decodable {
+        let transition: ReportTransition
+        let reason: String?
+        /// The version the verifier read; the change is refused if the report moved on.
+        let version: Int?
+    }
+
+    struct BulkRequest: Decodable {
+        let ids: [String]
+        let transition: ReportTransition
+        let reason: String?
+    }
+
+    struct BulkResult: Codable {
+        let id: String
+        let ok: Bool
+        let status: ReportStatus?
+        let error: String?
+    }
+
+    struct BulkResponse: ResponseEncodable {
+        let results: [BulkResult]
+    }
+
+    struct QueueResponse: ResponseEncodable {
+        let reports: [ReportView]
+        let next: String?
+    }
+
+    struct GrantRequest: Decodable {
+        let viewerId: String
+    }
+
+    struct HistoryResponse: ResponseEncodable {
+        let entries: [AuditEntry]
+    }
+
+    func addRoutes(to v1: RouterGroup<AppRequestContext>) {
+        let queue = v1.group("verification").add(middleware: RequirePermission(.workQueue))
+        queue.get("queue") { request, context in try await self.queue(request, context) }
+        queue.post("bulk") { request, context in try await bulk(request, context) }
+
+        let reports = v1.group("reports")
+        let verifier = reports.group().add(middleware: RequirePermission(.transitionReports))
+        verifier.post(":id/transitions") { request, context in try await transition(request, context) }
+        verifier.post(":id/claim") { _, context in try await claim(context) }
+        verifier.delete(":id/claim") { _, context in
+            try await store.release(reportID: try context.parameters.require("id"), holder: context.account!.id)
+            return Response(status: .noContent)
+        }
+        reports.group().add(middleware: RequirePermission(.readReportHistory)).get(":id/history") { _, context in
+            let id = try context.parameters.require("id")
+            guard try await store.report(id: id) != nil else { throw APIError.notFound("no such report") }
+            return HistoryResponse(entries: try await store.history(reportID: id))
+        }
+        let grants = reports.group().add(middleware: RequirePermission(.manageGrants))
+        grants.post(":id/grants") { request, context in
+            let body = try await request.decode(as: GrantRequest.self, context: context)
+            do {
+                try await store.grant(reportID: try context.parameters.require("id"), viewerID: body.viewerId, by: context.account!.id)
+            } catch StorageError.notFound(let what) {
+                throw APIError.notFound("\(what) does not exist")
+            }
+            return Response(status: .noContent)
+        }
+        grants.delete(":id/grants/:viewer") { _, context in
+            try await store.revokeGrant(reportID: try context.parameters.require("id"), viewerID: try context.parameters.require("viewer"),
+                                        by: context.account!.id)
+            return Response(status: .noContent)
+        }
+    }
+
+    func queue(_ request: Request, _ context: AppRequestContext) async throws -> QueueResponse {
+        let q = request.uri.queryParameters
+        var filter = QueueFilter()
+        if let raw = q["status"] {
+            var statuses: [ReportStatus] = []
+            for part in raw.split(separator: ",") {
+                guard let s = ReportStatus(rawValue: String(part)) else { throw APIError.invalid("unknown status \(part)", field: "status") }
+                statuses.append(s)
+            }
+            filter.statuses = statuses
+        }
+        if let kind = q["kind"] {
+            guard kind == "covid" || kind == "misconduct" else { throw APIError.invalid("kind is covid or misconduct", field: "kind") }
+            filter.kind = String(kind)
+        }
+        filter.layer = q["layer"].map(String.init)
+        filter.areaID = q["area"].map(String.init)
+        for (name, keyPath) in [("from", \QueueFilter.from), ("to", \QueueFilter.to)] {
+            if let day = q[Substring(name)] {
+                guard Day.isValid(String(day)) else { throw APIError.invalid("\(name) must be a date YYYY-MM-DD", field: name) }
+                filter[keyPath: keyPath] = String(day)
+            }
+        }
+        if filter.areaID != nil, filter.layer == nil { throw APIError.invalid("area needs layer", field: "area") }
+        let limit = try QueryNumber.int(q["limit"], name: "limit", default: 50, range: 1...200)
+        let page = try await store.queue(filter, limit: limit, cursor: q["cursor"].map(String.init))
+        return QueueResponse(reports: page.reports.map { ReportView($0) }, next: page.nextCursor)
+    }
+
+    func transition(_ request: Request, _ context: AppRequestContext) async throws -> ReportView {
+        let id = try context.parameters.require("id")
+        let body = try await request.decode(as: TransitionRequest.self, context: context)
+        guard body.transition != .withdraw else {
+            throw APIError(status: .forbidden, code: "forbidden", message: "only the reporter withdraws a report")
+        }
+        if let claim = try await store.claim(reportID: id, now: Date()), claim.holder != context.account!.id {
+            throw APIError(status: .conflict, code: "claimed", message: "another verifier is reviewing this report until \(claim.expiresAt)")
+        }
+        do {
+            let r = try await store.transition(reportID: id, body.transition, reason: body.reason, actor: context.account!.id, expectedVersion: body.version)
+            try await store.release(reportID: id, holder: context.account!.id)
+            return ReportView(r)
+        } catch let e as ReportChangeError {
+            throw e.apiError
+        }
+    }
+
+    func bulk(_ request: Request, _ context: AppRequestContext) async throws -> BulkResponse {
+        let body = try await request.decode(as: BulkRequest.self, context: context)
+        guard (1...500).contains(body.ids.count) else { throw APIError.invalid("ids holds 1 to 500 report ids", field: "ids") }
+        guard context.account!.role.allows(.transitionReports), body.transition != .withdraw else {
+            throw APIError(status: .forbidden, code: "forbidden", message: "this transition is not allowed in bulk")
+        }
+        var results: [BulkResult] = []
+        for id in body.ids {
+            if let claim = try await store.claim(reportID: id, now: Date()), claim.holder != context.account!.id {
+                results.append(BulkResult(id: id, ok: false, status: nil, error: "another verifier is reviewing this report"))
+                continue
+            }
+            do {
+                let r = try await store.transition(reportID: id, body.transition, reason: body.reason, actor: context.account!.id, expectedVersion: nil)
+                results.append(BulkResult(id: id, ok: true, status: r.status, error: nil))
+            } catch let e as ReportChangeError {
+                let current: ReportStatus? = if case .transition(_, let c) = e { c } else { nil }
+                results.append(BulkResult(id: id, ok: false, status: current, error: e.apiError.message))
+            }
+        }
+        return BulkResponse(results: results)
+    }
+
+    func claim(_ context: AppRequestContext) async throws -> ReportClaim {
+        let id = try context.parameters.require("id")
+        do {
+            return try await store.claim(reportID: id, holder: context.account!.id, until: Date().addingTimeInterval(claimDuration), now: Date())
+        } catch ClaimError.heldByOther(let c) {
+            throw APIError(status: .conflict, code: "claimed", message: "held by \(c.holder) until \(c.expiresAt)")
+        } catch ClaimError.notFound {
+            throw APIError.notFound("no such report")
+        }
+    }
+}
+
+extension ReportClaim: ResponseEncodable {}
+
+/// Calendar days as `YYYY-MM-DD`.
+enum Day {
+    static func isValid(_ s: String) -> Bool {
+        let parts = s.split(separator: "-")
+        guard s.count == 10, parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return false }
+        var c = DateComponents()
+        c.year = y; c.month = m; c.day = d
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = TimeZone(identifier: "UTC")!
+        return c.isValidDate(in: cal)
+    }
+}
+
+/// Numeric query parameters with a default and a range.
+enum QueryNumber {
+    static func int(_ raw: Substring?, name: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let raw else { return fallback }
+        guard let v = Int(raw) else { throw APIError.invalid("\(name) must be a whole number", field: name) }
+        return min(max(v, range.lowerBound), range.upperBound)
+    }
+}
