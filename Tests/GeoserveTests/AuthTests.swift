@@ -9,8 +9,10 @@ import Testing
 
 /// A service on a fresh store with one admin, and helpers that read like the API.
 struct TestService {
+    // var so that a test can adjust the configuration before starting the service.
+
     let folder: URL
-    let configuration: AppConfiguration
+    var configuration: AppConfiguration
     static let adminEmail = "admin@campus.example"
     static let password = "correct horse battery"
 

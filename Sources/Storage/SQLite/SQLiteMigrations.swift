@@ -110,6 +110,19 @@ enum SQLiteMigrations {
             PRIMARY KEY (viewer_id, report_id)
         );
         """),
+        (5, """
+        CREATE TABLE attachments (
+            id           TEXT PRIMARY KEY,
+            report_id    TEXT NOT NULL REFERENCES reports (id),
+            content_type TEXT NOT NULL,
+            size         INTEGER NOT NULL,
+            sha256       TEXT NOT NULL,
+            file         TEXT NOT NULL,
+            uploaded_by  TEXT NOT NULL,
+            created_at   TEXT NOT NULL
+        );
+        CREATE INDEX attachments_by_report ON attachments (report_id);
+        """),
     ]
 
     static var latest: Int { all.last!.version }

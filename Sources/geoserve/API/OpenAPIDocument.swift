@@ -57,6 +57,14 @@ enum OpenAPIDocument {
                   access: "manageGrants", request: "GrantRequest", responses: [204: "", 401: "Error", 403: "Error", 404: "Error"]),
         Operation(method: "delete", path: "/v1/reports/{id}/grants/{viewer}", summary: "Withdraw a viewer's grant.",
                   access: "manageGrants", request: nil, responses: [204: "", 401: "Error", 403: "Error"]),
+        Operation(method: "post", path: "/v1/reports/{id}/attachments",
+                  summary: "Upload a photo or video as the raw request body (JPEG, PNG, HEIC, WebP, MP4, QuickTime, WebM; checked by content). By the reporter or the X-Receipt-Token holder while pending, or a verifier.",
+                  access: "reporter of the report, receipt holder or verifier", request: nil,
+                  responses: [201: "Attachment", 401: "Error", 403: "Error", 404: "Error", 413: "Error", 415: "Error", 422: "Error"]),
+        Operation(method: "get", path: "/v1/reports/{id}/attachments", summary: "The report's attachments.",
+                  access: "readAttachments or a grant", request: nil, responses: [200: "AttachmentList", 401: "Error", 403: "Error"]),
+        Operation(method: "get", path: "/v1/attachments/{id}", summary: "An attachment's bytes.",
+                  access: "readAttachments or a grant", request: nil, responses: [200: "", 401: "Error", 403: "Error", 404: "Error"]),
     ]
 
     /// Component schemas, as JSON Schema objects.
@@ -88,6 +96,8 @@ enum OpenAPIDocument {
         "BulkRequest": object(["ids": ["type": "array", "items": string, "minItems": 1, "maxItems": 500], "transition": ref("Transition"), "reason": string],
                               required: ["ids", "transition"]),
         "BulkResponse": object(["results": ["type": "array", "items": object(["id": string, "ok": ["type": "boolean"], "status": ref("Status5"), "error": string])]]),
+        "Attachment": object(["id": string, "contentType": string, "size": integer, "sha256": string, "createdAt": dateTime]),
+        "AttachmentList": object(["attachments": ["type": "array", "items": ref("Attachment")]]),
         "GrantRequest": object(["viewerId": string], required: ["viewerId"]),
         "History": object(["entries": ["type": "array", "items": object(["sequence": integer, "reportID": string, "actor": string, "at": dateTime,
                                                                           "action": string, "fromStatus": ref("Status5"), "toStatus": ref("Status5"),
@@ -160,6 +170,8 @@ enum HTTPStatusText {
         case 403: return "Forbidden (the role lacks the permission)"
         case 404: return "Not Found"
         case 409: return "Conflict"
+        case 413: return "Content Too Large"
+        case 415: return "Unsupported Media Type (the bytes are not an accepted format)"
         case 422: return "Unprocessable Content (invalid value; the error names the field)"
         case 503: return "Service Unavailable"
         default: return "Status \(code)"

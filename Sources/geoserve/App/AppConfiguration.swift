@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 
 /// Everything the service needs to start; the `serve` command maps flags and `GEOSERVE_*`
@@ -12,4 +13,13 @@ struct AppConfiguration: Sendable {
     var logLevel: Logger.Level = .info
     /// Password hashing and token lifetime.
     var credentials = Credentials()
+    /// Largest attachment accepted, in bytes.
+    var maxAttachmentBytes = 64 << 20
+    /// Where attachment files live: beside the database unless set.
+    var attachmentsPath: String?
+
+    var attachmentsFolder: URL {
+        attachmentsPath.map { URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("attachments")
+    }
 }

@@ -16,7 +16,7 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
     try await catalog.refresh(from: store)
     logger.info("layers loaded", metadata: ["count": "\(catalog.snapshot().count)"])
 
-    let router = buildRouter(store: store, catalog: catalog, credentials: configuration.credentials)
+    let router = buildRouter(store: store, catalog: catalog, configuration: configuration)
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geoserve"),
@@ -25,7 +25,8 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
 }
 
 /// The routes, shared by the server and the tests.
-func buildRouter(store: SQLiteStore, catalog: LayerCatalog, credentials: Credentials) -> Router<AppRequestContext> {
+func buildRouter(store: SQLiteStore, catalog: LayerCatalog, configuration: AppConfiguration) -> Router<AppRequestContext> {
+    let credentials = configuration.credentials
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: JSONErrorMiddleware())
     HealthController(store: store, catalog: catalog).addRoutes(to: router)
@@ -37,5 +38,6 @@ func buildRouter(store: SQLiteStore, catalog: LayerCatalog, credentials: Credent
     AuthController(accounts: store, credentials: credentials).addRoutes(to: v1)
     AccountsController(accounts: store, credentials: credentials).addRoutes(to: v1)
     VerificationController(store: store).addRoutes(to: v1)
+    AttachmentsController(store: store, folder: configuration.attachmentsFolder, maxBytes: configuration.maxAttachmentBytes).addRoutes(to: v1)
     return router
 }

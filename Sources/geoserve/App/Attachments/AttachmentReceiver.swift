@@ -1,0 +1,93 @@
+import Crypto
+import Dispatch
+import Foundation
+import Hummingbird
+
+/// Streams an upload to disk: never more than one chunk in memory, the checksum computed on the
+/// way, the format checked on the first bytes, the size limit enforced as bytes arrive. The file
+/// is written under a temporary name, fsynced and renamed into place only when complete, so an
+/// interrupted or refused upload leaves nothing behind.
+struct AttachmentReceiver {
+    let folder: URL
+    let maxBytes: Int
+
+    struct Received {
+        let file: String
+        let size: Int
+        let sha256: String
+        let type: MediaType
+    }
+
+    func receive(_ body: RequestBody, declared: String?, name: String) async throws -> Received {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let temporary = folder.appendingPathComponent(".\(name).part")
+        let final = folder.appendingPathComponent(name)
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+            throw APIError(status: .internalServerError, code: "internal", message: "cannot store the upload")
+        }
+        var done = false
+        defer { if !done { try? FileManager.default.removeItem(at: temporary) } }
+        let handle = try FileHandle(forWritingTo: temporary)
+        var hasher = SHA256()
+        var size = 0
+        var head: [UInt8] = []
+        var type: MediaType?
+        do {
+            for try await chunk in body {
+                size += chunk.readableBytes
+                guard size <= maxBytes else {
+                    throw APIError(status: .contentTooLarge, code: "too_large", message: "attachments may have at most \(maxBytes) bytes")
+                }
+                if type == nil {
+                    head += chunk.readableBytesView.prefix(MediaType.sniffLength - head.count)
+                    if head.count >= MediaType.sniffLength {
+                        type = try check(head, declared: declared)
+                    }
+                }
+                let bytes = Data(chunk.readableBytesView)
+                hasher.update(data: bytes)
+                try handle.write(contentsOf: bytes)
+            }
+            guard size > 0 else { throw APIError.invalid("the upload is empty") }
+            if type == nil { type = try check(head, declared: declared) }
+            try await Self.sync(handle)
+            try handle.close()
+        } catch {
+            try? handle.close()
+            throw error
+        }
+        try FileManager.default.moveItem(at: temporary, to: final)
+        done = true
+        return Received(file: name, size: size, sha256: hasher.finalize().map { String(format: "%02x", $0) }.joined(), type: type!)
+    }
+
+    private func check(_ head: [UInt8], declared: String?) throws -> MediaType {
+        guard let sniffed = MediaType.sniff(head) else {
+            throw APIError(status: .unsupportedMediaType, code: "unsupported_type",
+                           message: "only JPEG, PNG, HEIC, WebP, MP4, QuickTime and WebM files are accepted")
+        }
+        if let declared, let base = declared.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased(),
+           base != "application/octet-stream", base != sniffed.rawValue {
+            throw APIError(status: .unsupportedMediaType, code: "unsupported_type",
+                           message: "the content is \(sniffed.rawValue) but was declared as \(base)")
+        }
+        return sniffed
+    }
+
+    /// fsync off the cooperative pool: it waits for the disk.
+    private static func sync(_ handle: FileHandle) async throws {
+        let box = UncheckedHandle(handle)
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async { c.resume(with: Result { try box.handle.synchronize() }) }
+        }
+    }
+}
+
+/// Carries a file handle to the thread that syncs it.
+///
+/// `@unchecked Sendable` is sound: the uploading task waits for the sync to finish before it
+/// touches the handle again, so only one thread uses it at a time.
+private final class UncheckedHandle: @unchecked Sendable {
+    let handle: FileHandle
+    init(_ handle: FileHandle) { self.handle = handle }
+}
