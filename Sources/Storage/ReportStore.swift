@@ -210,3 +210,50 @@ public protocol VerificationStore: Sendable {
     /// Ids of the reports granted to a viewer.
     func grantedReports(viewerID: String) async throws -> [String]
 }
+
+/// One kept state of a report's content.
+public struct ReportRevision: Hashable, Sendable, Codable {
+    public let reportID: String
+    /// 1 for the submitted content, then one more per edit or restore.
+    public let revision: Int
+    public let at: Date
+    public let actor: String
+    public let occurredOn: String
+    public let lon: Double?
+    public let lat: Double?
+    public let areas: [AreaAssignment]
+    public let payload: Data
+}
+
+/// New content for a report.
+public struct ReportEdit: Sendable {
+    public let occurredOn: String
+    public let lon: Double?
+    public let lat: Double?
+    public let areas: [AreaAssignment]
+    public let payload: Data
+
+    public init(occurredOn: String, lon: Double?, lat: Double?, areas: [AreaAssignment], payload: Data) {
+        self.occurredOn = occurredOn
+        self.lon = lon
+        self.lat = lat
+        self.areas = areas
+        self.payload = payload
+    }
+}
+
+/// Edits with kept revisions: every change of content makes a revision; only the newest `keep`
+/// are kept; a kept one can be restored, which is itself a new revision.
+public protocol RevisionStore: Sendable {
+    /// Replaces the report's content in one transaction: revision, audit entry, area
+    /// re-assignment and data version. `allowed` sees the current report and throws to refuse.
+    func edit(reportID: String, _ edit: ReportEdit, actor: String, expectedVersion: Int?, keep: Int,
+              allowed: @escaping @Sendable (ReportRecord) throws -> Void) async throws -> ReportRecord
+
+    /// The kept revisions, newest first.
+    func revisions(reportID: String) async throws -> [ReportRevision]
+
+    /// Makes a kept revision current again (as a new revision).
+    func restore(reportID: String, revision: Int, actor: String, expectedVersion: Int?, keep: Int,
+                 allowed: @escaping @Sendable (ReportRecord) throws -> Void) async throws -> ReportRecord
+}

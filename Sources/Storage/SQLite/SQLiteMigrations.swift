@@ -123,6 +123,20 @@ enum SQLiteMigrations {
         );
         CREATE INDEX attachments_by_report ON attachments (report_id);
         """),
+        (6, """
+        CREATE TABLE revisions (
+            report_id   TEXT NOT NULL REFERENCES reports (id),
+            revision    INTEGER NOT NULL,
+            at          TEXT NOT NULL,
+            actor       TEXT NOT NULL,
+            occurred_on TEXT NOT NULL,
+            lon         REAL,
+            lat         REAL,
+            areas       TEXT NOT NULL,
+            payload     TEXT NOT NULL,
+            PRIMARY KEY (report_id, revision)
+        );
+        """),
     ]
 
     static var latest: Int { all.last!.version }

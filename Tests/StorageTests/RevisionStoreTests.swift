@@ -1,0 +1,62 @@
+import Foundation
+import ReportVerification
+import Testing
+@testable import Storage
+
+@Suite("SQLite revisions")
+struct RevisionStoreTests {
+    func edit(_ n: Int) -> ReportEdit {
+        ReportEdit(occurredOn: "2026-11-\(10 + n)", lon: -87.6 + Double(n) / 1000, lat: 41.79,
+                   areas: [AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H\(n)")], payload: Data(#"{"notes":"edit \#(n)"}"#.utf8))
+    }
+
+    @Test("edits keep the last five revisions, newest first; the original is revision 1")
+    func keepFive() async throws {
+        let (path, folder) = temporaryDatabase()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let s = try SQLiteStore(path: path)
+        try await s.migrate()
+        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil, receiptHash: nil)) { _ in }
+        _ = try await s.edit(reportID: "r", edit(1), actor: "v", expectedVersion: 1, keep: 5) { _ in }
+        #expect(try await s.revisions(reportID: "r").map(\.revision) == [2, 1])
+        for n in 2...6 { _ = try await s.edit(reportID: "r", edit(n), actor: "v", expectedVersion: nil, keep: 5) { _ in } }
+        let kept = try await s.revisions(reportID: "r")
+        #expect(kept.map(\.revision) == [7, 6, 5, 4, 3])
+        let current = try await s.report(id: "r")
+        #expect(current?.payload == edit(6).payload && current?.areas == edit(6).areas && current?.occurredOn == "2026-11-16")
+        #expect(current?.version == 7)
+    }
+
+    @Test("restoring a kept revision brings back its content and areas as a new revision")
+    func restore() async throws {
+        let (path, folder) = temporaryDatabase()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let s = try SQLiteStore(path: path)
+        try await s.migrate()
+        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil, receiptHash: nil)) { _ in }
+        _ = try await s.edit(reportID: "r", edit(1), actor: "v", expectedVersion: nil, keep: 5) { _ in }
+        let restored = try await s.restore(reportID: "r", revision: 1, actor: "v", expectedVersion: nil, keep: 5) { _ in }
+        #expect(restored.payload == record("r").payload && restored.areas == record("r").areas)
+        #expect(try await s.report(id: "r")?.areas == record("r").areas)
+        #expect(try await s.revisions(reportID: "r").map(\.revision) == [3, 2, 1])
+        await #expect(throws: StorageError.notFound("revision 9 of report r")) {
+            try await s.restore(reportID: "r", revision: 9, actor: "v", expectedVersion: nil, keep: 5) { _ in }
+        }
+        #expect(try await s.history(reportID: "r").map(\.action) == ["submit", "edit", "restore:1"])
+    }
+
+    @Test("a refused or stale edit changes nothing")
+    func refused() async throws {
+        let (path, folder) = temporaryDatabase()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let s = try SQLiteStore(path: path)
+        try await s.migrate()
+        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil, receiptHash: nil)) { _ in }
+        await #expect(throws: Refused.self) { try await s.edit(reportID: "r", edit(1), actor: "x", expectedVersion: nil, keep: 5) { _ in throw Refused() } }
+        await #expect(throws: ReportChangeError.staleVersion(current: 1, status: .pending)) {
+            try await s.edit(reportID: "r", edit(1), actor: "x", expectedVersion: 3, keep: 5) { _ in }
+        }
+        #expect(try await s.revisions(reportID: "r").isEmpty)
+        #expect(try await s.report(id: "r")?.payload == record("r").payload)
+    }
+}
