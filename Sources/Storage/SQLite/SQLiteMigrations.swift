@@ -137,6 +137,12 @@ enum SQLiteMigrations {
             PRIMARY KEY (report_id, revision)
         );
         """),
+        (7, """
+        CREATE TABLE secrets (
+            name  TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """),
     ]
 
     static var latest: Int { all.last!.version }

@@ -13,6 +13,8 @@ struct AppConfiguration: Sendable {
     var logLevel: Logger.Level = .info
     /// Password hashing and token lifetime.
     var credentials = Credentials()
+    /// The campus's time zone: report days are its days.
+    var timeZone = TimeZone(identifier: "UTC")!
     /// Largest attachment accepted, in bytes.
     var maxAttachmentBytes = 64 << 20
     /// Where attachment files live: beside the database unless set.

@@ -16,7 +16,8 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
     try await catalog.refresh(from: store)
     logger.info("layers loaded", metadata: ["count": "\(catalog.snapshot().count)"])
 
-    let router = buildRouter(store: store, catalog: catalog, configuration: configuration)
+    let receipts = Receipts(secretHex: try await store.secret(named: "receipts"))
+    let router = buildRouter(store: store, catalog: catalog, configuration: configuration, receipts: receipts)
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geoserve"),
@@ -25,7 +26,7 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
 }
 
 /// The routes, shared by the server and the tests.
-func buildRouter(store: SQLiteStore, catalog: LayerCatalog, configuration: AppConfiguration) -> Router<AppRequestContext> {
+func buildRouter(store: SQLiteStore, catalog: LayerCatalog, configuration: AppConfiguration, receipts: Receipts) -> Router<AppRequestContext> {
     let credentials = configuration.credentials
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: JSONErrorMiddleware())
@@ -37,6 +38,7 @@ func buildRouter(store: SQLiteStore, catalog: LayerCatalog, configuration: AppCo
     LayersController(store: store, catalog: catalog).addRoutes(to: v1)
     AuthController(accounts: store, credentials: credentials).addRoutes(to: v1)
     AccountsController(accounts: store, credentials: credentials).addRoutes(to: v1)
+    ReportsController(store: store, catalog: catalog, receipts: receipts, timeZone: configuration.timeZone).addRoutes(to: v1)
     VerificationController(store: store).addRoutes(to: v1)
     AttachmentsController(store: store, folder: configuration.attachmentsFolder, maxBytes: configuration.maxAttachmentBytes).addRoutes(to: v1)
     return router

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ReportVerification
 
 /// The one error shape of the API: `{"error": {"code": "...", "message": "...", "field": "..."}}`.
 struct APIError: Error, Sendable {
@@ -10,13 +11,20 @@ struct APIError: Error, Sendable {
     var field: String?
     /// For conflicts: the resource's current status, so clients can show it without reloading.
     var current: String?
+    /// For refusals in time: when the action becomes possible (ISO 8601).
+    var nextAllowed: String?
+    /// For invalid input: every problem, not just the first.
+    var problems: [FieldProblem]?
 
-    init(status: HTTPResponse.Status, code: String, message: String, field: String? = nil, current: String? = nil) {
+    init(status: HTTPResponse.Status, code: String, message: String, field: String? = nil, current: String? = nil,
+         nextAllowed: String? = nil, problems: [FieldProblem]? = nil) {
         self.status = status
         self.code = code
         self.message = message
         self.field = field
         self.current = current
+        self.nextAllowed = nextAllowed
+        self.problems = problems
     }
 
     static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "not_found", message: message) }
@@ -29,12 +37,15 @@ struct APIError: Error, Sendable {
 
     var response: Response {
         struct Body: Encodable {
-            struct Detail: Encodable { let code: String; let message: String; let field: String?; let current: String? }
+            struct Detail: Encodable {
+                let code: String; let message: String; let field: String?; let current: String?; let nextAllowed: String?
+                let problems: [FieldProblem]?
+            }
             let error: Detail
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(Body(error: .init(code: code, message: message, field: field, current: current)))) ?? Data()
+        let data = (try? encoder.encode(Body(error: .init(code: code, message: message, field: field, current: current, nextAllowed: nextAllowed, problems: problems)))) ?? Data()
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"

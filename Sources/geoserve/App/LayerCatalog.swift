@@ -10,6 +10,9 @@ struct PublishedLayer: Sendable {
     let areaIndex: AreaIndex?
     /// For point layers.
     let pointIndex: PointLayerIndex?
+    /// A point inside each area (GEOS point-on-surface), to place a report that names an area in
+    /// the other layers.
+    let interiorPoints: [String: (lon: Double, lat: Double)]
 
     init(info: LayerVersionInfo, features: [StoredArea]) {
         self.info = info
@@ -18,11 +21,18 @@ struct PublishedLayer: Sendable {
         case .areas:
             areaIndex = AreaIndex(areas: features.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) })
             pointIndex = nil
+            let context = GEOSContext()
+            var points: [String: (lon: Double, lat: Double)] = [:]
+            for f in features {
+                if let p = try? context.geometry(f.geometry).pointOnSurface() { points[f.id] = p }
+            }
+            interiorPoints = points
         case .points:
             areaIndex = nil
             pointIndex = PointLayerIndex(sites: features.compactMap { f in
                 if case .point(let p) = f.geometry { PointSite(id: f.id, lon: p.lon, lat: p.lat) } else { nil }
             })
+            interiorPoints = [:]
         }
     }
 }

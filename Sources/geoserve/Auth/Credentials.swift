@@ -54,6 +54,13 @@ struct Credentials: Sendable {
         SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
+    /// Compares two secrets in time that does not depend on where they differ.
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
     /// Password rule: long enough to resist guessing, short enough for bcrypt (72 bytes).
     static func checkPassword(_ password: String) -> String? {
         if password.count < 10 { return "a password needs at least 10 characters" }

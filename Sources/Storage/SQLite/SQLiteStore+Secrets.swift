@@ -1,0 +1,17 @@
+import Foundation
+
+extension SQLiteStore {
+    /// A random secret of the installation (created on first use, then stable), e.g. the key
+    /// that derives receipt tokens. Every replica sharing the database reads the same one.
+    public func secret(named name: String) async throws -> String {
+        try await run { db in
+            try db.transaction {
+                if let v = try db.prepare("SELECT value FROM secrets WHERE name = ?").bind(.text(name)).firstText() { return v }
+                var rng = SystemRandomNumberGenerator()
+                let value = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &rng)) }.joined()
+                try db.prepare("INSERT INTO secrets (name, value) VALUES (?, ?)").bind(.text(name), .text(value)).run()
+                return value
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ReportVerification
+import Storage
+
+/// Report intake and the reporter's side: submit (idempotent, durable), read one's own report's
+/// status, withdraw while pending.
+struct ReportsController {
+    let store: SQLiteStore
+    let catalog: LayerCatalog
+    let receipts: Receipts
+    let timeZone: TimeZone
+
+    struct Submitted: ResponseEncodable, Codable {
+        let id: String
+        let kind: String
+        let status: ReportStatus
+        let areas: [AreaAssignment]
+        /// For reports not linked to an account: the only key to the report's status. Shown once
+        /// (and again on an idempotent retry).
+        let receipt: String?
+    }
+
+    /// Refusal of the 14-day rule, thrown from inside the store's transaction.
+    struct TooSoon: Error {
+        let opens: Date
+    }
+
+    func addRoutes(to v1: RouterGroup<AppRequestContext>) {
+        v1.post("reports") { request, context in try await submit(request, context) }
+        v1.get("reports/:id") { request, context in try await read(request, context) }
+        v1.post("reports/:id/withdraw") { request, context in try await withdraw(request, context) }
+    }
+
+    func submit(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        if let account = context.account, !account.role.allows(.submitReport) {
+            throw APIError(status: .forbidden, code: "forbidden", message: "the \(account.role.rawValue) role does not submit reports")
+        }
+        let key = request.headers[.idempotencyKey]
+        if let key, !(16...200).contains(key.count) || key.contains(where: { !$0.isASCII || $0.isWhitespace }) {
+            throw APIError.invalid("Idempotency-Key must be 16 to 200 visible ASCII characters (a UUID is ideal)", field: "Idempotency-Key")
+        }
+        let draft = try await request.decode(as: ReportDraft.self, context: context)
+        let report: Report
+        do { report = try draft.validated(now: Date(), timeZone: timeZone) } catch {
+            let first = error.problems.first
+            throw APIError(status: .unprocessableContent, code: "invalid",
+                           message: error.problems.map(\.description).joined(separator: "; "), field: first?.field, problems: error.problems)
+        }
+        let placed = try ReportPlacement(layers: catalog.snapshot()).place(report.place)
+        let anonymous: Bool = if case .misconduct(let m) = report { m.anonymous } else { false }
+        let reporterID = anonymous ? nil : context.account?.id
+        let id = UUID().uuidString.lowercased()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let now = Date()
+        let record = ReportRecord(id: id, kind: report.kind.rawValue, status: .pending, version: 1, reporterID: reporterID,
+                                  submittedAt: now, updatedAt: now, occurredOn: report.occurredOn, payload: try encoder.encode(report),
+                                  lon: placed.lon, lat: placed.lat, areas: placed.areas)
+        let receiptHash = reporterID == nil ? Credentials.tokenHash(receipts.token(reportID: id)) : nil
+        let isCovid = report.kind == .covid
+        let outcome: SubmissionOutcome
+        do {
+            outcome = try await store.submit(ReportSubmission(record: record, idempotencyKey: key, receiptHash: receiptHash)) { prior in
+                guard isCovid, let opens = ResubmissionRule.nextAllowed(after: prior.map { ($0.submittedAt, $0.status) }, now: now) else { return }
+                throw TooSoon(opens: opens)
+            }
+        } catch let e as TooSoon {
+            let day = e.opens.formatted(.iso8601)
+            throw APIError(status: .conflict, code: "too_soon", message: "one COVID self-report per 14 days; the next is possible from \(day)",
+                           nextAllowed: day)
+        }
+        let stored = outcome.record
+        let body = Submitted(id: stored.id, kind: stored.kind, status: stored.status, areas: stored.areas,
+                             receipt: stored.reporterID == nil ? receipts.token(reportID: stored.id) : nil)
+        var response = try body.response(from: request, context: context)
+        response.status = .created
+        response.headers[.location] = "/v1/reports/\(stored.id)"
+        if case .replayed = outcome { response.headers[.idempotencyReplayed] = "true" }
+        return response
+    }
+
+    /// Verifiers and granted viewers see the whole report; its reporter and the holder of its
+    /// receipt see its status; everyone else learns nothing, not even that it exists.
+    func read(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let r = try await store.report(id: id) else { throw APIError.notFound("no such report") }
+        if let account = context.account {
+            if account.role.allows(.readReportHistory) {
+                return try ReportView(r, claim: try await store.claim(reportID: id, now: Date())).response(from: request, context: context)
+            }
+            if account.role == .viewer, try await store.isGranted(reportID: id, viewerID: account.id) {
+                return try ReportView(r).response(from: request, context: context)
+            }
+            if r.reporterID == account.id { return try ReportStatusView(r).response(from: request, context: context) }
+        }
+        if holdsReceipt(request, for: r) { return try ReportStatusView(r).response(from: request, context: context) }
+        throw APIError.notFound("no such report")
+    }
+
+    func withdraw(_ request: Request, _ context: AppRequestContext) async throws -> ReportStatusView {
+        let id = try context.parameters.require("id")
+        guard let r = try await store.report(id: id) else { throw APIError.notFound("no such report") }
+        let actor: String
+        if let account = context.account, r.reporterID == account.id {
+            actor = account.id
+        } else if holdsReceipt(request, for: r) {
+            actor = "anonymous"
+        } else {
+            throw APIError.notFound("no such report")
+        }
+        do {
+            return ReportStatusView(try await store.transition(reportID: id, .withdraw, reason: nil, actor: actor, expectedVersion: nil))
+        } catch let e as ReportChangeError {
+            throw e.apiError
+        }
+    }
+
+    private func holdsReceipt(_ request: Request, for r: ReportRecord) -> Bool {
+        guard r.reporterID == nil, let token = request.headers[.receiptToken] else { return false }
+        return Credentials.constantTimeEqual(token, receipts.token(reportID: r.id))
+    }
+}
+
+extension HTTPField.Name {
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+    static let idempotencyReplayed = HTTPField.Name("Idempotency-Replayed")!
+}

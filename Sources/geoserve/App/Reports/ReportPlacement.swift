@@ -1,0 +1,33 @@
+import GeoCore
+import ReportVerification
+import Storage
+
+/// Places a report in every published area layer: by its location, or — when it names an area —
+/// in that area, and in the other layers by a point inside that area.
+struct ReportPlacement {
+    let layers: [String: PublishedLayer]
+
+    /// The assignments and the exact location to store (nil for a report that names an area).
+    func place(_ place: ReportPlace) throws -> (areas: [AreaAssignment], lon: Double?, lat: Double?) {
+        switch place {
+        case .location(let lon, let lat, _):
+            return (assignments(lon: lon, lat: lat, except: nil), lon, lat)
+        case .area(let layerName, let areaID):
+            guard let layer = layers[layerName], layer.areaIndex != nil else {
+                throw APIError.invalid("no area layer named \(layerName)", field: "area.layer")
+            }
+            guard layer.areaIndex?.ordinal(of: areaID) != nil, let point = layer.interiorPoints[areaID] else {
+                throw APIError.invalid("layer \(layerName) has no area \(areaID)", field: "area.id")
+            }
+            let named = AreaAssignment(layer: layerName, layerVersion: layer.info.version, areaID: areaID)
+            return ([named] + assignments(lon: point.lon, lat: point.lat, except: layerName), nil, nil)
+        }
+    }
+
+    private func assignments(lon: Double, lat: Double, except: String?) -> [AreaAssignment] {
+        layers.values.sorted { $0.info.layer < $1.info.layer }.compactMap { layer in
+            guard layer.info.layer != except, let index = layer.areaIndex, let hit = index.area(containingLon: lon, lat: lat) else { return nil }
+            return AreaAssignment(layer: layer.info.layer, layerVersion: layer.info.version, areaID: hit.id)
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Storage
+import Testing
+@testable import geoserve
+
+/// Bodies of valid reports against the demo campus.
+enum Drafts {
+    static func covid(hall: String = "H07", testDate: String = "2026-11-01") -> String {
+        #"{"kind":"covid","affiliation":"student","phone":"+1 336 555 0142","testDate":"\#(testDate)","lastOnCampus":"2026-10-31","area":{"layer":"halls","id":"\#(hall)"},"notes":"fever since Friday"}"#
+    }
+    /// A location inside hall H01 of the demo campus.
+    static func misconduct(anonymous: Bool = true) -> String {
+        #"{"kind":"misconduct","occurredAt":"2026-11-02T21:30:00Z","location":{"lon":-87.6003,"lat":41.7894,"accuracyM":10},"officerName":"J. Doe","badgeNumber":"4711","officerDescription":"tall, grey uniform","incidentDescription":"stopped and searched without reason","witnesses":[{"contact":"555-0100","statement":"saw it"}],"victim":{"race":"Black","gender":"female"},"anonymous":\#(anonymous)}"#
+    }
+}
+
+extension TestClientProtocol {
+    func submit(_ body: String, token: String? = nil, key: String? = nil) async throws -> (HTTPResponse.Status, [String: Any], HTTPFields) {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        if let key { headers[.idempotencyKey] = key }
+        return try await execute(uri: "/v1/reports", method: .post, headers: headers, body: ByteBuffer(string: body)) { r in
+            (r.status, (try? JSONSerialization.jsonObject(with: Data(r.body.readableBytesView))) as? [String: Any] ?? [:], r.headers)
+        }
+    }
+}
+
+@Suite("report intake")
+struct ReportIntakeTests {
+    @Test("a covid report naming a hall is stored pending and placed in the hall and its zone")
+    func covidByHall() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            let reporter = try await client.account("reporter", admin: admin).token
+            let (status, body, headers) = try await client.submit(Drafts.covid(), token: reporter)
+            #expect(status == .created)
+            #expect(body["status"] as? String == "pending" && body["receipt"] == nil)
+            let areas = (body["areas"] as? [[String: Any]] ?? []).map { "\($0["layer"] ?? ""):\($0["areaID"] ?? "")" }
+            #expect(areas.contains("halls:H07") && areas.contains { $0.hasPrefix("zones:Z") })
+            #expect(headers[.location] == "/v1/reports/\(body["id"] as? String ?? "")")
+            let (s2, mine) = try await client.json(.get, "/v1/reports/\(body["id"] as? String ?? "")", token: reporter)
+            #expect(s2 == .ok && mine["status"] as? String == "pending" && mine["report"] == nil)
+        }
+    }
+
+    @Test("an anonymous misconduct report gets a receipt that alone shows its status and lets it be withdrawn")
+    func receipt() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            let (status, body, _) = try await client.submit(Drafts.misconduct())
+            #expect(status == .created)
+            let id = body["id"] as? String ?? ""
+            let receipt = body["receipt"] as? String ?? ""
+            #expect(receipt.count >= 40)
+            let areas = (body["areas"] as? [[String: Any]] ?? []).map { "\($0["layer"] ?? ""):\($0["areaID"] ?? "")" }
+            #expect(areas.contains("halls:H01"))
+            #expect(try await client.json(.get, "/v1/reports/\(id)").0 == .notFound)
+            let read = try await client.execute(uri: "/v1/reports/\(id)", method: .get, headers: [.receiptToken: receipt]) { r in
+                (r.status, (try? JSONSerialization.jsonObject(with: Data(r.body.readableBytesView))) as? [String: Any] ?? [:])
+            }
+            #expect(read.0 == .ok && read.1["status"] as? String == "pending" && read.1["report"] == nil)
+            let wrong = try await client.execute(uri: "/v1/reports/\(id)", method: .get, headers: [.receiptToken: String(receipt.reversed())]) { $0.status }
+            #expect(wrong == .notFound)
+            let w = try await client.execute(uri: "/v1/reports/\(id)/withdraw", method: .post, headers: [.receiptToken: receipt]) { $0.status }
+            #expect(w == .ok)
+            let again = try await client.execute(uri: "/v1/reports/\(id)/withdraw", method: .post, headers: [.receiptToken: receipt]) { $0.status }
+            #expect(again == .conflict)
+        }
+    }
+
+    @Test("a retry with the same Idempotency-Key returns the first report, receipt included, and stores nothing new")
+    func idempotentRetry() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            let key = UUID().uuidString
+            let first = try await client.submit(Drafts.misconduct(), key: key)
+            let retry = try await client.submit(Drafts.misconduct(), key: key)
+            #expect(first.0 == .created && retry.0 == .created)
+            #expect(retry.1["id"] as? String == first.1["id"] as? String)
+            #expect(retry.1["receipt"] as? String == first.1["receipt"] as? String)
+            #expect(retry.2[.idempotencyReplayed] == "true" && first.2[.idempotencyReplayed] == nil)
+            let admin = try await client.login(TestService.adminEmail)
+            let (_, queue) = try await client.json(.get, "/v1/verification/queue", token: admin)
+            #expect((queue["reports"] as? [[String: Any]])?.count == 1)
+            #expect(try await client.submit(Drafts.misconduct(), key: "short").0 == .unprocessableContent)
+        }
+    }
+
+    @Test("a second covid report within 14 days is refused with the date it becomes possible; nothing is stored")
+    func fourteenDays() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            let reporter = try await client.account("reporter", admin: admin).token
+            #expect(try await client.submit(Drafts.covid(), token: reporter).0 == .created)
+            let (status, body, _) = try await client.submit(Drafts.covid(hall: "H08"), token: reporter)
+            #expect(status == .conflict && errorCode(body) == "too_soon")
+            let opens = ((body["error"] as? [String: Any])?["nextAllowed"] as? String).flatMap { try? Date($0, strategy: .iso8601) }
+            #expect(opens.map { abs($0.timeIntervalSinceNow - 14 * 86_400) < 120 } == true)
+            let (_, queue) = try await client.json(.get, "/v1/verification/queue", token: admin)
+            #expect((queue["reports"] as? [[String: Any]])?.count == 1)
+        }
+    }
+
+    @Test("invalid reports answer 422 naming every problem, and nothing is stored")
+    func invalid() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            let bad = #"{"kind":"covid","affiliation":"alumnus","phone":"x","testDate":"2999-01-01","area":{"layer":"halls","id":"H07"}}"#
+            let (status, body, _) = try await client.submit(bad)
+            #expect(status == .unprocessableContent && errorCode(body) == "invalid")
+            let fields = ((body["error"] as? [String: Any])?["problems"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String }
+            #expect(Set(fields) == ["affiliation", "phone", "testDate", "lastOnCampus"])
+            #expect(try await client.submit(Drafts.covid(hall: "H99")).0 == .unprocessableContent)
+            #expect(try await client.submit(#"{"kind":"covid""#).0 == .badRequest)
+            #expect(try await client.submit(Drafts.covid().replacingOccurrences(of: "\"halls\"", with: "\"nowhere\"")).0 == .unprocessableContent)
+            let admin = try await client.login(TestService.adminEmail)
+            let (_, queue) = try await client.json(.get, "/v1/verification/queue", token: admin)
+            #expect((queue["reports"] as? [[String: Any]])?.isEmpty == true)
+            let researcher = try await client.account("researcher", admin: admin).token
+            #expect(try await client.submit(Drafts.covid(), token: researcher).0 == .forbidden)
+        }
+    }
+
+    @Test("a reporter never sees another's report; verifiers see everything")
+    func visibility() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            let alice = try await client.account("reporter", admin: admin).token
+            let bob = try await client.account("reporter", admin: admin).token
+            let (_, body, _) = try await client.submit(Drafts.misconduct(anonymous: false), token: alice)
+            let id = body["id"] as? String ?? ""
+            #expect(try await client.json(.get, "/v1/reports/\(id)", token: bob).0 == .notFound)
+            #expect(try await client.json(.get, "/v1/reports/\(id)", token: alice).0 == .ok)
+            let (s, full) = try await client.json(.get, "/v1/reports/\(id)", token: admin)
+            #expect(s == .ok && (full["report"] as? [String: Any]) != nil && full["location"] != nil)
+        }
+    }
+}
