@@ -15,6 +15,8 @@ struct AppConfiguration: Sendable {
     var credentials = Credentials()
     /// The campus's time zone: report days are its days.
     var timeZone = TimeZone(identifier: "UTC")!
+    /// Revisions kept per report (the newest).
+    var revisionsKept = 5
     /// Largest attachment accepted, in bytes.
     var maxAttachmentBytes = 64 << 20
     /// Where attachment files live: beside the database unless set.

@@ -41,6 +41,7 @@ func buildRouter(store: SQLiteStore, catalog: LayerCatalog, configuration: AppCo
     ReportsController(store: store, catalog: catalog, receipts: receipts, timeZone: configuration.timeZone).addRoutes(to: v1)
     VerificationController(store: store).addRoutes(to: v1)
     MisconductSearchController(store: store).addRoutes(to: v1)
+    RevisionsController(store: store, catalog: catalog, timeZone: configuration.timeZone, keep: configuration.revisionsKept).addRoutes(to: v1)
     AttachmentsController(store: store, folder: configuration.attachmentsFolder, maxBytes: configuration.maxAttachmentBytes).addRoutes(to: v1)
     return router
 }

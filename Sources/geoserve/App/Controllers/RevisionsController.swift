@@ -1,0 +1,113 @@
+import Foundation
+import GeoCore
+import Hummingbird
+import ReportVerification
+import Storage
+
+/// Edits and revisions: the reporter edits while the report is pending, verifiers at any time;
+/// each edit re-validates the whole report, re-places it, and keeps the previous content as a
+/// revision (the newest `keep` are kept); any kept revision can be restored.
+struct RevisionsController {
+    let store: SQLiteStore
+    let catalog: LayerCatalog
+    let timeZone: TimeZone
+    let keep: Int
+
+    struct RevisionView: Codable {
+        let revision: Int
+        let at: Date
+        let actor: String
+        let occurredOn: String
+        let areas: [AreaAssignment]
+        let report: JSONValueBox
+    }
+
+    struct Revisions: ResponseEncodable {
+        let revisions: [RevisionView]
+    }
+
+    func addRoutes(to v1: RouterGroup<AppRequestContext>) {
+        v1.patch("reports/:id") { request, context in try await edit(request, context) }
+        v1.get("reports/:id/revisions") { _, context in
+            let id = try context.parameters.require("id")
+            _ = try await editor(of: id, context)
+            let kept = try await store.revisions(reportID: id)
+            return Revisions(revisions: kept.map {
+                RevisionView(revision: $0.revision, at: $0.at, actor: $0.actor, occurredOn: $0.occurredOn, areas: $0.areas,
+                             report: JSONValueBox(data: $0.payload))
+            })
+        }
+        v1.post("reports/:id/revisions/:revision/restore") { request, context in
+            let id = try context.parameters.require("id")
+            guard let revision = Int(try context.parameters.require("revision")) else { throw APIError.notFound("no such revision") }
+            let (account, rule) = try await editor(of: id, context)
+            do {
+                let r = try await store.restore(reportID: id, revision: revision, actor: account.id, expectedVersion: nil, keep: keep, allowed: rule)
+                return ReportView(r)
+            } catch let e as ReportChangeError {
+                throw e.apiError
+            } catch StorageError.notFound {
+                throw APIError.notFound("revision \(revision) is not kept")
+            } catch let e as APIError {
+                throw e
+            }
+        }
+    }
+
+    /// The editing account and the rule checked inside the store's transaction: a reporter only
+    /// while pending (the status may change between this check and the write).
+    private func editor(of id: String, _ context: AppRequestContext) async throws -> (StoredAccount, @Sendable (ReportRecord) throws -> Void) {
+        guard let account = context.account else { throw APIError.unauthorized("editing needs a bearer token") }
+        guard let r = try await store.report(id: id) else { throw APIError.notFound("no such report") }
+        if account.role.allows(.editAnyReport) { return (account, { _ in }) }
+        guard r.reporterID == account.id, account.role.allows(.editOwnPendingReport) else { throw APIError.notFound("no such report") }
+        return (account, { current in
+            guard current.status == .pending else {
+                throw APIError(status: .conflict, code: "not_editable", message: "a reporter edits only while the report is pending",
+                               current: current.status.rawValue)
+            }
+        })
+    }
+
+    func edit(_ request: Request, _ context: AppRequestContext) async throws -> ReportView {
+        let id = try context.parameters.require("id")
+        let (account, rule) = try await editor(of: id, context)
+        let body = try await request.decode(as: EditRequest.self, context: context)
+        let report: Report
+        do { report = try body.report.validated(now: Date(), timeZone: timeZone) } catch {
+            throw APIError(status: .unprocessableContent, code: "invalid", message: error.problems.map(\.description).joined(separator: "; "),
+                           field: error.problems.first?.field, problems: error.problems)
+        }
+        guard let current = try await store.report(id: id), current.kind == report.kind.rawValue else {
+            throw APIError.invalid("an edit cannot change the report's kind", field: "kind")
+        }
+        let placed = try ReportPlacement(layers: catalog.snapshot()).place(report.place)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let change = ReportEdit(occurredOn: report.occurredOn, lon: placed.lon, lat: placed.lat, areas: placed.areas, payload: try encoder.encode(report))
+        do {
+            return ReportView(try await store.edit(reportID: id, change, actor: account.id, expectedVersion: body.version, keep: keep, allowed: rule))
+        } catch let e as ReportChangeError {
+            throw e.apiError
+        }
+    }
+
+    struct EditRequest: Decodable {
+        /// The whole report as it should read after the edit.
+        let report: ReportDraft
+        /// The version the editor read.
+        let version: Int?
+    }
+}
+
+/// Embeds stored JSON as-is in a response.
+struct JSONValueBox: Codable {
+    let value: JSONValue
+
+    init(data: Data) {
+        value = (try? JSONDecoder().decode(JSONValue.self, from: data)) ?? .null
+    }
+
+    init(from decoder: any Decoder) throws { value = try JSONValue(from: decoder) }
+    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+}
