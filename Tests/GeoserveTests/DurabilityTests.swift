@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ReportVerification
+import Storage
+import Synchronization
+import Testing
+@testable import geoserve
+
+@Suite("durability", .serialized)
+struct DurabilityTests {
+    @Test("reports acknowledged with 201 survive a SIGKILL mid-stream; retries after the restart create no duplicates")
+    func killMidStream() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("var/g.sqlite").path
+        let demo = repositoryRoot.appendingPathComponent("data").path
+        do {
+            let store = try SQLiteStore(path: db)
+            try await store.migrate()
+            _ = try await store.createAccount(email: "admin@campus.example", role: .admin,
+                                              passwordHash: await Credentials().hash(password: "correct horse battery"))
+        }
+        var server = try await LiveServer(database: db, demoData: demo)
+        let log = SubmissionLog()
+        let port = server.port
+        let writers = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for w in 0..<8 {
+                    group.addTask {
+                        for i in 0..<400 {
+                            let key = "durability-\(w)-\(i)-\(UUID().uuidString)"
+                            log.sent.withLock { _ = $0.insert(key) }
+                            guard let (status, body) = try? await LiveServer.post(port: port, path: "/v1/reports", body: Drafts.misconduct(), key: key) else { return }
+                            if status == 201, let id = body["id"] as? String { log.acknowledged.withLock { $0[key] = id } }
+                        }
+                    }
+                }
+            }
+        }
+        // Let some reports land, then kill the process without warning.
+        while log.acknowledged.withLock({ $0.count }) < 150 { try await Task.sleep(for: .milliseconds(10)) }
+        _ = try await server.stop(signal: SIGKILL)
+        await writers.value
+        let acked = log.acknowledged.withLock { $0 }
+        #expect(acked.count >= 150)
+
+        server = try await LiveServer(database: db, demoData: demo)
+        let (_, login) = try await LiveServer.post(port: server.port, path: "/v1/auth/login", body: #"{"email":"admin@campus.example","password":"correct horse battery"}"#)
+        let token = login["token"] as? String ?? ""
+        var missing: [String] = []
+        for (_, id) in acked {
+            let (status, _) = try await server.request("GET", "/v1/reports/\(id)", headers: ["Authorization": "Bearer \(token)"])
+            if status != 200 { missing.append(id) }
+        }
+        #expect(missing.isEmpty, "\(missing.count) acknowledged reports lost")
+        // Every client retries what it sent: acknowledged keys replay the same report, the rest
+        // are stored now, and nothing is stored twice.
+        var ids = Set<String>()
+        for key in log.sent.withLock({ $0 }) {
+            let (status, body) = try await LiveServer.post(port: server.port, path: "/v1/reports", body: Drafts.misconduct(), key: key)
+            #expect(status == 201)
+            let id = body["id"] as? String ?? ""
+            if let first = acked[key] { #expect(id == first) }
+            ids.insert(id)
+        }
+        #expect(ids.count == log.sent.withLock { $0.count })
+        let store = try SQLiteStore(path: db)
+        let all = try await store.queue(QueueFilter(statuses: [.pending]), limit: 10_000, cursor: nil)
+        #expect(all.reports.count == ids.count)
+        #expect(try await store.verifyAuditChain() == nil)
+        _ = try await server.stop()
+    }
+}
+
+/// What the writers sent and what the server acknowledged.
+final class SubmissionLog: Sendable {
+    /// Idempotency key -> report id, for every 201.
+    let acknowledged = Mutex<[String: String]>([:])
+    let sent = Mutex<Set<String>>([])
+}
+
+extension LiveServer {
+    /// POSTs JSON to a server on a loopback port.
+    static func post(port: Int, path: String, body: String, key: String? = nil) async throws -> (Int, [String: Any]) {
+        var r = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        r.httpMethod = "POST"
+        r.httpBody = Data(body.utf8)
+        r.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let key { r.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
+        r.timeoutInterval = 10
+        let (data, response) = try await URLSession.shared.data(for: r)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
+    }
+}
