@@ -1,0 +1,104 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Storage
+import Testing
+@testable import geoserve
+
+@Suite("authorization matrix")
+struct AuthorizationMatrixTests {
+    enum Who: String, CaseIterable { case anonymous, reporter, verifier, researcher, viewer, admin }
+
+    struct Row {
+        let method: HTTPRequest.Method
+        let path: String
+        let body: String?
+        let expected: [Who: HTTPResponse.Status]
+    }
+
+    static func all(_ s: HTTPResponse.Status) -> [Who: HTTPResponse.Status] { Dictionary(uniqueKeysWithValues: Who.allCases.map { ($0, s) }) }
+
+    static func roles(anonymous: HTTPResponse.Status, reporter: HTTPResponse.Status, verifier: HTTPResponse.Status,
+                      researcher: HTTPResponse.Status, viewer: HTTPResponse.Status, admin: HTTPResponse.Status) -> [Who: HTTPResponse.Status] {
+        [.anonymous: anonymous, .reporter: reporter, .verifier: verifier, .researcher: researcher, .viewer: viewer, .admin: admin]
+    }
+
+    /// Every endpoint against every role; "r" is a pending report no caller submitted or was granted.
+    static let rows: [Row] = [
+        Row(method: .get, path: "/healthz", body: nil, expected: all(.ok)),
+        Row(method: .get, path: "/openapi.json", body: nil, expected: all(.ok)),
+        Row(method: .get, path: "/v1/layers", body: nil, expected: all(.ok)),
+        Row(method: .get, path: "/v1/misconduct?layer=halls&area=H01", body: nil, expected: all(.ok)),
+        Row(method: .get, path: "/v1/me", body: nil, expected: roles(anonymous: .unauthorized, reporter: .ok, verifier: .ok, researcher: .ok, viewer: .ok, admin: .ok)),
+        Row(method: .get, path: "/v1/accounts", body: nil,
+            expected: roles(anonymous: .unauthorized, reporter: .forbidden, verifier: .forbidden, researcher: .forbidden, viewer: .forbidden, admin: .ok)),
+        Row(method: .patch, path: "/v1/accounts/nobody", body: #"{"role":"viewer"}"#,
+            expected: roles(anonymous: .unauthorized, reporter: .forbidden, verifier: .forbidden, researcher: .forbidden, viewer: .forbidden, admin: .notFound)),
+        Row(method: .post, path: "/v1/reports", body: Drafts.covid(),
+            expected: roles(anonymous: .created, reporter: .created, verifier: .created, researcher: .forbidden, viewer: .forbidden, admin: .created)),
+        Row(method: .get, path: "/v1/reports/r", body: nil,
+            expected: roles(anonymous: .notFound, reporter: .notFound, verifier: .ok, researcher: .notFound, viewer: .notFound, admin: .ok)),
+        Row(method: .patch, path: "/v1/reports/r", body: #"{"report":\#(Drafts.covid(hall: "H03"))}"#,
+            expected: roles(anonymous: .unauthorized, reporter: .notFound, verifier: .ok, researcher: .notFound, viewer: .notFound, admin: .ok)),
+        Row(method: .get, path: "/v1/reports/r/revisions", body: nil,
+            expected: roles(anonymous: .unauthorized, reporter: .notFound, verifier: .ok, researcher: .notFound, viewer: .notFound, admin: .ok)),
+        Row(method: .post, path: "/v1/reports/r/withdraw", body: nil, expected: all(.notFound)),
+        Row(method: .get, path: "/v1/reports/r/history", body: nil,
+            expected: roles(anonymous: .unauthorized, reporter: .forbidden, verifier: .ok, researcher: .forbidden, viewer: .forbidden, admin: .ok)),
+        Row(method: .get, path: "/v1/reports/r/attachments", body: nil,
+            expected: roles(anonymous: .unauthorized, reporter: .forbidden, verifier: .ok, researcher: .forbidden, viewer: .forbidden, admin: .ok)),
+        Row(method: .post, path: "/v1/reports/r/grants", body: #"{"viewerId":"nobody"}"#,
+            expected: roles(anonymous: .unauthorized, reporter: .forbidden, verifier: .forbidden, researcher: .forbidden, viewer: .forbidden, admin: .notFound)),
+        Row(method: .get, path: "/v1/verification/queue", body: nil,
+            expected: roles(anonymous: .unauthorized, reporter: .forbidden, verifier: .ok, researcher: .forbidden, viewer: .forbidden, admin: .ok)),
+        Row(method: .post, path: "/v1/verification/bulk", body: #"{"ids":["zzz"],"transition":"reject","reason":"x"}"#,
+            expected: roles(anonymous: .unauthorized, reporter: .forbidden, verifier: .ok, researcher: .forbidden, viewer: .forbidden, admin: .ok)),
+        Row(method: .post, path: "/v1/reports/zzz/transitions", body: #"{"transition":"verify"}"#,
+            expected: roles(anonymous: .unauthorized, reporter: .forbidden, verifier: .notFound, researcher: .forbidden, viewer: .forbidden, admin: .notFound)),
+        Row(method: .post, path: "/v1/reports/zzz/claim", body: nil,
+            expected: roles(anonymous: .unauthorized, reporter: .forbidden, verifier: .notFound, researcher: .forbidden, viewer: .forbidden, admin: .notFound)),
+    ]
+
+    @Test("every endpoint answers every role as intended")
+    func matrix() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.seedReports(["r"])
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            var tokens: [Who: String] = [.admin: admin]
+            for who in [Who.reporter, .verifier, .researcher, .viewer] { tokens[who] = try await client.account(who.rawValue, admin: admin).token }
+            var wrong: [String] = []
+            for row in Self.rows {
+                for who in Who.allCases {
+                    var headers: HTTPFields = [.contentType: "application/json"]
+                    if let t = tokens[who] { headers[.authorization] = "Bearer \(t)" }
+                    let status = try await client.execute(uri: row.path, method: row.method, headers: headers,
+                                                          body: row.body.map { ByteBuffer(string: $0) }) { $0.status }
+                    if status != row.expected[who] { wrong.append("\(row.method) \(row.path) as \(who): \(status.code), expected \(row.expected[who]!.code)") }
+                }
+            }
+            #expect(wrong.isEmpty, "\(wrong.joined(separator: "\n"))")
+        }
+    }
+
+    @Test("every route of the router appears in the matrix or in a dedicated test")
+    func coverage() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let router = buildRouter(store: try .init(path: folder.appendingPathComponent("s.sqlite").path), catalog: LayerCatalog(),
+                                 configuration: AppConfiguration(), receipts: Receipts(secretHex: "00"))
+        // Routes whose authorization is tested in their own suites (tokens, attachments, claims, grants, restores).
+        let elsewhere: Set<String> = ["POST /v1/auth/login", "POST /v1/auth/logout", "POST /v1/accounts", "POST /v1/accounts/{}/revoke-tokens",
+                                      "POST /v1/reports/{}/attachments", "GET /v1/attachments/{}", "DELETE /v1/reports/{}/claim",
+                                      "DELETE /v1/reports/{}/grants/{}", "POST /v1/reports/{}/revisions/{}/restore", "GET /readyz"]
+        let inMatrix = Set(Self.rows.map { row in
+            "\(row.method.rawValue) " + row.path.split(separator: "?")[0].split(separator: "/").map { ["r", "zzz", "nobody"].contains($0) ? "{}" : String($0) }
+                .reduce("") { $0 + "/" + $1 }
+        })
+        let routes = Set(router.routes.map { r in
+            "\(r.method.rawValue) " + r.path.description.split(separator: "/").map { $0.hasPrefix(":") || $0.hasPrefix("{") ? "{}" : String($0) }.reduce("") { $0 + "/" + $1 }
+        })
+        #expect(routes.subtracting(inMatrix).subtracting(elsewhere).isEmpty, "untested: \(routes.subtracting(inMatrix).subtracting(elsewhere).sorted())")
+    }
+}
