@@ -10,6 +10,8 @@ private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 /// its queue.
 final class SQLiteConnection {
     private let db: OpaquePointer
+    /// Compiled statements of the hot paths, reused across calls.
+    private var cache: [String: SQLiteStatement] = [:]
 
     /// Opens (creating if needed) the database file.
     init(path: String) throws(StorageError) {
@@ -26,6 +28,7 @@ final class SQLiteConnection {
     }
 
     deinit {
+        cache.removeAll()
         sqlite3_close_v2(db)
     }
 
@@ -50,6 +53,15 @@ final class SQLiteConnection {
         let rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nil)
         guard rc == SQLITE_OK, let stmt else { throw error("prepare", rc) }
         return SQLiteStatement(connection: self, pointer: stmt)
+    }
+
+    /// A compiled statement kept for reuse. Only for statements that are run to completion
+    /// before the same SQL is needed again (no nested use of one statement).
+    func cached(_ sql: String) throws(StorageError) -> SQLiteStatement {
+        if let s = cache[sql] { return s }
+        let s = try prepare(sql)
+        cache[sql] = s
+        return s
     }
 
     /// Runs `body` in an immediate transaction: committed when it returns, rolled back when it
@@ -134,6 +146,11 @@ final class SQLiteStatement {
     /// Runs a statement that returns no rows.
     func run() throws(StorageError) {
         while try step() {}
+    }
+
+    /// Ends a query early so that a cached statement releases its read.
+    func finish() throws(StorageError) {
+        sqlite3_reset(pointer)
     }
 
     func int(_ column: Int32) -> Int64 { sqlite3_column_int64(pointer, column) }

@@ -7,7 +7,7 @@ extension SQLiteStore: ReportStore {
     /// Reads a report row (columns as `reportColumns`) and its area assignments.
     static func readReport(_ s: SQLiteStatement, _ db: SQLiteConnection) throws -> ReportRecord {
         let id = s.text(0)!
-        let areas = try db.prepare("SELECT layer, layer_version, area_id FROM report_areas WHERE report_id = ? ORDER BY layer").bind(.text(id))
+        let areas = try db.cached("SELECT layer, layer_version, area_id FROM report_areas WHERE report_id = ? ORDER BY layer").bind(.text(id))
         var assignments: [AreaAssignment] = []
         while try areas.step() { assignments.append(AreaAssignment(layer: areas.text(0)!, layerVersion: Int(areas.int(1)), areaID: areas.text(2)!)) }
         return ReportRecord(id: id, kind: s.text(1)!, status: ReportStatus(rawValue: s.text(2)!) ?? .pending, version: Int(s.int(3)),
@@ -32,9 +32,13 @@ extension SQLiteStore: ReportStore {
         let r = job.submission.record
         let scope = r.reporterID ?? "anonymous"
         if let key = job.submission.idempotencyKey {
-            let s = try db.prepare("SELECT \(reportColumns) FROM reports WHERE idempotency_scope = ? AND idempotency_key = ?")
+            let s = try db.cached("SELECT \(reportColumns) FROM reports WHERE idempotency_scope = ? AND idempotency_key = ?")
                 .bind(.text(scope), .text(key))
-            if try s.step() { return .replayed(try readReport(s, db)) }
+            if try s.step() {
+                let r = try readReport(s, db)
+                try s.finish()
+                return .replayed(r)
+            }
         }
         if let reporter = r.reporterID {
             let s = try db.prepare("SELECT id, submitted_at, status FROM reports WHERE reporter_id = ? AND kind = ? ORDER BY submitted_at DESC LIMIT 50")
@@ -46,7 +50,7 @@ extension SQLiteStore: ReportStore {
             try job.check(prior)
         }
         let submitted = Timestamp.format(r.submittedAt)
-        try db.prepare("""
+        try db.cached("""
             INSERT INTO reports (id, kind, status, version, reporter_id, receipt_hash, idempotency_scope, idempotency_key,
                                  occurred_on, submitted_at, updated_at, lon, lat, payload)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -55,7 +59,7 @@ extension SQLiteStore: ReportStore {
                       job.submission.idempotencyKey.map { .text($0) } ?? .null, .text(r.occurredOn), .text(submitted), .text(submitted),
                       r.lon.map { .double($0) } ?? .null, r.lat.map { .double($0) } ?? .null,
                       .text(String(decoding: r.payload, as: UTF8.self))).run()
-        let insertArea = try db.prepare("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")
+        let insertArea = try db.cached("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")
         for a in r.areas {
             try insertArea.bind(.text(r.id), .text(a.layer), .int(Int64(a.layerVersion)), .text(a.areaID)).run()
         }
@@ -66,11 +70,12 @@ extension SQLiteStore: ReportStore {
     /// Appends one audit entry, chained to the last one. Runs inside the caller's transaction.
     static func appendAudit(_ db: SQLiteConnection, reportID: String?, actor: String, at: String, action: String,
                             from: ReportStatus?, to: ReportStatus?, reason: String?) throws {
-        let last = try db.prepare("SELECT sequence, hash FROM audit ORDER BY sequence DESC LIMIT 1")
+        let last = try db.cached("SELECT sequence, hash FROM audit ORDER BY sequence DESC LIMIT 1").bind()
         let (sequence, previous) = try last.step() ? (Int(last.int(0)) + 1, last.text(1)!) : (1, AuditChain.genesis)
+        try last.finish()
         let hash = AuditChain.hash(previous: previous, sequence: sequence, reportID: reportID, actor: actor, at: at, action: action,
                                    from: from, to: to, reason: reason)
-        try db.prepare("INSERT INTO audit (sequence, report_id, actor, at, action, from_status, to_status, reason, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        try db.cached("INSERT INTO audit (sequence, report_id, actor, at, action, from_status, to_status, reason, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
             .bind(.int(Int64(sequence)), reportID.map { .text($0) } ?? .null, .text(actor), .text(at), .text(action),
                   from.map { .text($0.rawValue) } ?? .null, to.map { .text($0.rawValue) } ?? .null, reason.map { .text($0) } ?? .null, .text(hash)).run()
     }
