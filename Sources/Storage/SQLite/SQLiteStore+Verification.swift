@@ -119,16 +119,13 @@ struct QueueCursor {
     }
 
     init?(_ encoded: String) {
-        var b64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while b64.count % 4 != 0 { b64 += "=" }
-        guard let data = Data(base64Encoded: b64) else { return nil }
+        guard let data = Data(base64URLEncoded: encoded) else { return nil }
         let parts = String(decoding: data, as: UTF8.self).split(separator: "|", maxSplits: 2).map(String.init)
         guard parts.count == 3, let rank = Int(parts[0]) else { return nil }
         self.init(rank: rank, submittedAt: parts[1], id: parts[2])
     }
 
     var encoded: String {
-        Data("\(rank)|\(submittedAt)|\(id)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Data("\(rank)|\(submittedAt)|\(id)".utf8).base64URLEncoded
     }
 }

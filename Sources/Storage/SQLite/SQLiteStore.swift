@@ -230,11 +230,14 @@ extension SQLiteStatement {
 enum Timestamp {
     static func now() -> String { format(Date()) }
 
+    /// Built once: making the style is a large part of formatting one date.
+    private static let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
     static func format(_ d: Date) -> String {
-        d.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true).timeSeparator(.colon).timeZone(separator: .omitted))
+        style.format(d)
     }
 
     static func parse(_ s: String) -> Date {
-        (try? Date(s, strategy: .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true).timeSeparator(.colon).timeZone(separator: .omitted))) ?? Date(timeIntervalSince1970: 0)
+        (try? style.parse(s)) ?? Date(timeIntervalSince1970: 0)
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Dispatch
 import Foundation
+import Storage
 import HummingbirdBcrypt
 
 /// Password hashing and bearer tokens.
@@ -45,13 +46,12 @@ struct Credentials: Sendable {
     static func newToken() -> String {
         var rng = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Data(bytes).base64URLEncoded
     }
 
     /// The stored form of a token: hex SHA-256.
     static func tokenHash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(token.utf8)).hexString
     }
 
     /// Compares two secrets in time that does not depend on where they differ.

@@ -1,6 +1,7 @@
 import Crypto
 import Dispatch
 import Foundation
+import Storage
 import Hummingbird
 
 /// Streams an upload to disk: never more than one chunk in memory, the checksum computed on the
@@ -58,7 +59,7 @@ struct AttachmentReceiver {
         }
         try FileManager.default.moveItem(at: temporary, to: final)
         done = true
-        return Received(file: name, size: size, sha256: hasher.finalize().map { String(format: "%02x", $0) }.joined(), type: type!)
+        return Received(file: name, size: size, sha256: hasher.finalize().hexString, type: type!)
     }
 
     private func check(_ head: [UInt8], declared: String?) throws -> MediaType {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Storage
 
 /// Receipt tokens of anonymous reports: HMAC-SHA256 of the report id under the installation's
 /// secret. Derived rather than stored, so that an offline client that retries with the same
@@ -13,8 +14,7 @@ struct Receipts: Sendable {
 
     func token(reportID: String) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data(reportID.utf8), using: secret)
-        return Data(mac).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Data(mac).base64URLEncoded
     }
 }
 
