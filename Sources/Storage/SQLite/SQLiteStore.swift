@@ -26,6 +26,9 @@ public final class SQLiteStore: AreaStore {
             PRAGMA synchronous = FULL;
             PRAGMA foreign_keys = ON;
             PRAGMA busy_timeout = 5000;
+            PRAGMA cache_size = -65536;
+            PRAGMA mmap_size = 268435456;
+            PRAGMA temp_store = MEMORY;
             """)
         connection = ConfinedConnection(c)
         queue = DispatchQueue(label: "geoserve.sqlite")
