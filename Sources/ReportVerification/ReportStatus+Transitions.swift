@@ -5,6 +5,7 @@ public enum TransitionError: Error, Equatable, Sendable, CustomStringConvertible
     /// The transition needs a reason and none (or only blanks) was given.
     case reasonRequired(ReportTransition)
 
+    /// For error messages.
     public var description: String {
         switch self {
         case .notAllowed(let t, let s): return "cannot \(t.rawValue) a report that is \(s.rawValue)"

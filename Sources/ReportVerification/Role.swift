@@ -16,19 +16,33 @@ public enum Role: String, Codable, CaseIterable, Hashable, Sendable {
 
 /// A capability that routes check; the table below is the only place that maps roles to them.
 public enum Permission: String, CaseIterable, Hashable, Sendable {
+    /// Submit a report of either kind.
     case submitReport
+    /// Read the status of one's own reports.
     case readOwnReports
+    /// Edit one's own report while it is still pending.
     case editOwnPendingReport
+    /// Read and claim reports in the verification queue.
     case workQueue
+    /// Verify, reject, revoke or reopen reports.
     case transitionReports
+    /// Edit any report, whatever its status.
     case editAnyReport
+    /// Read a report's revisions and audit trail.
     case readReportHistory
+    /// Download a report's videos and photos.
     case readAttachments
+    /// See counts of reports still pending, beside the public (verified) ones.
     case readPendingCounts
+    /// Export disclosure-controlled statistics.
     case exportStatistics
+    /// Read the reports an admin granted to this account.
     case readGrantedReports
+    /// Create, disable and change accounts.
     case manageAccounts
+    /// Import and replace area layers.
     case manageLayers
+    /// Grant viewers access to reports, and withdraw grants.
     case manageGrants
 }
 

@@ -1,76 +1,69 @@
-/// A witness of a police encounter: contact and statement only (the TripleR form asks nothing else).
-public struct Witness: Codable, Hashable, Sendable {
-    public var contact: String?
-    public var statement: String?
-}
-
-/// The person the encounter happened to: race, gender and comments only.
-public struct Victim: Codable, Hashable, Sendable {
-    public var race: String?
-    public var gender: String?
-    public var comments: String?
-}
-
-/// A police-misconduct report (the TripleR report form).
+/// A police-misconduct report, field for field the TripleR report form: when and where, the
+/// officer (name, badge number, description), the incident, witnesses, the victim, and video or
+/// photo attachments.
 public struct MisconductReport: Codable, Hashable, Sendable {
-    /// When the encounter happened (ISO 8601 date-time as sent).
+    /// When the encounter happened: ISO 8601 with the campus zone's offset, so that its first ten
+    /// characters are the incident's day where it happened.
     public var occurredAt: String
+    /// Where it happened.
     public var place: ReportPlace
+    /// The officer's name, if the reporter knows it. Not public: see `ReportKind.fieldVisibility`.
     public var officerName: String?
+    /// The officer's badge number, if seen. Not public, like the name.
     public var badgeNumber: String?
+    /// What the officer looked like; public once the report is verified.
     public var officerDescription: String
+    /// What happened; public once the report is verified.
     public var incidentDescription: String
+    /// Witnesses, in the order given.
     public var witnesses: [Witness]
+    /// The victim's details, when given.
     public var victim: Victim?
-    /// Anonymous by default: the reporter's account is then not linked to the report.
+    /// Uploaded videos and photos, by id.
+    public var attachments: [AttachmentID]
+    /// Anonymous by default: the reporter's account is then not linked to the report at all.
     public var anonymous: Bool
-}
 
-/// A report of either kind.
-public enum Report: Hashable, Sendable {
-    case covid(CovidReport)
-    case misconduct(MisconductReport)
-
-    public var kind: ReportKind {
-        switch self {
-        case .covid: return .covid
-        case .misconduct: return .misconduct
-        }
+    /// Creates a report from already validated values; clients go through `ReportDraft`.
+    public init(occurredAt: String, place: ReportPlace, officerName: String? = nil, badgeNumber: String? = nil,
+                officerDescription: String, incidentDescription: String, witnesses: [Witness] = [],
+                victim: Victim? = nil, attachments: [AttachmentID] = [], anonymous: Bool = true) {
+        self.occurredAt = occurredAt
+        self.place = place
+        self.officerName = officerName
+        self.badgeNumber = badgeNumber
+        self.officerDescription = officerDescription
+        self.incidentDescription = incidentDescription
+        self.witnesses = witnesses
+        self.victim = victim
+        self.attachments = attachments
+        self.anonymous = anonymous
     }
 
-    public var place: ReportPlace {
-        switch self {
-        case .covid(let r): return r.place
-        case .misconduct(let r): return r.place
-        }
+    /// The incident's day, `YYYY-MM-DD` where it happened.
+    public var occurredOn: String { String(occurredAt.prefix(10)) }
+
+    /// Every field name this report encodes, for checking the visibility table against.
+    public static let fieldNames: [String] = CodingKeys.allCases.map(\.stringValue)
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case occurredAt, place, officerName, badgeNumber, officerDescription, incidentDescription
+        case witnesses, victim, attachments, anonymous
     }
 
-    /// The day counts are kept by: the test date, or the incident's day.
-    public var occurredOn: String {
-        switch self {
-        case .covid(let r): return r.testDate
-        case .misconduct(let r): return String(r.occurredAt.prefix(10))
-        }
-    }
-}
-
-extension Report: Codable {
-    private enum Key: String, CodingKey { case kind, covid, misconduct }
-
+    /// Decodes a stored report. `witnesses` and `attachments` default to empty and `anonymous` to
+    /// true, because payloads stored before attachments existed lack them and must still read.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Key.self)
-        switch try c.decode(ReportKind.self, forKey: .kind) {
-        case .covid: self = .covid(try c.decode(CovidReport.self, forKey: .covid))
-        case .misconduct: self = .misconduct(try c.decode(MisconductReport.self, forKey: .misconduct))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Key.self)
-        try c.encode(kind, forKey: .kind)
-        switch self {
-        case .covid(let r): try c.encode(r, forKey: .covid)
-        case .misconduct(let r): try c.encode(r, forKey: .misconduct)
-        }
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        occurredAt = try c.decode(String.self, forKey: .occurredAt)
+        place = try c.decode(ReportPlace.self, forKey: .place)
+        officerName = try c.decodeIfPresent(String.self, forKey: .officerName)
+        badgeNumber = try c.decodeIfPresent(String.self, forKey: .badgeNumber)
+        officerDescription = try c.decode(String.self, forKey: .officerDescription)
+        incidentDescription = try c.decode(String.self, forKey: .incidentDescription)
+        witnesses = try c.decodeIfPresent([Witness].self, forKey: .witnesses) ?? []
+        victim = try c.decodeIfPresent(Victim.self, forKey: .victim)
+        attachments = try c.decodeIfPresent([AttachmentID].self, forKey: .attachments) ?? []
+        anonymous = try c.decodeIfPresent(Bool.self, forKey: .anonymous) ?? true
     }
 }
