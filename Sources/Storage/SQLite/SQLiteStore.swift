@@ -12,6 +12,10 @@ public final class SQLiteStore: AreaStore {
     private let queue: DispatchQueue
     private let connection: ConfinedConnection
     private let intake = Mutex(IntakeQueue())
+    /// A second connection for the one read that every cached response makes (the data version),
+    /// so it neither waits behind the writer's queue nor delays it. WAL lets it read while the
+    /// writer commits.
+    private let versionReader: Mutex<SQLiteConnection>
     /// Where the database lives.
     public let path: String
 
@@ -32,6 +36,9 @@ public final class SQLiteStore: AreaStore {
             """)
         connection = ConfinedConnection(c)
         queue = DispatchQueue(label: "geoserve.sqlite")
+        let reader = try SQLiteConnection(path: path)
+        try reader.execute("PRAGMA query_only = ON; PRAGMA busy_timeout = 5000;")
+        versionReader = Mutex(reader)
     }
 
     /// Runs `body` with the connection on the store's queue.
@@ -212,6 +219,19 @@ public final class SQLiteStore: AreaStore {
 
     public func dataVersion() async throws -> Int64 {
         try await run { db in try db.scalar("SELECT value FROM meta WHERE key = 'data_version'") ?? 0 }
+    }
+
+    /// The data version as of the last commit, read on the calling thread.
+    ///
+    /// Blocking, but only for a read of one row that lives in the page cache (a few
+    /// microseconds); a hop to a thread pool would cost more than the read. Each call sees the
+    /// newest commit of any process, so caches keyed by it are never stale.
+    public func currentDataVersion() throws -> Int64 {
+        try versionReader.withLock { db in
+            let s = try db.cached("SELECT value FROM meta WHERE key = 'data_version'")
+            defer { try? s.finish() }
+            return try s.firstInt() ?? 0
+        }
     }
 }
 

@@ -14,15 +14,67 @@ enum OpenAPIDocument {
         let access: String?
         let request: String?
         let responses: [Int: String]
+        /// Declared query parameters (OGC requires undeclared ones to be refused, so they must be listed).
+        var query: [QueryParameter] = []
+        /// Media type of the 200 response.
+        var contentType = "application/json"
     }
 
-    static let operations: [Operation] = [
+    /// A query parameter with its JSON Schema.
+    struct QueryParameter {
+        let name: String
+        let schema: [String: Any]
+        let description: String
+    }
+
+    static var featureQuery: [QueryParameter] { [
+        QueryParameter(name: "f", schema: ["type": "string", "enum": ["json", "html"]], description: "Response format; default from the Accept header, else json."),
+        QueryParameter(name: "limit", schema: ["type": "integer", "minimum": 1, "default": FeatureQuery.defaultLimit],
+                       description: "Features per page; values above \(FeatureQuery.maxLimit) are clamped to it."),
+        QueryParameter(name: "bbox", schema: ["type": "array", "items": ["type": "number"], "minItems": 4, "maxItems": 6],
+                       description: "minLon,minLat,maxLon,maxLat in CRS84; features whose geometry meets the box. West > east crosses the antimeridian."),
+        QueryParameter(name: "datetime", schema: ["type": "string"],
+                       description: "RFC 3339 date, date-time or interval (open end '..'): the statistics windows end on its last day (default today, campus time zone)."),
+        QueryParameter(name: "cursor", schema: ["type": "string"], description: "Page cursor from a next or prev link."),
+        QueryParameter(name: "kind", schema: ["type": "string", "enum": ["covid", "misconduct"]], description: "Count only this kind of report (default both)."),
+        QueryParameter(name: "basis", schema: ["type": "string", "enum": ["occurred", "submitted", "verified"]],
+                       description: "Which date places a report in a window: test or incident date (default), submission, or verification."),
+    ] }
+    static var pointQuery: [QueryParameter] { [
+        QueryParameter(name: "lon", schema: ["type": "number", "minimum": -180, "maximum": 180], description: "Longitude, WGS 84."),
+        QueryParameter(name: "lat", schema: ["type": "number", "minimum": -90, "maximum": 90], description: "Latitude, WGS 84."),
+    ] }
+    static var formatQuery: [QueryParameter] { [featureQuery[0]] }
+
+    /// Built on use: the schemas are JSON-like dictionaries, which are not `Sendable`.
+    static var operations: [Operation] { [
         Operation(method: "get", path: "/healthz", summary: "The process is up.", access: nil, request: nil,
                   responses: [200: "Status"]),
         Operation(method: "get", path: "/readyz", summary: "The store answers and layers are loaded.", access: nil, request: nil,
                   responses: [200: "Status", 503: "Error"]),
         Operation(method: "get", path: "/openapi.json", summary: "This document.", access: nil, request: nil,
                   responses: [200: "Document"]),
+        Operation(method: "get", path: "/", summary: "OGC API landing page.", access: nil, request: nil,
+                  responses: [200: "Document", 400: "Error"], query: formatQuery),
+        Operation(method: "get", path: "/conformance", summary: "OGC API conformance classes (Features Part 1 core, GeoJSON, HTML).",
+                  access: nil, request: nil, responses: [200: "Document", 400: "Error"], query: formatQuery),
+        Operation(method: "get", path: "/collections", summary: "The published layers as OGC collections.", access: nil, request: nil,
+                  responses: [200: "Document", 400: "Error"], query: formatQuery),
+        Operation(method: "get", path: "/collections/{layer}", summary: "One collection.", access: nil, request: nil,
+                  responses: [200: "Document", 400: "Error", 404: "Error"], query: formatQuery),
+        Operation(method: "get", path: "/collections/{layer}/items",
+                  summary: "The layer's features with their disclosure-controlled statistics, paged by area id (next/prev links, numberMatched, numberReturned). ETag + 304; public, no-cache (private, no-store for verifiers and researchers).",
+                  access: nil, request: nil, responses: [200: "FeatureCollection", 304: "", 400: "Error", 401: "Error", 404: "Error"],
+                  query: featureQuery, contentType: "application/geo+json"),
+        Operation(method: "get", path: "/collections/{layer}/items/{areaId}", summary: "One feature with its statistics.", access: nil, request: nil,
+                  responses: [200: "Feature", 304: "", 400: "Error", 401: "Error", 404: "Error"],
+                  query: [featureQuery[0], featureQuery[3], featureQuery[5], featureQuery[6]], contentType: "application/geo+json"),
+        Operation(method: "get", path: "/v1/areas/containing", summary: "The area of every area layer that covers the point (public properties only).",
+                  access: nil, request: nil, responses: [200: "Containing", 400: "Error", 422: "Error"], query: pointQuery),
+        Operation(method: "get", path: "/v1/places/nearest", summary: "The k nearest sites of the point layers (e.g. testing sites), nearest first.",
+                  access: nil, request: nil, responses: [200: "Nearest", 400: "Error", 404: "Error", 422: "Error"],
+                  query: pointQuery + [QueryParameter(name: "k", schema: ["type": "integer", "minimum": 1, "maximum": 100, "default": 5], description: "How many."),
+                                       QueryParameter(name: "layer", schema: ["type": "string"], description: "Only this point layer.")]),
         Operation(method: "get", path: "/v1/layers", summary: "Layers, their versions and feature counts.", access: nil, request: nil,
                   responses: [200: "LayerList"]),
         Operation(method: "post", path: "/v1/auth/login", summary: "Exchange email and password for a bearer token.", access: nil,
@@ -83,7 +135,7 @@ enum OpenAPIDocument {
                   access: "readAttachments or a grant", request: nil, responses: [200: "AttachmentList", 401: "Error", 403: "Error"]),
         Operation(method: "get", path: "/v1/attachments/{id}", summary: "An attachment's bytes.",
                   access: "readAttachments or a grant", request: nil, responses: [200: "", 401: "Error", 403: "Error", 404: "Error"]),
-    ]
+    ] }
 
     /// Component schemas, as JSON Schema objects.
     static var schemas: [String: Any] { [
@@ -141,6 +193,17 @@ enum OpenAPIDocument {
         "History": object(["entries": ["type": "array", "items": object(["sequence": integer, "reportID": string, "actor": string, "at": dateTime,
                                                                           "action": string, "fromStatus": ref("Status5"), "toStatus": ref("Status5"),
                                                                           "reason": string, "hash": string])]]),
+        "FeatureCollection": object(["type": ["type": "string", "enum": ["FeatureCollection"]], "numberMatched": integer, "numberReturned": integer,
+                                     "links": ["type": "array", "items": ref("Link")], "features": ["type": "array", "items": ref("Feature")],
+                                     "statistics": ["type": "object"], "totals": ["type": "object"]], required: ["type", "features"]),
+        "Feature": object(["type": ["type": "string", "enum": ["Feature"]], "id": string, "geometry": ["type": "object"],
+                           "properties": ["type": "object"], "links": ["type": "array", "items": ref("Link")]], required: ["type", "geometry", "properties"]),
+        "Link": object(["href": string, "rel": string, "type": string, "title": string], required: ["href", "rel"]),
+        "Containing": object(["lon": ["type": "number"], "lat": ["type": "number"], "areas": ["type": "array", "items": object([
+            "layer": string, "layerVersion": integer, "id": string, "name": string, "properties": ["type": "object"]])]]),
+        "Nearest": object(["lon": ["type": "number"], "lat": ["type": "number"], "places": ["type": "array", "items": object([
+            "layer": string, "id": string, "name": string, "lon": ["type": "number"], "lat": ["type": "number"],
+            "distanceMetres": ["type": "number"], "properties": ["type": "object"]])]]),
         "LoginResponse": object(["token": string, "expiresAt": dateTime, "account": ref("Account")], required: ["token", "expiresAt", "account"]),
     ] }
 
@@ -163,7 +226,7 @@ enum OpenAPIDocument {
             var operation: [String: Any] = ["summary": op.summary, "operationId": "\(op.method)\(op.path)"]
             operation["responses"] = Dictionary(uniqueKeysWithValues: op.responses.map { code, schema -> (String, Any) in
                 var r: [String: Any] = ["description": HTTPStatusText.phrase(code)]
-                if !schema.isEmpty { r["content"] = ["application/json": ["schema": ref(schema)]] }
+                if !schema.isEmpty { r["content"] = [(code == 200 ? op.contentType : "application/json"): ["schema": ref(schema)]] }
                 return (String(code), r)
             })
             if let body = op.request {
@@ -173,8 +236,15 @@ enum OpenAPIDocument {
                 operation["security"] = [["bearer": []]]
                 operation["description"] = "Needs a bearer token" + (access == "any account" ? "." : " of an account with the \(access) permission.")
             }
-            let parameters = op.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { p -> [String: Any] in
+            var parameters = op.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { p -> [String: Any] in
                 ["name": String(p.dropFirst().dropLast()), "in": "path", "required": true, "schema": string]
+            }
+            parameters += op.query.map { q -> [String: Any] in
+                var p: [String: Any] = ["name": q.name, "in": "query", "required": q.name == "lon" || q.name == "lat",
+                                        "schema": q.schema, "description": q.description]
+                // bbox travels as one comma-separated value.
+                if q.name == "bbox" { p["style"] = "form"; p["explode"] = false }
+                return p
             }
             if !parameters.isEmpty { operation["parameters"] = parameters }
             paths[op.path, default: [:]][op.method] = operation
@@ -204,6 +274,7 @@ enum HTTPStatusText {
         case 200: return "OK"
         case 201: return "Created"
         case 204: return "No Content"
+        case 304: return "Not Modified (If-None-Match named the current ETag)"
         case 400: return "Bad Request (malformed body)"
         case 401: return "Unauthorized (no, unknown, expired or revoked token)"
         case 403: return "Forbidden (the role lacks the permission)"

@@ -21,6 +21,15 @@ struct AppConfiguration: Sendable {
     var maxAttachmentBytes = 64 << 20
     /// Where attachment files live: beside the database unless set.
     var attachmentsPath: String?
+    /// Origins allowed to read responses from browser code; `*` for every origin.
+    var corsOrigins = ["*"]
+    /// The service's public base URL for links (e.g. `https://maps.campus.example`); nil derives
+    /// it from the request's `Host` header.
+    var publicURL: String?
+    /// Decimal places of GeoJSON coordinates (6 ≈ 10 cm).
+    var coordinatePrecision = 6
+    /// Bytes of encoded responses kept in memory.
+    var responseCacheBytes = 64 << 20
 
     var attachmentsFolder: URL {
         attachmentsPath.map { URL(fileURLWithPath: $0) }

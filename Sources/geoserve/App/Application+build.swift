@@ -12,7 +12,7 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
     if let demo = configuration.demoDataPath {
         try await DemoData.importIfEmpty(into: store, from: demo, logger: logger)
     }
-    let catalog = LayerCatalog()
+    let catalog = LayerCatalog(precision: configuration.coordinatePrecision)
     try await catalog.refresh(from: store)
     logger.info("layers loaded", metadata: ["count": "\(catalog.snapshot().count)"])
 
@@ -29,12 +29,18 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
 func buildRouter(store: SQLiteStore, catalog: LayerCatalog, configuration: AppConfiguration, receipts: Receipts) -> Router<AppRequestContext> {
     let credentials = configuration.credentials
     let router = Router(context: AppRequestContext.self)
+    // Outermost, so that error responses carry the CORS headers too.
+    router.add(middleware: CrossOriginMiddleware(allowedOrigins: configuration.corsOrigins))
     router.add(middleware: JSONErrorMiddleware())
     HealthController(store: store, catalog: catalog).addRoutes(to: router)
     router.get("openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))
     }
+    let cache = ResponseCache(capacityBytes: configuration.responseCacheBytes)
+    let features = router.group().add(middleware: BearerAuthMiddleware(accounts: store))
+    FeaturesController(store: store, catalog: catalog, cache: cache, publicURL: configuration.publicURL, statistics: nil).addRoutes(to: features)
     let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store))
+    PlacesController(catalog: catalog).addRoutes(to: v1)
     LayersController(store: store, catalog: catalog).addRoutes(to: v1)
     AuthController(accounts: store, credentials: credentials).addRoutes(to: v1)
     AccountsController(accounts: store, credentials: credentials).addRoutes(to: v1)

@@ -13,10 +13,13 @@ struct PublishedLayer: Sendable {
     /// A point inside each area (GEOS point-on-surface), to place a report that names an area in
     /// the other layers.
     let interiorPoints: [String: (lon: Double, lat: Double)]
+    /// The features as GeoJSON fragments for the OGC endpoints.
+    let encoded: FeatureLayer
 
-    init(info: LayerVersionInfo, features: [StoredArea]) {
+    init(info: LayerVersionInfo, features: [StoredArea], precision: Int = 6) {
         self.info = info
         self.features = features
+        self.encoded = FeatureLayer(features: features, precision: precision)
         switch info.kind {
         case .areas:
             areaIndex = AreaIndex(areas: features.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) })
@@ -43,6 +46,14 @@ struct PublishedLayer: Sendable {
 /// single swap, so readers take a consistent snapshot and never wait for an index build.
 final class LayerCatalog: Sendable {
     private let layers = Mutex<[String: PublishedLayer]>([:])
+    /// The data version at the last refresh: a layer import anywhere bumps it.
+    private let refreshedAt = Mutex<Int64>(-1)
+    /// Decimal places of coordinates in GeoJSON output.
+    let precision: Int
+
+    init(precision: Int = 6) {
+        self.precision = precision
+    }
 
     /// A consistent view of every published layer.
     func snapshot() -> [String: PublishedLayer] {
@@ -56,8 +67,19 @@ final class LayerCatalog: Sendable {
             guard let v = summary.publishedVersion, current[summary.name]?.info.version != v else { continue }
             let info = summary.versions.first { $0.version == v }!
             let features = try await store.areas(layer: summary.name, version: v)
-            let built = PublishedLayer(info: info, features: features)
+            let built = PublishedLayer(info: info, features: features, precision: precision)
             layers.withLock { $0[summary.name] = built }
         }
+    }
+
+    /// Refreshes when the data version moved since the last look, so that a layer published by
+    /// another process (or the CLI) is served without a restart.
+    func refreshIfChanged(from store: any AreaStore, dataVersion: Int64) async throws {
+        let stale = refreshedAt.withLock { seen -> Bool in
+            guard seen != dataVersion else { return false }
+            seen = dataVersion
+            return true
+        }
+        if stale { try await refresh(from: store) }
     }
 }

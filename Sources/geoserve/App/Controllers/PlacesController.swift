@@ -1,0 +1,97 @@
+import Foundation
+import GeoCore
+import Hummingbird
+import Storage
+
+/// Point queries over the published layers that reveal nothing about reports:
+/// `GET /v1/areas/containing?lon&lat` (the area of every area layer that covers the point) and
+/// `GET /v1/places/nearest?lon&lat&k[&layer]` (the nearest sites of the point layers, e.g.
+/// testing sites).
+struct PlacesController {
+    let catalog: LayerCatalog
+
+    struct Containing: ResponseEncodable {
+        struct Hit: Encodable {
+            let layer: String
+            let layerVersion: Int
+            let id: String
+            let name: String?
+            let properties: [String: JSONValue]
+        }
+        let lon: Double
+        let lat: Double
+        let areas: [Hit]
+    }
+
+    struct Nearest: ResponseEncodable {
+        struct Place: Encodable {
+            let layer: String
+            let id: String
+            let name: String?
+            let lon: Double
+            let lat: Double
+            let distanceMetres: Double
+            let properties: [String: JSONValue]
+        }
+        let lon: Double
+        let lat: Double
+        let places: [Place]
+    }
+
+    func addRoutes(to v1: RouterGroup<AppRequestContext>) {
+        v1.get("areas/containing") { request, _ in try containing(request) }
+        v1.get("places/nearest") { request, _ in try nearest(request) }
+    }
+
+    func containing(_ request: Request) throws -> Containing {
+        let (lon, lat) = try Self.point(request, allowed: ["lon", "lat"])
+        let hits = catalog.snapshot().values.sorted { $0.info.layer < $1.info.layer }.compactMap { layer -> Containing.Hit? in
+            guard let index = layer.areaIndex, let i = index.locate(lon: lon, lat: lat) else { return nil }
+            let id = index.areas[i].id
+            guard let f = layer.features.first(where: { $0.id == id }) else { return nil }
+            return .init(layer: layer.info.layer, layerVersion: layer.info.version, id: id, name: f.name, properties: f.properties)
+        }
+        return Containing(lon: lon, lat: lat, areas: hits)
+    }
+
+    func nearest(_ request: Request) throws -> Nearest {
+        let (lon, lat) = try Self.point(request, allowed: ["lon", "lat", "k", "layer"])
+        let q = request.uri.queryParameters
+        var k = 5
+        if let raw = q["k"] {
+            guard let n = Int(raw), (1...100).contains(n) else { throw APIError.invalid("k must be a whole number from 1 to 100", field: "k") }
+            k = n
+        }
+        var layers = catalog.snapshot().values.filter { $0.pointIndex != nil }
+        if let name = q["layer"] {
+            layers = layers.filter { $0.info.layer == String(name) }
+            guard !layers.isEmpty else { throw APIError.notFound("no point layer \"\(name)\"") }
+        }
+        var found: [Nearest.Place] = []
+        for layer in layers {
+            let byID = Dictionary(uniqueKeysWithValues: layer.features.map { ($0.id, $0) })
+            for n in layer.pointIndex!.nearest(lon: lon, lat: lat, count: k) {
+                let f = byID[n.site.id]
+                found.append(.init(layer: layer.info.layer, id: n.site.id, name: f?.name, lon: n.site.lon, lat: n.site.lat,
+                                   distanceMetres: (n.distanceMetres * 10).rounded() / 10, properties: f?.properties ?? [:]))
+            }
+        }
+        found.sort { $0.distanceMetres != $1.distanceMetres ? $0.distanceMetres < $1.distanceMetres : ($0.layer, $0.id) < ($1.layer, $1.id) }
+        return Nearest(lon: lon, lat: lat, places: Array(found.prefix(k)))
+    }
+
+    /// `lon` and `lat` from the query, in range; unknown parameters are refused.
+    static func point(_ request: Request, allowed: Set<String>) throws -> (Double, Double) {
+        let q = request.uri.queryParameters
+        for (key, _) in q where !allowed.contains(String(key)) {
+            throw APIError(status: .badRequest, code: "unknown_parameter", message: "unknown query parameter \"\(key)\"", field: String(key))
+        }
+        guard let rawLon = q["lon"], let lon = Double(rawLon), lon.isFinite, (-180...180).contains(lon) else {
+            throw APIError.invalid("lon must be a number from -180 to 180", field: "lon")
+        }
+        guard let rawLat = q["lat"], let lat = Double(rawLat), lat.isFinite, (-90...90).contains(lat) else {
+            throw APIError.invalid("lat must be a number from -90 to 90", field: "lat")
+        }
+        return (lon, lat)
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import GeoCore
+import Hummingbird
+import Storage
+
+/// The query of an items request, parsed the OGC way: every parameter declared with its range
+/// and default, an undeclared one refused with 400 (OGC API – Features /req/core/query-param-unknown),
+/// a `limit` above the maximum clamped rather than refused (/req/core/fc-limit-response-1).
+struct FeatureQuery: Hashable, Sendable {
+    static let defaultLimit = 100
+    static let maxLimit = 10_000
+    static let declared: Set<String> = ["f", "limit", "bbox", "datetime", "cursor", "kind", "basis"]
+
+    var format: ResponseFormat = .json
+    var limit = defaultLimit
+    var bbox: BoxFilter?
+    /// The last day of the statistics windows (`YYYY-MM-DD`), nil for today in the campus zone.
+    var windowEnd: String?
+    /// Raw `datetime` as given, for links.
+    var datetime: String?
+    var cursor: PageCursor?
+    /// Report kind the statistics count; nil counts every kind.
+    var kind: String?
+    /// Which date places a report in a window: `occurred` (test date, incident date), `submitted` or `verified`.
+    var basis = "occurred"
+
+    static let kinds: Set<String> = ["covid", "misconduct"]
+    static let bases: Set<String> = ["occurred", "submitted", "verified"]
+
+    init() {}
+
+    /// Parses the query string; `allowed` narrows the declared parameters for a route.
+    init(_ request: Request, allowed: Set<String> = declared) throws {
+        let q = request.uri.queryParameters
+        for (key, _) in q where !allowed.contains(String(key)) {
+            throw APIError(status: .badRequest, code: "unknown_parameter", message: "unknown query parameter \"\(key)\"", field: String(key))
+        }
+        format = try ResponseFormat(request)
+        if let raw = q["limit"] {
+            guard let n = Int(raw), n >= 1 else {
+                throw APIError(status: .badRequest, code: "bad_parameter", message: "limit must be a whole number of at least 1", field: "limit")
+            }
+            limit = min(n, Self.maxLimit)
+        }
+        if let raw = q["bbox"] { bbox = try Self.parseBox(String(raw)) }
+        if let raw = q["datetime"] {
+            datetime = String(raw)
+            windowEnd = try Self.parseWindowEnd(String(raw))
+        }
+        if let raw = q["cursor"] {
+            guard let c = PageCursor(token: String(raw)) else {
+                throw APIError(status: .badRequest, code: "bad_parameter", message: "cursor is not one this service issued", field: "cursor")
+            }
+            cursor = c
+        }
+        if let raw = q["kind"] {
+            guard Self.kinds.contains(String(raw)) else {
+                throw APIError(status: .badRequest, code: "bad_parameter", message: "kind must be covid or misconduct", field: "kind")
+            }
+            kind = String(raw)
+        }
+        if let raw = q["basis"] {
+            guard Self.bases.contains(String(raw)) else {
+                throw APIError(status: .badRequest, code: "bad_parameter", message: "basis must be occurred, submitted or verified", field: "basis")
+            }
+            basis = String(raw)
+        }
+    }
+
+    /// `minLon,minLat,maxLon,maxLat` (or the six-number form with heights, which are ignored),
+    /// in CRS84. A west edge greater than the east edge crosses the antimeridian (RFC 7946 §5.2).
+    static func parseBox(_ raw: String) throws -> BoxFilter {
+        let parts = raw.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4 || parts.count == 6, parts.allSatisfy({ $0?.isFinite == true }) else {
+            throw APIError(status: .badRequest, code: "bad_parameter", message: "bbox must be four numbers: minLon,minLat,maxLon,maxLat", field: "bbox")
+        }
+        let v = parts.map { $0! }
+        let (w, s, e, n) = parts.count == 4 ? (v[0], v[1], v[2], v[3]) : (v[0], v[1], v[3], v[4])
+        guard (-180...180).contains(w), (-180...180).contains(e), (-90...90).contains(s), (-90...90).contains(n), s <= n else {
+            throw APIError(status: .badRequest, code: "bad_parameter",
+                           message: "bbox must lie within -180..180, -90..90 with minLat ≤ maxLat", field: "bbox")
+        }
+        let original = BoundingBox(west: w, south: s, east: e, north: n)
+        if w <= e { return BoxFilter(boxes: [original], original: original) }
+        return BoxFilter(boxes: [BoundingBox(west: w, south: s, east: 180, north: n), BoundingBox(west: -180, south: s, east: e, north: n)],
+                         original: original)
+    }
+
+    /// The statistics window ends on the last day the `datetime` value names: an RFC 3339 date
+    /// or date-time, or an interval `start/end` whose end may be open (`..`, meaning today).
+    static func parseWindowEnd(_ raw: String) throws -> String? {
+        let bad = APIError(status: .badRequest, code: "bad_parameter",
+                           message: "datetime must be an RFC 3339 date or date-time, or an interval start/end with '..' for an open end", field: "datetime")
+        let parts = raw.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard (1...2).contains(parts.count) else { throw bad }
+        for p in parts where p != ".." && p != "" && day(of: p) == nil { throw bad }
+        if parts.count == 2, let a = day(of: parts[0]), let b = day(of: parts[1]), a > b { throw bad }
+        let end = parts.last!
+        if end == ".." || end.isEmpty { return nil }
+        return day(of: end)
+    }
+
+    /// The `YYYY-MM-DD` of a date or of a date-time's own calendar day.
+    static func day(of text: String) -> String? {
+        let prefix = String(text.prefix(10))
+        let fields = prefix.split(separator: "-")
+        guard prefix.count == 10, fields.count == 3, let y = Int(fields[0]), let m = Int(fields[1]), let d = Int(fields[2]),
+              fields[0].count == 4, fields[1].count == 2, fields[2].count == 2, (1...12).contains(m), d >= 1 else { return nil }
+        let days = [31, (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard d <= days[m - 1] else { return nil }
+        if text.count > 10 {
+            guard text.dropFirst(10).first == "T" || text.dropFirst(10).first == "t",
+                  (try? Date.ISO8601FormatStyle().parse(text)) != nil || (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) != nil
+            else { return nil }
+        }
+        return prefix
+    }
+
+    /// The query as a canonical string (sorted, defaults spelled out): part of cache keys.
+    var canonical: String {
+        var parts = ["limit=\(limit)", "basis=\(basis)"]
+        if let bbox { parts.append("bbox=\(bbox.original.array.map { JSONText.number($0) }.joined(separator: ","))") }
+        if let windowEnd { parts.append("end=\(windowEnd)") }
+        if let cursor { parts.append("cursor=\(cursor.token)") }
+        if let kind { parts.append("kind=\(kind)") }
+        parts.append("f=\(format.rawValue)")
+        return parts.joined(separator: "&")
+    }
+
+    /// Query items for a link to another page of the same request (cursor replaced).
+    func linkQuery(cursor: PageCursor?, format: ResponseFormat? = nil) -> String {
+        var items: [(String, String)] = []
+        if limit != Self.defaultLimit { items.append(("limit", "\(limit)")) }
+        if let bbox { items.append(("bbox", bbox.original.array.map { JSONText.number($0) }.joined(separator: ","))) }
+        if let datetime { items.append(("datetime", datetime)) }
+        if let kind { items.append(("kind", kind)) }
+        if basis != "occurred" { items.append(("basis", basis)) }
+        if let cursor { items.append(("cursor", cursor.token)) }
+        items.append(("f", (format ?? self.format).rawValue))
+        return items.map { "\($0.0)=\(URLQuery.escape($0.1))" }.joined(separator: "&")
+    }
+}
+
+/// A page boundary: after a feature (next page) or before one (previous page), by area id, so
+/// pages do not drift when areas are added or removed between requests.
+enum PageCursor: Hashable, Sendable {
+    case after(String)
+    case before(String)
+
+    init?(token: String) {
+        guard token.count > 2, let data = Data(base64URLEncoded: String(token.dropFirst(2))), let id = String(data: data, encoding: .utf8) else { return nil }
+        switch token.prefix(2) {
+        case "a.": self = .after(id)
+        case "b.": self = .before(id)
+        default: return nil
+        }
+    }
+
+    var token: String {
+        switch self {
+        case .after(let id): return "a." + Data(id.utf8).base64URLEncoded
+        case .before(let id): return "b." + Data(id.utf8).base64URLEncoded
+        }
+    }
+}
+
+/// JSON or HTML, by `f` or else by the `Accept` header (browsers ask for HTML).
+enum ResponseFormat: String, Hashable, Sendable {
+    case json, html
+
+    init(_ request: Request) throws {
+        if let f = request.uri.queryParameters["f"] {
+            switch f {
+            case "json", "geojson": self = .json
+            case "html": self = .html
+            default: throw APIError(status: .badRequest, code: "bad_parameter", message: "f must be json or html", field: "f")
+            }
+            return
+        }
+        let accept = request.headers[.accept] ?? ""
+        self = accept.contains("text/html") && !accept.contains("json") ? .html : .json
+    }
+}
+
+/// Percent-encoding for query values in links.
+enum URLQuery {
+    static let allowed: CharacterSet = {
+        var s = CharacterSet.alphanumerics
+        s.insert(charactersIn: "-._~,:")
+        return s
+    }()
+
+    static func escape(_ s: String) -> String { s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Hummingbird
+import ReportVerification
+import Storage
+
+/// OGC API – Features Part 1 (Core, GeoJSON, HTML) over the published layers: `/`,
+/// `/conformance`, `/collections`, `/collections/{layer}`, `/collections/{layer}/items`,
+/// `/collections/{layer}/items/{areaId}`.
+///
+/// Responses are assembled from fragments encoded once per layer version plus the statistics of
+/// the current data version; their ETag covers both, and public bodies are kept in a byte-bounded
+/// cache, so a repeated request costs a key lookup.
+struct FeaturesController {
+    typealias StatisticsSource = @Sendable (PublishedLayer, FeatureQuery, StatisticsAudience) async throws -> FeatureStatistics?
+
+    let store: SQLiteStore
+    let catalog: LayerCatalog
+    let cache: ResponseCache
+    let publicURL: String?
+    let statistics: StatisticsSource?
+
+    static let geoJSON = "application/geo+json"
+    static let json = "application/json"
+    static let html = "text/html; charset=utf-8"
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("/") { request, context in try landing(request, context) }
+        group.get("conformance") { request, _ in try conformance(request) }
+        group.get("collections") { request, _ in try collections(request) }
+        group.get("collections/:layer") { request, context in try collection(request, context) }
+        group.get("collections/:layer/items") { request, context in try await items(request, context) }
+        group.get("collections/:layer/items/:areaId") { request, context in try await item(request, context) }
+    }
+
+    func base(_ request: Request) -> String {
+        if let publicURL { return publicURL }
+        return "http://" + (request.head.authority ?? "localhost")
+    }
+
+    func landing(_ request: Request, _ context: AppRequestContext) throws -> Response {
+        let q = try FeatureQuery(request, allowed: ["f"])
+        let b = base(request)
+        if q.format == .html { return page(FeaturePages.landing(layers: sortedLayers(), base: b)) }
+        return try fixed(request, OGCDocuments.landing(base: b), type: Self.json)
+    }
+
+    func conformance(_ request: Request) throws -> Response {
+        let q = try FeatureQuery(request, allowed: ["f"])
+        if q.format == .html { return page(FeaturePages.list(title: "Conformance", items: OGCDocuments.conformance)) }
+        return try fixed(request, OGCDocuments.conformanceDocument(), type: Self.json)
+    }
+
+    func collections(_ request: Request) throws -> Response {
+        let q = try FeatureQuery(request, allowed: ["f"])
+        let b = base(request)
+        if q.format == .html { return page(FeaturePages.landing(layers: sortedLayers(), base: b)) }
+        return try fixed(request, OGCDocuments.collections(sortedLayers(), base: b), type: Self.json)
+    }
+
+    func collection(_ request: Request, _ context: AppRequestContext) throws -> Response {
+        let q = try FeatureQuery(request, allowed: ["f"])
+        let layer = try published(context)
+        if q.format == .html { return page(FeaturePages.landing(layers: [layer], base: base(request))) }
+        return try fixed(request, OGCDocuments.collection(layer, base: base(request)), type: Self.json)
+    }
+
+    func items(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let query = try FeatureQuery(request)
+        let layer = try published(context)
+        let audience = Self.audience(context)
+        let version = try store.currentDataVersion()
+        let b = base(request)
+        let key = ["items", layer.info.layer, String(layer.info.version), String(version), audience.rawValue, query.canonical, b].joined(separator: "|")
+        let etag = Conditional.etag(key)
+        let contentType = query.format == .html ? Self.html : Self.geoJSON
+        if audience == .public {
+            if Conditional.matches(request, etag: etag) {
+                return Conditional.response(request, body: ByteBuffer(), contentType: contentType, etag: etag, cacheControl: Conditional.publicCaching)
+            }
+            if let hit = cache.get(key) {
+                return Conditional.response(request, body: hit.body, contentType: hit.contentType, etag: hit.etag, cacheControl: Conditional.publicCaching)
+            }
+        }
+        let stats = try await statistics?(layer, query, audience)
+        let page = FeaturePage(layer: layer.encoded, query: query)
+        let body: String
+        if query.format == .html {
+            body = FeaturePages.items(layer: layer, page: page, statistics: stats, query: query, base: b)
+        } else {
+            body = FeatureCollectionBody(layer: layer, page: page, statistics: stats, query: query, base: b).text
+        }
+        let buffer = ByteBuffer(string: body)
+        let isPrivate = stats?.isPrivate ?? false
+        if !isPrivate { cache.put(key, .init(body: buffer, contentType: contentType, etag: etag)) }
+        return Conditional.response(request, body: buffer, contentType: contentType, etag: etag,
+                                    cacheControl: isPrivate ? Conditional.privateCaching : Conditional.publicCaching)
+    }
+
+    func item(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let query = try FeatureQuery(request, allowed: ["f", "datetime", "kind", "basis"])
+        let layer = try published(context)
+        let id = try context.parameters.require("areaId")
+        guard let i = layer.encoded.ordinal(of: id) else { throw APIError.notFound("layer \(layer.info.layer) has no feature \"\(id)\"") }
+        let audience = Self.audience(context)
+        let version = try store.currentDataVersion()
+        let b = base(request)
+        let key = ["item", layer.info.layer, String(layer.info.version), String(version), audience.rawValue, id, query.canonical, b].joined(separator: "|")
+        let etag = Conditional.etag(key)
+        let stats = try await statistics?(layer, query, audience)
+        let contentType = query.format == .html ? Self.html : Self.geoJSON
+        let body: String
+        if query.format == .html {
+            body = FeaturePages.item(layer: layer, ordinal: i, statistics: stats, base: b)
+        } else {
+            let collection = "\(b)/collections/\(URLQuery.escape(layer.info.layer))"
+            let links = "[" + [
+                OGCDocuments.link("\(collection)/items/\(URLQuery.escape(id))?f=json", rel: "self", type: Self.geoJSON),
+                OGCDocuments.link("\(collection)/items/\(URLQuery.escape(id))?f=html", rel: "alternate", type: "text/html"),
+                OGCDocuments.link(collection, rel: "collection", type: Self.json),
+            ].joined(separator: ",") + "]"
+            body = layer.encoded.feature(i, extra: stats?.areaMembers[id], links: links)
+        }
+        let isPrivate = stats?.isPrivate ?? false
+        return Conditional.response(request, body: ByteBuffer(string: body), contentType: contentType, etag: etag,
+                                    cacheControl: isPrivate ? Conditional.privateCaching : Conditional.publicCaching)
+    }
+
+    static func audience(_ context: AppRequestContext) -> StatisticsAudience {
+        guard let role = context.account?.role else { return .public }
+        if role.allows(.readPendingCounts) { return .verifier }
+        if role.allows(.exportStatistics) { return .researcher }
+        return .public
+    }
+
+    private func published(_ context: AppRequestContext) throws -> PublishedLayer {
+        let name = try context.parameters.require("layer")
+        guard let layer = catalog.snapshot()[name] else { throw APIError.notFound("no collection \"\(name)\"") }
+        return layer
+    }
+
+    private func sortedLayers() -> [PublishedLayer] {
+        catalog.snapshot().values.sorted { $0.info.layer < $1.info.layer }
+    }
+
+    /// Documents that change only with the layer set.
+    private func fixed(_ request: Request, _ text: String, type: String) throws -> Response {
+        let etag = Conditional.etag(text)
+        return Conditional.response(request, body: ByteBuffer(string: text), contentType: type, etag: etag, cacheControl: Conditional.publicCaching)
+    }
+
+    private func page(_ html: String) -> Response {
+        Response(status: .ok, headers: [.contentType: Self.html, .cacheControl: Conditional.publicCaching], body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+}
