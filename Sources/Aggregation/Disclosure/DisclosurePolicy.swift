@@ -1,0 +1,32 @@
+/// The smallest count k that may be shown to each audience (0 is always shown as a true zero).
+public struct DisclosurePolicy: Sendable, Equatable {
+    /// k per audience; an audience without an entry gets `fallbackThreshold`.
+    public var thresholds: [Audience: Int]
+
+    /// Creates a policy.
+    public init(thresholds: [Audience: Int]) {
+        self.thresholds = thresholds
+    }
+
+    /// The threshold used for an audience missing from `thresholds`: the strictest default, so a
+    /// forgotten entry can only hide more.
+    public static let fallbackThreshold = 11
+
+    /// k for one audience (at least 1: a threshold of 1 suppresses nothing).
+    public func threshold(for audience: Audience) -> Int {
+        max(1, thresholds[audience] ?? Self.fallbackThreshold)
+    }
+
+    /// The defaults and why:
+    /// - public k = 11: the CMS cell-size rule (no cell of 1–10, nor anything from which one can be
+    ///   derived) is the strictest common practice, and the counts here are of people in small,
+    ///   known places (a residence hall, one police beat) where a count of 5 can still name
+    ///   someone; CDC WONDER's ≤ 9 and the < 5 of county dashboards were made for much larger
+    ///   populations.
+    /// - researcher k = 11: researchers get finer cuts (daily buckets, several bases) and exported
+    ///   files leave our control, so nothing argues for a lower k than the public one. The source
+    ///   documents' "groups only above 1,000 people" is about the population behind a breakdown,
+    ///   not the count; we cannot check it here, which is one more reason not to go lower.
+    /// - verifier k = 1 (no suppression): verifiers read the individual reports already.
+    public static let `default` = DisclosurePolicy(thresholds: [.public: 11, .researcher: 11, .verifier: 1])
+}

@@ -1,0 +1,46 @@
+/// Raw, unreleased numbers of one area (or of the whole layer): these never leave the module
+/// except through `DisclosureControl`.
+public struct AreaStatistics: Sendable, Hashable {
+    /// Verified counts per group ("" for reports without one) per segment.
+    public var verified: [String: SegmentCounts]
+    /// Pending counts per segment (all groups).
+    public var pending: SegmentCounts
+    /// Capacity or population for rates; nil when unknown.
+    public var denominator: Double?
+
+    /// Creates the numbers of one area.
+    public init(verified: [String: SegmentCounts] = [:], pending: SegmentCounts = SegmentCounts(), denominator: Double? = nil) {
+        self.verified = verified
+        self.pending = pending
+        self.denominator = denominator
+    }
+
+    /// Verified counts per segment, all groups together.
+    public var allGroups: SegmentCounts { verified.values.reduce(SegmentCounts(), +) }
+
+    /// Verified reports in a window.
+    public func count(_ window: Window) -> Int { allGroups.count(window) }
+
+    /// Verified reports in the window before; nil for `all`.
+    public func previous(_ window: Window) -> Int? { allGroups.previous(window) }
+
+    /// Window count minus previous window count; nil for `all`.
+    public func change(_ window: Window) -> Int? { previous(window).map { count(window) - $0 } }
+
+    /// Verified reports of one group in a window.
+    public func count(group: String, _ window: Window) -> Int { verified[group]?.count(window) ?? 0 }
+
+    /// Pending reports in a window.
+    public func pendingCount(_ window: Window) -> Int { pending.count(window) }
+
+    /// Reports per 1,000 of the denominator; nil unless the denominator is known and positive.
+    public func ratePer1000(_ window: Window) -> Double? {
+        Self.rate(count: count(window), denominator: denominator)
+    }
+
+    /// `count` per 1,000 of `denominator`; nil unless the denominator is positive.
+    public static func rate(count: Int, denominator: Double?) -> Double? {
+        guard let denominator, denominator > 0, denominator.isFinite else { return nil }
+        return Double(count) * 1000 / denominator
+    }
+}
