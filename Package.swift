@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "MapTiles", dependencies: ["GeoCore", "CCairo"], swiftSettings: strict),
         .target(
             name: "Storage",
-            dependencies: ["GeoCore", "ReportVerification", "CSQLite", "CLibPQ", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["GeoCore", "ReportVerification", "Aggregation", "CSQLite", "CLibPQ", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -54,11 +54,11 @@ let package = Package(
         .testTarget(name: "ReportVerificationTests", dependencies: ["ReportVerification"], swiftSettings: strict),
         .testTarget(name: "AggregationTests", dependencies: ["Aggregation", "GeoCore"], swiftSettings: strict),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "GeoCore"], swiftSettings: strict),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "GeoCore", "ReportVerification"], swiftSettings: strict),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "GeoCore", "ReportVerification", "Aggregation"], swiftSettings: strict),
         .testTarget(
             name: "GeoserveTests",
             dependencies: [
-                "geoserve", "GeoCore", "Storage",
+                "geoserve", "GeoCore", "Storage", "Aggregation",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -34,9 +34,16 @@ public struct ReportRecord: Hashable, Sendable {
     public var lon: Double?
     public var lat: Double?
     public var areas: [AreaAssignment]
+    /// Campus day of the latest transition into `verified`, `YYYY-MM-DD`; nil if never verified.
+    public var verifiedOn: String?
+    /// The statistics breakdown group (a covid reporter's affiliation), "" for none.
+    public var group: String
 
     public init(id: String, kind: String, status: ReportStatus, version: Int, reporterID: String?, submittedAt: Date, updatedAt: Date,
-                occurredOn: String, payload: Data, lon: Double?, lat: Double?, areas: [AreaAssignment]) {
+                occurredOn: String, payload: Data, lon: Double?, lat: Double?, areas: [AreaAssignment],
+                verifiedOn: String? = nil, group: String = "") {
+        self.verifiedOn = verifiedOn
+        self.group = group
         self.id = id
         self.kind = kind
         self.status = status

@@ -52,3 +52,23 @@ extension Report: Codable {
         }
     }
 }
+
+extension Report {
+    /// The group statistics break this report down by: a COVID self-reporter's affiliation, none
+    /// ("") for misconduct reports, whose reporters are anonymous by default.
+    public var breakdownGroup: String {
+        switch self {
+        case .covid(let r): return r.affiliation.rawValue
+        case .misconduct: return ""
+        }
+    }
+
+    /// The breakdown groups a kind declares, so that which groups a release lists never depends
+    /// on the data.
+    public static func breakdownGroups(of kind: ReportKind) -> [String] {
+        switch kind {
+        case .covid: return Affiliation.allCases.map(\.rawValue)
+        case .misconduct: return []
+        }
+    }
+}

@@ -143,6 +143,21 @@ enum SQLiteMigrations {
             value TEXT NOT NULL
         );
         """),
+        (8, """
+        ALTER TABLE reports ADD COLUMN verified_on TEXT;
+        ALTER TABLE reports ADD COLUMN group_key TEXT NOT NULL DEFAULT '';
+        CREATE TABLE counters (
+            layer   TEXT NOT NULL,
+            basis   TEXT NOT NULL CHECK (basis IN ('occurred', 'submitted', 'verified')),
+            area_id TEXT NOT NULL,
+            day     TEXT NOT NULL,
+            kind    TEXT NOT NULL,
+            status  TEXT NOT NULL,
+            grp     TEXT NOT NULL,
+            n       INTEGER NOT NULL,
+            PRIMARY KEY (layer, basis, area_id, day, kind, status, grp)
+        ) WITHOUT ROWID;
+        """),
     ]
 
     static var latest: Int { all.last!.version }

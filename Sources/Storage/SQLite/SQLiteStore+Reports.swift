@@ -1,8 +1,11 @@
 import Foundation
+import Aggregation
 import ReportVerification
 
 extension SQLiteStore: ReportStore {
-    static let reportColumns = "id, kind, status, version, reporter_id, submitted_at, updated_at, occurred_on, payload, lon, lat"
+    static let reportColumns = "id, kind, status, version, reporter_id, submitted_at, updated_at, occurred_on, payload, lon, lat, verified_on, group_key"
+    /// How many columns `reportColumns` names: a query may select more after them.
+    static let reportColumnCount: Int32 = 13
 
     /// Reads a report row (columns as `reportColumns`) and its area assignments.
     static func readReport(_ s: SQLiteStatement, _ db: SQLiteConnection) throws -> ReportRecord {
@@ -13,7 +16,8 @@ extension SQLiteStore: ReportStore {
         return ReportRecord(id: id, kind: s.text(1)!, status: ReportStatus(rawValue: s.text(2)!) ?? .pending, version: Int(s.int(3)),
                             reporterID: s.text(4), submittedAt: Timestamp.parse(s.text(5)!), updatedAt: Timestamp.parse(s.text(6)!),
                             occurredOn: s.text(7)!, payload: Data(s.text(8)!.utf8),
-                            lon: s.isNull(9) ? nil : s.double(9), lat: s.isNull(10) ? nil : s.double(10), areas: assignments)
+                            lon: s.isNull(9) ? nil : s.double(9), lat: s.isNull(10) ? nil : s.double(10), areas: assignments,
+                            verifiedOn: s.text(11), group: s.text(12) ?? "")
     }
 
     static func loadReport(id: String, _ db: SQLiteConnection) throws -> ReportRecord? {
@@ -28,7 +32,7 @@ extension SQLiteStore: ReportStore {
     }
 
     /// Stores one submission inside the drain's transaction.
-    static func store(_ job: IntakeJob, _ db: SQLiteConnection) throws -> SubmissionOutcome {
+    static func store(_ job: IntakeJob, zone: TimeZone, _ db: SQLiteConnection) throws -> SubmissionOutcome {
         let r = job.submission.record
         let scope = r.reporterID ?? "anonymous"
         if let key = job.submission.idempotencyKey {
@@ -52,18 +56,19 @@ extension SQLiteStore: ReportStore {
         let submitted = Timestamp.format(r.submittedAt)
         try db.cached("""
             INSERT INTO reports (id, kind, status, version, reporter_id, receipt_hash, idempotency_scope, idempotency_key,
-                                 occurred_on, submitted_at, updated_at, lon, lat, payload)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                 occurred_on, submitted_at, updated_at, lon, lat, payload, group_key)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).bind(.text(r.id), .text(r.kind), .text(r.status.rawValue), .int(Int64(r.version)), r.reporterID.map { .text($0) } ?? .null,
                       job.submission.receiptHash.map { .text($0) } ?? .null, .text(scope),
                       job.submission.idempotencyKey.map { .text($0) } ?? .null, .text(r.occurredOn), .text(submitted), .text(submitted),
                       r.lon.map { .double($0) } ?? .null, r.lat.map { .double($0) } ?? .null,
-                      .text(String(decoding: r.payload, as: UTF8.self))).run()
+                      .text(String(decoding: r.payload, as: UTF8.self)), .text(r.group)).run()
         let insertArea = try db.cached("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")
         for a in r.areas {
             try insertArea.bind(.text(r.id), .text(a.layer), .int(Int64(a.layerVersion)), .text(a.areaID)).run()
         }
         try appendAudit(db, reportID: r.id, actor: r.reporterID ?? "anonymous", at: submitted, action: "submit", from: nil, to: r.status, reason: nil)
+        try applyCounters(from: nil, to: r, zone: zone, db)
         return .created(r)
     }
 
@@ -93,7 +98,8 @@ extension SQLiteStore: ReportStore {
 
     public func transition(reportID: String, _ transition: ReportTransition, reason: String?, actor: String,
                            expectedVersion: Int?) async throws -> ReportRecord {
-        try await run { db in
+        let zone = timeZone
+        return try await run { db in
             try db.transaction {
                 guard var r = try Self.loadReport(id: reportID, db) else { throw ReportChangeError.notFound }
                 if let expectedVersion, expectedVersion != r.version {
@@ -105,8 +111,10 @@ extension SQLiteStore: ReportStore {
                 }
                 let now = Date()
                 let at = Timestamp.format(now)
-                let changed = try db.prepare("UPDATE reports SET status = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ?")
-                    .bind(.text(next.rawValue), .text(at), .text(reportID), .int(Int64(r.version)))
+                let before = r
+                if next == .verified { r.verifiedOn = Day.containing(now, in: zone).iso }
+                let changed = try db.prepare("UPDATE reports SET status = ?, version = version + 1, updated_at = ?, verified_on = ? WHERE id = ? AND version = ?")
+                    .bind(.text(next.rawValue), .text(at), r.verifiedOn.map { .text($0) } ?? .null, .text(reportID), .int(Int64(r.version)))
                 try changed.run()
                 try Self.appendAudit(db, reportID: reportID, actor: actor, at: at, action: transition.rawValue, from: r.status, to: next, reason: reason)
                 if r.status == .verified || next == .verified {
@@ -116,6 +124,7 @@ extension SQLiteStore: ReportStore {
                 r.status = next
                 r.version += 1
                 r.updatedAt = Timestamp.parse(at)
+                try Self.applyCounters(from: before, to: r, zone: zone, db)
                 return r
             }
         }

@@ -4,21 +4,26 @@ import ReportVerification
 extension SQLiteStore: RevisionStore {
     public func edit(reportID: String, _ edit: ReportEdit, actor: String, expectedVersion: Int?, keep: Int,
                      allowed: @escaping @Sendable (ReportRecord) throws -> Void) async throws -> ReportRecord {
-        try await run { db in
-            try db.transaction { try Self.apply(edit, to: reportID, actor: actor, action: "edit", expectedVersion: expectedVersion, keep: keep, allowed: allowed, db) }
+        let zone = timeZone
+        return try await run { db in
+            try db.transaction {
+                try Self.apply(edit, to: reportID, actor: actor, action: "edit", expectedVersion: expectedVersion, keep: keep, allowed: allowed,
+                               zone: zone, db)
+            }
         }
     }
 
     public func restore(reportID: String, revision: Int, actor: String, expectedVersion: Int?, keep: Int,
                         allowed: @escaping @Sendable (ReportRecord) throws -> Void) async throws -> ReportRecord {
-        try await run { db in
+        let zone = timeZone
+        return try await run { db in
             try db.transaction {
                 guard let kept = try Self.revisions(reportID, db).first(where: { $0.revision == revision }) else {
                     throw StorageError.notFound("revision \(revision) of report \(reportID)")
                 }
                 let edit = ReportEdit(occurredOn: kept.occurredOn, lon: kept.lon, lat: kept.lat, areas: kept.areas, payload: kept.payload)
                 return try Self.apply(edit, to: reportID, actor: actor, action: "restore:\(revision)", expectedVersion: expectedVersion,
-                                      keep: keep, allowed: allowed, db)
+                                      keep: keep, allowed: allowed, zone: zone, db)
             }
         }
     }
@@ -50,8 +55,10 @@ extension SQLiteStore: RevisionStore {
     }
 
     private static func apply(_ edit: ReportEdit, to reportID: String, actor: String, action: String, expectedVersion: Int?, keep: Int,
-                              allowed: (ReportRecord) throws -> Void, _ db: SQLiteConnection) throws -> ReportRecord {
+                              allowed: (ReportRecord) throws -> Void, zone: TimeZone, _ db: SQLiteConnection) throws -> ReportRecord {
         guard var r = try loadReport(id: reportID, db) else { throw ReportChangeError.notFound }
+        let before = r
+        let group = (try? JSONDecoder().decode(Report.self, from: edit.payload))?.breakdownGroup ?? r.group
         if let expectedVersion, expectedVersion != r.version { throw ReportChangeError.staleVersion(current: r.version, status: r.status) }
         try allowed(r)
         let at = Timestamp.now()
@@ -65,9 +72,9 @@ extension SQLiteStore: RevisionStore {
         try recordRevision(reportID, revision: latest + 1, at: at, actor: actor, occurredOn: edit.occurredOn, lon: edit.lon, lat: edit.lat,
                            areas: edit.areas, payload: edit.payload, db)
         try db.prepare("DELETE FROM revisions WHERE report_id = ? AND revision <= ?").bind(.text(reportID), .int(Int64(latest + 1 - max(keep, 1)))).run()
-        try db.prepare("UPDATE reports SET occurred_on = ?, lon = ?, lat = ?, payload = ?, version = version + 1, updated_at = ? WHERE id = ?")
+        try db.prepare("UPDATE reports SET occurred_on = ?, lon = ?, lat = ?, payload = ?, version = version + 1, updated_at = ?, group_key = ? WHERE id = ?")
             .bind(.text(edit.occurredOn), edit.lon.map { .double($0) } ?? .null, edit.lat.map { .double($0) } ?? .null,
-                  .text(String(decoding: edit.payload, as: UTF8.self)), .text(at), .text(reportID)).run()
+                  .text(String(decoding: edit.payload, as: UTF8.self)), .text(at), .text(group), .text(reportID)).run()
         try db.prepare("DELETE FROM report_areas WHERE report_id = ?").bind(.text(reportID)).run()
         let insertArea = try db.prepare("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")
         for a in edit.areas { try insertArea.bind(.text(reportID), .text(a.layer), .int(Int64(a.layerVersion)), .text(a.areaID)).run() }
@@ -81,8 +88,10 @@ extension SQLiteStore: RevisionStore {
         r.lat = edit.lat
         r.payload = edit.payload
         r.areas = edit.areas
+        r.group = group
         r.version += 1
         r.updatedAt = Timestamp.parse(at)
+        try applyCounters(from: before, to: r, zone: zone, db)
         return r
     }
 }

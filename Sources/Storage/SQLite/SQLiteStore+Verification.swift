@@ -30,7 +30,7 @@ extension SQLiteStore: VerificationStore {
             let s = try db.prepare(sql)
             try s.bind(values: bound)
             var rows: [(ReportRecord, Int)] = []
-            while try s.step() { rows.append((try Self.readReport(s, db), Int(s.int(11)))) }
+            while try s.step() { rows.append((try Self.readReport(s, db), Int(s.int(SQLiteStore.reportColumnCount)))) }
             let more = rows.count > limit
             let page = Array(rows.prefix(limit))
             let next = more ? page.last.map { QueueCursor(rank: $0.1, submittedAt: Timestamp.format($0.0.submittedAt), id: $0.0.id).encoded } : nil

@@ -18,10 +18,13 @@ public final class SQLiteStore: AreaStore {
     private let versionReader: Mutex<SQLiteConnection>
     /// Where the database lives.
     public let path: String
+    /// The campus's time zone: report days and counter days are its days.
+    public let timeZone: TimeZone
 
     /// Opens or creates the database at `path` (its folder is created when missing).
-    public init(path: String) throws {
+    public init(path: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!) throws {
         self.path = path
+        self.timeZone = timeZone
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let c = try SQLiteConnection(path: path)
@@ -77,7 +80,7 @@ public final class SQLiteStore: AreaStore {
             for job in jobs {
                 try db.execute("SAVEPOINT submission")
                 do {
-                    results.append(.success(try Self.store(job, db)))
+                    results.append(.success(try Self.store(job, zone: timeZone, db)))
                     try db.execute("RELEASE submission")
                 } catch {
                     try db.execute("ROLLBACK TO submission; RELEASE submission")
@@ -95,7 +98,8 @@ public final class SQLiteStore: AreaStore {
 
     @discardableResult
     public func migrate() async throws -> Int {
-        try await run { db in
+        let zone = timeZone
+        return try await run { db in
             try db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
             let current = Int(try db.scalar("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") ?? 0)
             guard current <= SQLiteMigrations.latest else {
@@ -104,6 +108,11 @@ public final class SQLiteStore: AreaStore {
             for m in SQLiteMigrations.all where m.version > current {
                 try db.transaction {
                     try db.execute(m.sql)
+                    if m.version == 8 {
+                        // Counters start from the reports already stored.
+                        try Self.backfillGroups(db)
+                        _ = try Self.rebuildCounters(zone: zone, db)
+                    }
                     try db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)")
                         .bind(.int(Int64(m.version)), .text(Timestamp.now())).run()
                 }

@@ -1,3 +1,4 @@
+import Aggregation
 import Foundation
 import Logging
 
@@ -28,6 +29,8 @@ struct AppConfiguration: Sendable {
     var publicURL: String?
     /// Decimal places of GeoJSON coordinates (6 ≈ 10 cm).
     var coordinatePrecision = 6
+    /// Disclosure control: the smallest count shown to each audience.
+    var disclosure = DisclosurePolicy.default
     /// Bytes of encoded responses kept in memory.
     var responseCacheBytes = 64 << 20
 

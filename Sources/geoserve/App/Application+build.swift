@@ -7,7 +7,7 @@ import Storage
 func buildApplication(_ configuration: AppConfiguration) async throws -> some ApplicationProtocol {
     var logger = Logger(label: "geoserve")
     logger.logLevel = configuration.logLevel
-    let store = try SQLiteStore(path: configuration.databasePath)
+    let store = try SQLiteStore(path: configuration.databasePath, timeZone: configuration.timeZone)
     try await store.migrate()
     if let demo = configuration.demoDataPath {
         try await DemoData.importIfEmpty(into: store, from: demo, logger: logger)
@@ -38,7 +38,8 @@ func buildRouter(store: SQLiteStore, catalog: LayerCatalog, configuration: AppCo
     }
     let cache = ResponseCache(capacityBytes: configuration.responseCacheBytes)
     let features = router.group().add(middleware: BearerAuthMiddleware(accounts: store))
-    FeaturesController(store: store, catalog: catalog, cache: cache, publicURL: configuration.publicURL, statistics: nil).addRoutes(to: features)
+    let statistics = StatisticsService(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone)
+    FeaturesController(store: store, catalog: catalog, cache: cache, publicURL: configuration.publicURL, statistics: statistics).addRoutes(to: features)
     let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store))
     PlacesController(catalog: catalog).addRoutes(to: v1)
     LayersController(store: store, catalog: catalog).addRoutes(to: v1)

@@ -18,7 +18,7 @@ struct AuditVerifyCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let db = try SQLiteStore(path: store.databasePath)
+        let db = try store.open()
         try await db.migrate()
         if let broken = try await db.verifyAuditChain() {
             printError("audit trail broken at entry \(broken): it, or the entry before it, was edited or deleted")

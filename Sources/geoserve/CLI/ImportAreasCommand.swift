@@ -53,7 +53,7 @@ struct ImportAreasCommand: AsyncParsableCommand {
             printError("nothing imported: no usable features")
             throw ExitCode(1)
         }
-        let db = try SQLiteStore(path: store.databasePath)
+        let db = try store.open()
         try await db.migrate()
         let info = try await db.importLayer(file.layerImport(name: layer))
         print("layer \(info.layer) version \(info.version): \(info.featureCount) \(info.kind == .points ? "points" : "areas") published")

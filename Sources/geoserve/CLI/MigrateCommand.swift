@@ -10,7 +10,7 @@ struct MigrateCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let db = try SQLiteStore(path: store.databasePath)
+        let db = try store.open()
         let version = try await db.migrate()
         print("schema at version \(version): \(store.databasePath)")
     }
@@ -25,7 +25,7 @@ struct LayersCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let db = try SQLiteStore(path: store.databasePath)
+        let db = try store.open()
         try await db.migrate()
         for l in try await db.layers() {
             let published = l.publishedVersion.map { "v\($0)" } ?? "none"

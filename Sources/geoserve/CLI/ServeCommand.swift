@@ -29,6 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.port = try EnvironmentDefault.int(port, "GEOSERVE_PORT", config.port)
         guard (0...65535).contains(config.port) else { throw ValidationError("port \(config.port) is outside 0...65535") }
         config.databasePath = store.databasePath
+        config.timeZone = try store.timeZone()
         let demo = EnvironmentDefault.string(demoData, "GEOSERVE_DEMO_DATA", "data")
         config.demoDataPath = demo == "none" ? nil : demo
         let level = EnvironmentDefault.string(logLevel, "GEOSERVE_LOG_LEVEL", "info")

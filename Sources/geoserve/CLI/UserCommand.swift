@@ -39,7 +39,7 @@ struct UserCreateCommand: AsyncParsableCommand {
             throw ValidationError("no password given on standard input")
         }
         if let problem = Credentials.checkPassword(password) { throw ValidationError(problem) }
-        let db = try SQLiteStore(path: store.databasePath)
+        let db = try store.open()
         try await db.migrate()
         let hash = await Credentials().hash(password: password)
         do {
@@ -57,7 +57,7 @@ struct UserListCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let db = try SQLiteStore(path: store.databasePath)
+        let db = try store.open()
         try await db.migrate()
         for a in try await db.accounts() {
             print("\(a.id)  \(a.role.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))  \(a.email)\(a.disabled ? "  (disabled)" : "")")

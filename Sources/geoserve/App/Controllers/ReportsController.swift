@@ -57,7 +57,7 @@ struct ReportsController {
         let now = Date()
         let record = ReportRecord(id: id, kind: report.kind.rawValue, status: .pending, version: 1, reporterID: reporterID,
                                   submittedAt: now, updatedAt: now, occurredOn: report.occurredOn, payload: try encoder.encode(report),
-                                  lon: placed.lon, lat: placed.lat, areas: placed.areas)
+                                  lon: placed.lon, lat: placed.lat, areas: placed.areas, group: report.breakdownGroup)
         let receiptHash = reporterID == nil ? Credentials.tokenHash(receipts.token(reportID: id)) : nil
         let isCovid = report.kind == .covid
         let outcome: SubmissionOutcome

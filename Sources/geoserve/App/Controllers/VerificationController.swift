@@ -1,3 +1,4 @@
+import Aggregation
 import Foundation
 import Hummingbird
 import ReportVerification
@@ -101,7 +102,7 @@ struct VerificationController {
         filter.areaID = q["area"].map(String.init)
         for (name, keyPath) in [("from", \QueueFilter.from), ("to", \QueueFilter.to)] {
             if let day = q[Substring(name)] {
-                guard Day.isValid(String(day)) else { throw APIError.invalid("\(name) must be a date YYYY-MM-DD", field: name) }
+                guard Day(iso: String(day)) != nil else { throw APIError.invalid("\(name) must be a date YYYY-MM-DD", field: name) }
                 filter[keyPath: keyPath] = String(day)
             }
         }
@@ -165,19 +166,6 @@ struct VerificationController {
 }
 
 extension ReportClaim: ResponseEncodable {}
-
-/// Calendar days as `YYYY-MM-DD`.
-enum Day {
-    static func isValid(_ s: String) -> Bool {
-        let parts = s.split(separator: "-")
-        guard s.count == 10, parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return false }
-        var c = DateComponents()
-        c.year = y; c.month = m; c.day = d
-        var cal = Calendar(identifier: .gregorian)
-        cal.timeZone = TimeZone(identifier: "UTC")!
-        return c.isValidDate(in: cal)
-    }
-}
 
 /// Numeric query parameters with a default and a range.
 enum QueryNumber {

@@ -1,3 +1,4 @@
+import Aggregation
 import Foundation
 import Hummingbird
 import ReportVerification
@@ -11,13 +12,11 @@ import Storage
 /// the current data version; their ETag covers both, and public bodies are kept in a byte-bounded
 /// cache, so a repeated request costs a key lookup.
 struct FeaturesController {
-    typealias StatisticsSource = @Sendable (PublishedLayer, FeatureQuery, StatisticsAudience) async throws -> FeatureStatistics?
-
-    let store: SQLiteStore
+        let store: SQLiteStore
     let catalog: LayerCatalog
     let cache: ResponseCache
     let publicURL: String?
-    let statistics: StatisticsSource?
+    let statistics: StatisticsService
 
     static let geoJSON = "application/geo+json"
     static let json = "application/json"
@@ -69,6 +68,7 @@ struct FeaturesController {
         let layer = try published(context)
         let audience = Self.audience(context)
         let version = try store.currentDataVersion()
+        try await catalog.refreshIfChanged(from: store, dataVersion: version)
         let b = base(request)
         let key = ["items", layer.info.layer, String(layer.info.version), String(version), audience.rawValue, query.canonical, b].joined(separator: "|")
         let etag = Conditional.etag(key)
@@ -81,7 +81,7 @@ struct FeaturesController {
                 return Conditional.response(request, body: hit.body, contentType: hit.contentType, etag: hit.etag, cacheControl: Conditional.publicCaching)
             }
         }
-        let stats = try await statistics?(layer, query, audience)
+        let stats: FeatureStatistics? = try await statistics.features(layer, query: query, audience: audience, dataVersion: version)
         let page = FeaturePage(layer: layer.encoded, query: query)
         let body: String
         if query.format == .html {
@@ -106,7 +106,7 @@ struct FeaturesController {
         let b = base(request)
         let key = ["item", layer.info.layer, String(layer.info.version), String(version), audience.rawValue, id, query.canonical, b].joined(separator: "|")
         let etag = Conditional.etag(key)
-        let stats = try await statistics?(layer, query, audience)
+        let stats: FeatureStatistics? = try await statistics.features(layer, query: query, audience: audience, dataVersion: version)
         let contentType = query.format == .html ? Self.html : Self.geoJSON
         let body: String
         if query.format == .html {
@@ -125,11 +125,8 @@ struct FeaturesController {
                                     cacheControl: isPrivate ? Conditional.privateCaching : Conditional.publicCaching)
     }
 
-    static func audience(_ context: AppRequestContext) -> StatisticsAudience {
-        guard let role = context.account?.role else { return .public }
-        if role.allows(.readPendingCounts) { return .verifier }
-        if role.allows(.exportStatistics) { return .researcher }
-        return .public
+    static func audience(_ context: AppRequestContext) -> Audience {
+        StatisticsService.audience(context.account?.role)
     }
 
     private func published(_ context: AppRequestContext) throws -> PublishedLayer {

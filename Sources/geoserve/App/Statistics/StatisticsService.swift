@@ -1,0 +1,95 @@
+import Aggregation
+import Foundation
+import GeoCore
+import ReportVerification
+import Storage
+import Synchronization
+
+/// The one way numbers reach GeoJSON, tiles and exports: counters from the store, statistics
+/// from `Aggregation`, then disclosure control for the caller's audience.
+///
+/// Releases are kept per (layer version, data version, request, audience), so repeated requests
+/// and the tiles of one map view share one computation; a change of data version makes new keys.
+final class StatisticsService: Sendable {
+    let store: SQLiteStore
+    let control: DisclosureControl
+    let timeZone: TimeZone
+    private let releases = Mutex<[String: ReleasedLayerStatistics]>([:])
+
+    init(store: SQLiteStore, policy: DisclosurePolicy, timeZone: TimeZone) {
+        self.store = store
+        self.control = DisclosureControl(policy: policy)
+        self.timeZone = timeZone
+    }
+
+    /// Who the numbers are released to, from the caller's role.
+    static func audience(_ role: Role?) -> Audience {
+        guard let role else { return .public }
+        if role.allows(.readPendingCounts) { return .verifier }
+        if role.allows(.exportStatistics) { return .researcher }
+        return .public
+    }
+
+    /// Today in the campus time zone.
+    var today: Day { Day.containing(Date(), in: timeZone) }
+
+    /// The statistics request of a layer for a kind, basis and window end.
+    func request(layer: String, kind: String?, basis: TimeBasis, end: Day?) -> StatisticsRequest {
+        let groups = kind.flatMap(ReportKind.init(rawValue:)).map(Report.breakdownGroups(of:)) ?? []
+        return StatisticsRequest(layer: layer, kind: kind, basis: basis, end: end ?? today, groups: groups)
+    }
+
+    /// Capacity or population per area, for rates per 1,000.
+    static func denominators(_ layer: PublishedLayer) -> [String: Double] {
+        var out: [String: Double] = [:]
+        for f in layer.features {
+            for key in ["capacity", "population"] {
+                if case .number(let n)? = f.properties[key], n > 0 { out[f.id] = n; break }
+            }
+        }
+        return out
+    }
+
+    /// The released statistics of a layer for an audience at the current data version.
+    func release(_ layer: PublishedLayer, _ request: StatisticsRequest, for audience: Audience, dataVersion: Int64) async throws -> ReleasedLayerStatistics {
+        let key = "\(layer.info.layer)|\(layer.info.version)|\(dataVersion)|\(request.kind ?? "*")|\(request.basis.rawValue)|\(request.end.iso)|\(audience.rawValue)"
+        if let hit = releases.withLock({ $0[key] }) { return hit }
+        let counters = try await store.counters(layer: layer.info.layer, basis: request.basis)
+        let stats = Statistics.compute(request, areaIDs: layer.encoded.ids, counters: counters, denominators: Self.denominators(layer))
+        let released = control.release(stats, for: audience)
+        releases.withLock { cache in
+            // Old data versions are never asked for again; a small bound keeps the map from growing.
+            if cache.count >= 256 { cache.removeAll() }
+            cache[key] = released
+        }
+        return released
+    }
+
+    /// Statistics as GeoJSON fragments for the features endpoints.
+    func features(_ layer: PublishedLayer, query: FeatureQuery, audience: Audience, dataVersion: Int64) async throws -> FeatureStatistics {
+        let basis = TimeBasis(rawValue: query.basis) ?? .occurred
+        let end = query.windowEnd.flatMap(Day.init(iso:))
+        let released = try await release(layer, request(layer: layer.info.layer, kind: query.kind, basis: basis, end: end),
+                                         for: audience, dataVersion: dataVersion)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var members: [String: String] = [:]
+        for (id, stats) in released.areas {
+            members[id] = #""statistics":"# + String(decoding: try encoder.encode(stats), as: UTF8.self)
+        }
+        struct Header: Encodable {
+            let kind: String?
+            let basis: TimeBasis
+            let end: Day
+            let windows: [String]
+            let audience: Audience
+            let threshold: Int
+            let dataVersion: Int64
+            let total: ReleasedAreaStatistics
+        }
+        let header = Header(kind: released.request.kind, basis: basis, end: released.request.end, windows: Window.allCases.map(\.rawValue),
+                            audience: audience, threshold: released.threshold, dataVersion: dataVersion, total: released.total)
+        let collection = #""statistics":"# + String(decoding: try encoder.encode(header), as: UTF8.self)
+        return FeatureStatistics(areaMembers: members, collectionMembers: collection, isPrivate: audience != .public)
+    }
+}
