@@ -36,6 +36,8 @@ struct AuthorizationMatrixTests {
         Row(method: .get, path: "/collections/halls/items/H01", body: nil, expected: all(.ok)),
         Row(method: .get, path: "/v1/areas/containing?lon=-87.6&lat=41.79", body: nil, expected: all(.ok)),
         Row(method: .get, path: "/v1/places/nearest?lon=-87.6&lat=41.79", body: nil, expected: all(.ok)),
+        Row(method: .get, path: "/v1/exports/area-stats?layer=halls&from=2026-11-01&to=2026-11-02", body: nil,
+            expected: roles(anonymous: .unauthorized, reporter: .forbidden, verifier: .forbidden, researcher: .ok, viewer: .forbidden, admin: .ok)),
         Row(method: .get, path: "/v1/misconduct?layer=halls&area=H01", body: nil, expected: all(.ok)),
         Row(method: .get, path: "/v1/me", body: nil, expected: roles(anonymous: .unauthorized, reporter: .ok, verifier: .ok, researcher: .ok, viewer: .ok, admin: .ok)),
         Row(method: .get, path: "/v1/accounts", body: nil,

@@ -42,6 +42,7 @@ func buildRouter(store: SQLiteStore, catalog: LayerCatalog, configuration: AppCo
     FeaturesController(store: store, catalog: catalog, cache: cache, publicURL: configuration.publicURL, statistics: statistics).addRoutes(to: features)
     let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store))
     PlacesController(catalog: catalog).addRoutes(to: v1)
+    ExportsController(export: AreaStatsExport(store: store, policy: configuration.disclosure), catalog: catalog).addRoutes(to: v1)
     LayersController(store: store, catalog: catalog).addRoutes(to: v1)
     AuthController(accounts: store, credentials: credentials).addRoutes(to: v1)
     AccountsController(accounts: store, credentials: credentials).addRoutes(to: v1)

@@ -1,4 +1,6 @@
+import Aggregation
 import ArgumentParser
+import Foundation
 import Hummingbird
 import Logging
 
@@ -21,6 +23,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env GEOSERVE_LOG_LEVEL, default info).")
     var logLevel: String?
 
+    @Option(name: .customLong("k-public"), help: "Smallest count shown publicly; smaller nonzero counts are suppressed (env GEOSERVE_K_PUBLIC, default 11).")
+    var kPublic: Int?
+
+    @Option(name: .customLong("k-researcher"), help: "Smallest count shown to researchers (env GEOSERVE_K_RESEARCHER, default 11).")
+    var kResearcher: Int?
+
+    @Option(name: .customLong("cors-origins"), help: ArgumentHelp("Comma-separated origins browser code may read from, or * (env GEOSERVE_CORS_ORIGINS, default *).", valueName: "origins"))
+    var corsOrigins: String?
+
+    @Option(name: .customLong("public-url"), help: ArgumentHelp("Base URL for links, e.g. https://maps.campus.example (env GEOSERVE_PUBLIC_URL; default from the Host header).", valueName: "url"))
+    var publicURL: String?
+
+    @Option(help: "Decimal places of GeoJSON coordinates, 1-15 (env GEOSERVE_PRECISION, default 6).")
+    var precision: Int?
+
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
@@ -35,6 +52,17 @@ struct ServeCommand: AsyncParsableCommand {
         let level = EnvironmentDefault.string(logLevel, "GEOSERVE_LOG_LEVEL", "info")
         guard let parsed = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level \(level)") }
         config.logLevel = parsed
+        for (audience, flag, variable) in [(Audience.public, kPublic, "GEOSERVE_K_PUBLIC"), (.researcher, kResearcher, "GEOSERVE_K_RESEARCHER")] {
+            let k = try EnvironmentDefault.int(flag, variable, config.disclosure.threshold(for: audience))
+            guard (1...1_000_000).contains(k) else { throw ValidationError("\(variable) must be at least 1") }
+            config.disclosure.thresholds[audience] = k
+        }
+        config.corsOrigins = EnvironmentDefault.string(corsOrigins, "GEOSERVE_CORS_ORIGINS", "*")
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let url = EnvironmentDefault.string(publicURL, "GEOSERVE_PUBLIC_URL", "")
+        config.publicURL = url.isEmpty ? nil : String(url.reversed().drop { $0 == "/" }.reversed())
+        config.coordinatePrecision = try EnvironmentDefault.int(precision, "GEOSERVE_PRECISION", config.coordinatePrecision)
+        guard (1...15).contains(config.coordinatePrecision) else { throw ValidationError("precision must be 1 to 15") }
         let app = try await buildApplication(config)
         try await app.runService()
     }

@@ -1,0 +1,64 @@
+import Aggregation
+import ArgumentParser
+import Foundation
+import Storage
+
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export disclosure-controlled statistics for researchers.",
+        subcommands: [ExportAreaStatsCommand.self]
+    )
+}
+
+struct ExportAreaStatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "area-stats",
+        abstract: "Verified reports per area and bucket, researcher threshold applied; recorded in the audit trail.",
+        discussion: "Writes CSV (RFC 4180, header row) to --out or standard output; with --out, provenance goes to <out>.provenance.json."
+    )
+
+    @Option(help: "Area layer.") var layer: String
+    @Option(help: "First day, YYYY-MM-DD.") var from: String
+    @Option(help: "Last day (inclusive), YYYY-MM-DD.") var to: String
+    @Option(help: "day, week (ISO, from Monday) or month.") var bucket: String = "day"
+    @Option(help: "covid or misconduct (default both).") var kind: String?
+    @Option(help: "occurred, submitted or verified.") var basis: String = "occurred"
+    @Option(help: "Output CSV file (default standard output).") var out: String?
+    @Option(name: .customLong("k-researcher"), help: "Researcher threshold (env GEOSERVE_K_RESEARCHER, default 11).") var threshold: Int?
+    @OptionGroup var store: StoreOptions
+
+    func run() async throws {
+        guard let from = Day(iso: from) else { throw ValidationError("--from must be a date YYYY-MM-DD") }
+        guard let to = Day(iso: to) else { throw ValidationError("--to must be a date YYYY-MM-DD") }
+        guard let bucket = Bucket(rawValue: bucket) else { throw ValidationError("--bucket must be day, week or month") }
+        guard let basis = TimeBasis(rawValue: basis) else { throw ValidationError("--basis must be occurred, submitted or verified") }
+        if let kind, !["covid", "misconduct"].contains(kind) { throw ValidationError("--kind must be covid or misconduct") }
+        var policy = DisclosurePolicy.default
+        policy.thresholds[.researcher] = try EnvironmentDefault.int(threshold, "GEOSERVE_K_RESEARCHER", policy.threshold(for: .researcher))
+        let db = try store.open()
+        try await db.migrate()
+        guard let summary = try await db.layers().first(where: { $0.name == layer }), let version = summary.publishedVersion, summary.kind == .areas else {
+            throw ValidationError("no published area layer \"\(layer)\"")
+        }
+        let areas = try await db.areas(layer: layer, version: version)
+        let published = PublishedLayer(info: summary.versions.first { $0.version == version }!, features: areas)
+        let export = AreaStatsExport(store: db, policy: policy)
+        let parameters = AreaStatsExport.Parameters(layer: layer, from: from, to: to, bucket: bucket, kind: kind, basis: basis)
+        do {
+            let (table, provenance) = try await export.run(parameters, areaIDs: published.encoded.ids, denominators: StatisticsService.denominators(published),
+                                                           layerVersion: version, actor: "cli")
+            if let out {
+                try Data(table.csv().utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+                try encoder.encode(provenance).write(to: URL(fileURLWithPath: out + ".provenance.json"), options: .atomic)
+                printError("wrote \(table.rows.count) rows to \(out) (threshold \(table.threshold), data version \(provenance.dataVersion))")
+            } else {
+                print(table.csv(), terminator: "")
+            }
+        } catch let e as APIError {
+            throw ValidationError(e.message)
+        }
+    }
+}

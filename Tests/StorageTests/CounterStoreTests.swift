@@ -1,0 +1,84 @@
+import Aggregation
+import Foundation
+import ReportVerification
+import Testing
+@testable import Storage
+
+/// A small deterministic generator (SplitMix64), so a failing sequence can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite("stored counters")
+struct CounterStoreTests {
+    @Test("after every random intake, transition and edit the stored counters equal a recompute from the reports", arguments: [1, 2, 3])
+    func randomHistories(seed: UInt64) async throws {
+        let (path, folder) = temporaryDatabase()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let s = try SQLiteStore(path: path, timeZone: TimeZone(identifier: "America/Chicago")!)
+        try await s.migrate()
+        var rng = SeededGenerator(state: seed)
+        var ids: [String] = []
+        let halls = ["H01", "H02", "H03"], zones = ["Z1", "Z2"]
+        let groups = ["student", "faculty", "staff", ""]
+        for step in 0..<120 {
+            let action = Int.random(in: 0..<10, using: &rng)
+            if ids.isEmpty || action < 4 {
+                let id = "r\(step)"
+                let day = Day(year: 2026, month: 10, day: 1).adding(days: Int.random(in: 0..<60, using: &rng)).iso
+                let at = Date(timeIntervalSince1970: 1_790_000_000 + Double(Int.random(in: 0..<5_000_000, using: &rng)))
+                let r = ReportRecord(id: id, kind: Bool.random(using: &rng) ? "covid" : "misconduct", status: .pending, version: 1,
+                                     reporterID: nil, submittedAt: at, updatedAt: at, occurredOn: day, payload: Data("{}".utf8),
+                                     lon: nil, lat: nil,
+                                     areas: [AreaAssignment(layer: "halls", layerVersion: 1, areaID: halls.randomElement(using: &rng)!),
+                                             AreaAssignment(layer: "zones", layerVersion: 1, areaID: zones.randomElement(using: &rng)!)],
+                                     group: groups.randomElement(using: &rng)!)
+                _ = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil, receiptHash: nil)) { _ in }
+                ids.append(id)
+            } else if action < 8 {
+                let id = ids.randomElement(using: &rng)!
+                let transition = ReportTransition.allCases.randomElement(using: &rng)!
+                // Refused transitions (409s) must leave the counters alone, so they are part of the test.
+                _ = try? await s.transition(reportID: id, transition, reason: "because", actor: "v", expectedVersion: nil)
+            } else {
+                let id = ids.randomElement(using: &rng)!
+                let day = Day(year: 2026, month: 9, day: 1).adding(days: Int.random(in: 0..<90, using: &rng)).iso
+                let edit = ReportEdit(occurredOn: day, lon: nil, lat: nil,
+                                      areas: [AreaAssignment(layer: "halls", layerVersion: 1, areaID: halls.randomElement(using: &rng)!)],
+                                      payload: Data("{}".utf8))
+                _ = try await s.edit(reportID: id, edit, actor: "v", expectedVersion: nil, keep: 5) { _ in }
+            }
+            let differences = try await s.checkCounters()
+            #expect(differences.isEmpty, "step \(step): \(differences.prefix(3).map { "\($0.key) stored \($0.stored) recomputed \($0.recomputed)" })")
+            if !differences.isEmpty { return }
+        }
+    }
+
+    @Test("a tampered counter is found by the check and repaired by a rebuild, which bumps the data version")
+    func tamperAndRebuild() async throws {
+        let (path, folder) = temporaryDatabase()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let s = try SQLiteStore(path: path)
+        try await s.migrate()
+        _ = try await s.submit(ReportSubmission(record: record("a"), idempotencyKey: nil, receiptHash: nil)) { _ in }
+        _ = try await s.transition(reportID: "a", .verify, reason: nil, actor: "v", expectedVersion: nil)
+        #expect(try await s.checkCounters().isEmpty)
+        let verified = try await s.counters(layer: "halls", basis: .occurred).filter { $0.0.status == "verified" }
+        #expect(verified.map(\.1) == [1])
+        try SQLiteConnection(path: path).execute("UPDATE counters SET n = n + 4 WHERE status = 'verified' AND layer = 'halls' AND basis = 'occurred'")
+        let differences = try await s.checkCounters()
+        #expect(differences.count == 1)
+        #expect(differences.first?.stored == 5 && differences.first?.recomputed == 1)
+        let before = try await s.dataVersion()
+        #expect(try await s.rebuildCounters() == 1)
+        #expect(try await s.checkCounters().isEmpty)
+        #expect(try await s.dataVersion() == before + 1)
+    }
+}
