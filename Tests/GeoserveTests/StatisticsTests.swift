@@ -1,8 +1,10 @@
+import Aggregation
 import ArgumentParser
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 @testable import Storage
+import Synchronization
 import Testing
 @testable import geoserve
 
@@ -136,5 +138,45 @@ struct StatisticsTests {
         await #expect(throws: ExitCode(1)) { try await AggregatesCheckCommand.parse(["--database", db]).run() }
         try await AggregatesRebuildCommand.parse(["--database", db]).run()
         try await AggregatesCheckCommand.parse(["--database", db]).run()
+    }
+}
+
+@Suite("layer re-import")
+struct ReimportTests {
+    @Test("a new layer version re-assigns every report in the same transaction; counters follow and still match a recompute")
+    func reassign() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        let ids = Mutex<(located: String, named: String)>(("", ""))
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            let (_, m, _) = try await client.submit(Drafts.misconduct())
+            let (_, c, _) = try await client.submit(Drafts.covid(hall: "H07"))
+            let pair = (m["id"] as? String ?? "", c["id"] as? String ?? "")
+            ids.withLock { $0 = pair }
+            for id in [pair.0, pair.1] {
+                let (s, _) = try await client.json(.post, "/v1/reports/\(id)/transitions", token: admin, body: #"{"transition":"verify"}"#)
+                #expect(s == .ok)
+            }
+        }
+        // The new version drops hall H01, where the located report lies.
+        let original = try JSONSerialization.jsonObject(with: Data(contentsOf: repositoryRoot.appendingPathComponent("data/halls.geojson"))) as! [String: Any]
+        var features = original["features"] as! [[String: Any]]
+        features.removeAll { $0["id"] as? String == "H01" }
+        let file = service.folder.appendingPathComponent("halls-v2.geojson")
+        try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": features]).write(to: file)
+        let db = service.configuration.databasePath
+        try await ImportAreasCommand.parse([file.path, "--layer", "halls", "--database", db]).run()
+        let store = try SQLiteStore(path: db)
+        let (located, named) = ids.withLock { $0 }
+        let moved = try #require(try await store.report(id: located))
+        #expect(!moved.areas.contains { $0.layer == "halls" })
+        #expect(moved.areas.contains { $0.layer == "zones" })
+        let kept = try #require(try await store.report(id: named))
+        #expect(kept.areas.first { $0.layer == "halls" } == AreaAssignment(layer: "halls", layerVersion: 2, areaID: "H07"))
+        #expect(try await store.checkCounters().isEmpty)
+        let halls = try await store.counters(layer: "halls", basis: .occurred)
+        #expect(!halls.contains { $0.0.areaID == "H01" })
+        #expect(halls.contains { $0.0.areaID == "H07" && $0.0.status == "verified" && $0.1 == 1 })
     }
 }

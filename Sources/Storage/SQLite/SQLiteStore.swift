@@ -194,13 +194,25 @@ public final class SQLiteStore: AreaStore {
     }
 
     public func publish(layer: String, version: Int) async throws {
-        try await run { db in
+        try await publish(layer: layer, version: version, resolve: nil)
+    }
+
+    /// Publishes a layer version and, with `resolve`, re-assigns every report to the new
+    /// version's areas in the same transaction (counters and data version included), so public
+    /// numbers never mix two versions of a layer.
+    /// - Returns: how many reports changed area.
+    @discardableResult
+    public func publish(layer: String, version: Int, resolve: AreaResolver?) async throws -> Int {
+        let zone = timeZone
+        return try await run { db in
             try db.transaction {
                 let exists = try db.prepare("SELECT 1 FROM layer_versions WHERE layer = ? AND version = ?")
                     .bind(.text(layer), .int(Int64(version))).firstInt()
                 guard exists != nil else { throw StorageError.unknownVersion(layer: layer, version: version) }
                 try db.prepare("UPDATE layers SET published_version = ? WHERE name = ?").bind(.int(Int64(version)), .text(layer)).run()
+                let moved = try resolve.map { try Self.reassign(layer: layer, version: version, resolve: $0, zone: zone, db) } ?? 0
                 try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
+                return moved
             }
         }
     }

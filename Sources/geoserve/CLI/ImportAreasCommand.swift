@@ -55,8 +55,9 @@ struct ImportAreasCommand: AsyncParsableCommand {
         }
         let db = try store.open()
         try await db.migrate()
-        let info = try await db.importLayer(file.layerImport(name: layer))
-        print("layer \(info.layer) version \(info.version): \(info.featureCount) \(info.kind == .points ? "points" : "areas") published")
+        let (info, moved) = try await LayerReassignment.importLayer(file.layerImport(name: layer), into: db)
+        print("layer \(info.layer) version \(info.version): \(info.featureCount) \(info.kind == .points ? "points" : "areas") published"
+              + (info.kind == .areas ? "; \(moved) reports changed area" : ""))
     }
 }
 
