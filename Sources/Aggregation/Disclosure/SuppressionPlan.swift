@@ -1,34 +1,13 @@
 /// Which sums of atomic cells may be published together: a partition of the positive cells
-/// into blocks, each released block totalling at least k.
-///
-/// ## The guarantee
-/// Within one release (one `ReleasedLayerStatistics`): a number is published exactly when its
-/// set of atomic cells is a union of whole released blocks (cells with count 0 are blocks of
-/// their own). So every published number, and every linear combination of published numbers an
-/// attacker can form, is constant on each block and is a sum of block totals — each 0 or ≥ k.
-/// Hence:
-/// 1. No set of atomic cells whose count is in 1..<k has a count that is a linear combination of
-///    published numbers (differences of nested windows, total minus other areas, area minus
-///    groups, …): such a combination would be a sum of block totals.
-/// 2. Every suppressed number has at least two values consistent with all published numbers,
-///    nonnegative cells, and "a suppressed number is at least 1" (true, since zeros are shown):
-///    it cuts a released block that has a cell of at least 2 (moving one report inside the block
-///    changes it and nothing published), or it contains a withheld cell (which can grow freely).
-///    This is why a merged block whose cells are all 1 counts as unsafe and is merged further.
-///
-/// ## Limits
-/// - Only one release is covered. Two releases with different `end` days, kinds, bases or
-///   audiences, or a release next to an export, can be differenced outside this guarantee.
-/// - "Not a single value" is all (2) promises; the feasible range may be narrow (e.g. 1–2).
-/// - Which numbers are suppressed depends on the data (that is what suppression is); an attacker
-///   who simulates this algorithm over candidate tables may learn more than the linear and
-///   interval reasoning above. Zeros are shown, so a suppressed number is known to be ≥ 1.
+/// into blocks, each released block totalling at least k and holding a cell of at least 2 when
+/// it has several cells; unsafe leftovers are withheld. A number is published exactly when its
+/// cells are a union of whole released blocks (zero cells count as blocks of their own); see
+/// `DisclosureControl` for the guarantee this gives.
 struct SuppressionPlan {
     let threshold: Int
     private var blockOfCell: [AtomicCell: Int] = [:]
     private var cellsOfBlock: [[AtomicCell]] = []
     private var withheld: Set<Int> = []
-    private let counts: [AtomicCell: Int]
 
     /// Builds blocks greedily from one block per positive cell: while some block is unsafe
     /// (total in 1..<k, or several cells all of count 1), merge it with its nearest block —
@@ -38,23 +17,52 @@ struct SuppressionPlan {
     /// block that is unsafe and alone is withheld: nothing touching it is published.
     init(counts: [AtomicCell: Int], threshold: Int) {
         self.threshold = threshold
-        self.counts = counts.filter { $0.value > 0 }
-        var blocks = self.counts.keys.sorted().map { Block(cell: $0, count: self.counts[$0]!) }
-        while let i = blocks.firstIndex(where: { $0.isUnsafe(threshold: threshold) }) {
-            guard blocks.count > 1 else {
-                withheld.insert(0)
-                break
+        let counts = counts.filter { $0.value > 0 }
+        var blocks: [Int: Block] = [:]
+        var blocksInArea: [Int: Set<Int>] = [:]
+        let order = counts.keys.sorted()
+        for (id, cell) in order.enumerated() {
+            blocks[id] = Block(cell: cell, count: counts[cell]!)
+            blocksInArea[cell.area, default: []].insert(id)
+        }
+        let areaSpan = (order.last?.area ?? 0) + 1
+        var withheldIDs: Set<Int> = []
+        // Blocks only grow, and a safe block stays safe when it absorbs another, so one pass in
+        // cell order leaves every block safe or withheld.
+        for id in order.indices {
+            while let block = blocks[id], block.isUnsafe(threshold: threshold) {
+                guard let partner = Self.nearest(to: id, blocks: blocks, blocksInArea: blocksInArea, areaSpan: areaSpan, threshold: threshold) else {
+                    withheldIDs.insert(id)
+                    break
+                }
+                let absorbed = blocks.removeValue(forKey: partner)!
+                for area in absorbed.areas { blocksInArea[area]!.remove(partner); blocksInArea[area]!.insert(id) }
+                blocks[id]!.absorb(absorbed)
             }
-            let j = blocks.indices.lazy.filter { $0 != i }
-                .map { ($0, blocks[i].preference(for: blocks[$0], threshold: threshold)) }
-                .min { $0.1.lexicographicallyPrecedes($1.1) }!.0
-            blocks[i].absorb(blocks[j])
-            blocks.remove(at: j)
         }
-        for (id, block) in blocks.enumerated() {
+        for (id, block) in blocks.sorted(by: { $0.key < $1.key }) {
+            if withheldIDs.contains(id) { withheld.insert(cellsOfBlock.count) }
+            for cell in block.cells { blockOfCell[cell] = cellsOfBlock.count }
             cellsOfBlock.append(block.cells)
-            for cell in block.cells { blockOfCell[cell] = id }
         }
+    }
+
+    /// The preferred merge partner of block `id`: among the blocks in the nearest areas (its own
+    /// first), the one with the smallest `preference`; nil when no other block exists.
+    private static func nearest(to id: Int, blocks: [Int: Block], blocksInArea: [Int: Set<Int>], areaSpan: Int, threshold: Int) -> Int? {
+        let block = blocks[id]!
+        for distance in 0..<areaSpan {
+            var candidates = Set<Int>()
+            for area in block.areas {
+                candidates.formUnion(blocksInArea[area - distance] ?? [])
+                candidates.formUnion(blocksInArea[area + distance] ?? [])
+            }
+            candidates.remove(id)
+            if candidates.isEmpty { continue }
+            return candidates.map { ($0, block.preference(for: blocks[$0]!, threshold: threshold)) }
+                .min { $0.1.lexicographicallyPrecedes($1.1) }!.0
+        }
+        return nil
     }
 
     /// Whether the sum over `cells` may be published: every released block it touches lies
@@ -104,11 +112,10 @@ struct SuppressionPlan {
             firstCell = min(firstCell, other.firstCell)
         }
 
-        /// Smaller is a better merge partner; ties end at the partner's first cell, so the
-        /// result depends only on the table.
+        /// Smaller is a better merge partner among blocks equally near in area order; ties end
+        /// at the partner's first cell, so the result depends only on the table.
         func preference(for other: Block, threshold: Int) -> [Int] {
-            [Self.distance(areas, other.areas),
-             Self.distance(segments, other.segments),
+            [Self.distance(segments, other.segments),
              groups.isDisjoint(with: other.groups) ? 1 : 0,
              other.isUnsafe(threshold: threshold) ? 0 : 1,
              other.total,
