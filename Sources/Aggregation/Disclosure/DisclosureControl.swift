@@ -6,8 +6,11 @@
 /// all, the previous windows, the group breakdown) is a sum of atomic cells: area × time segment
 /// (days 0–6, 7–13, 14–27, 28–55, 56+ before the end day) × group (each breakdown group, plus one
 /// for all other reports). The positive cells are partitioned into blocks, merged greedily until
-/// each totals at least k and, if it has several cells, holds one of at least 2 (see
-/// `SuppressionPlan` for the merge order); a block that cannot be made so is withheld. A number
+/// each totals at least k and, if it has several cells, holds one of at least 2; a block that
+/// cannot be made so is withheld. Two merge orders are tried — small cells joined with other
+/// times of the same area (keeps area numbers) or with other areas at the same time (keeps the
+/// layer total's windows) — and the release that shows more is used, each shown total number
+/// weighing as much as one number of every area (`score`). A number
 /// is shown exactly when its cells are a union of whole released blocks; zero cells are blocks of
 /// their own, so zeros are shown as true zeros. Primary and complementary suppression are the
 /// same rule, so the two look alike.
@@ -57,15 +60,29 @@ public struct DisclosureControl: Sendable {
                 }
             }
         }
-        let plan = SuppressionPlan(counts: cellCounts, threshold: threshold)
         let layout = CellLayout(groupCount: groups.count + 1)
-
-        var areas: [String: ReleasedAreaStatistics] = [:]
-        for (areaIndex, id) in stats.areaIDs.enumerated() {
-            areas[id] = release(stats.areas[id]!, groups: groups, cells: layout, areaIndices: [areaIndex], plan: plan, audience: audience)
+        let candidates = SuppressionPlan.MergeOrder.allCases.map { order in
+            let plan = SuppressionPlan(counts: cellCounts, threshold: threshold, order: order)
+            var areas: [String: ReleasedAreaStatistics] = [:]
+            for (areaIndex, id) in stats.areaIDs.enumerated() {
+                areas[id] = release(stats.areas[id]!, groups: groups, cells: layout, areaIndices: [areaIndex], plan: plan, audience: audience)
+            }
+            let total = release(stats.total, groups: groups, cells: layout, areaIndices: Array(stats.areaIDs.indices), plan: plan, audience: audience)
+            return (areas: areas, total: total)
         }
-        let total = release(stats.total, groups: groups, cells: layout, areaIndices: Array(stats.areaIDs.indices), plan: plan, audience: audience)
-        return ReleasedLayerStatistics(request: stats.request, audience: audience, threshold: threshold, areas: areas, total: total)
+        let best = candidates.max { Self.score($0.areas, $0.total) < Self.score($1.areas, $1.total) }!
+        return ReleasedLayerStatistics(request: stats.request, audience: audience, threshold: threshold, areas: best.areas, total: best.total)
+    }
+
+    /// How much a release shows: one point per shown area number, and as many for each shown
+    /// total number as there are areas, since the layer total is the headline of every view.
+    /// Either candidate is safe; this only picks the more useful one (the first on a tie).
+    static func score(_ areas: [String: ReleasedAreaStatistics], _ total: ReleasedAreaStatistics) -> Int {
+        func shown(_ stats: ReleasedAreaStatistics) -> Int {
+            let numbers = Array(stats.counts.values) + Array(stats.previous.values) + stats.groups.values.flatMap(\.values)
+            return numbers.filter { !$0.isSuppressed }.count
+        }
+        return areas.values.reduce(0) { $0 + shown($1) } + max(1, areas.count) * shown(total)
     }
 
     private func release(_ area: AreaStatistics, groups: [String], cells: CellLayout, areaIndices: [Int],

@@ -9,34 +9,36 @@ struct SuppressionPlan {
     private var cellsOfBlock: [[AtomicCell]] = []
     private var withheld: Set<Int> = []
 
-    /// Builds blocks greedily from one block per positive cell: while some block is unsafe
-    /// (total in 1..<k, or several cells all of count 1), merge it with its nearest block —
-    /// the same area first, then areas near in id order; within that, the nearest time segment
-    /// (the same segment first, which keeps area windows intact at the cost of the group
-    /// breakdown), then a shared group, then another unsafe block, then the smallest total. A
-    /// block that is unsafe and alone is withheld: nothing touching it is published.
-    init(counts: [AtomicCell: Int], threshold: Int) {
+    /// Builds blocks greedily from one block per positive cell, taking unsafe blocks (total in
+    /// 1..<k, or several cells all of count 1) in cell order and merging each with its nearest
+    /// block until it is safe. `timeWithinArea` looks in the same area first, then in areas near
+    /// in id order, preferring the nearest time segment; `areaWithinTime` looks in the same
+    /// segment first, then in nearer segments, preferring the nearest area. Either way the same
+    /// segment of the same area comes first (other groups: only the group breakdown is lost),
+    /// then a shared group, another unsafe block, the smallest total. A block that is unsafe and
+    /// alone is withheld: nothing touching it is published.
+    init(counts: [AtomicCell: Int], threshold: Int, order mergeOrder: MergeOrder = .timeWithinArea) {
         self.threshold = threshold
         let counts = counts.filter { $0.value > 0 }
         var blocks: [Int: Block] = [:]
-        var blocksInArea: [Int: Set<Int>] = [:]
+        var blocksAt: [Int: Set<Int>] = [:]
         let order = counts.keys.sorted()
         for (id, cell) in order.enumerated() {
             blocks[id] = Block(cell: cell, count: counts[cell]!)
-            blocksInArea[cell.area, default: []].insert(id)
+            for place in mergeOrder.places(of: blocks[id]!) { blocksAt[place, default: []].insert(id) }
         }
-        let areaSpan = (order.last?.area ?? 0) + 1
+        let span = mergeOrder == .timeWithinArea ? (order.last?.area ?? 0) + 1 : TimeSegment.allCases.count
         var withheldIDs: Set<Int> = []
         // Blocks only grow, and a safe block stays safe when it absorbs another, so one pass in
         // cell order leaves every block safe or withheld.
         for id in order.indices {
             while let block = blocks[id], block.isUnsafe(threshold: threshold) {
-                guard let partner = Self.nearest(to: id, blocks: blocks, blocksInArea: blocksInArea, areaSpan: areaSpan, threshold: threshold) else {
+                guard let partner = Self.nearest(to: id, blocks: blocks, blocksAt: blocksAt, span: span, order: mergeOrder, threshold: threshold) else {
                     withheldIDs.insert(id)
                     break
                 }
                 let absorbed = blocks.removeValue(forKey: partner)!
-                for area in absorbed.areas { blocksInArea[area]!.remove(partner); blocksInArea[area]!.insert(id) }
+                for place in mergeOrder.places(of: absorbed) { blocksAt[place]!.remove(partner); blocksAt[place]!.insert(id) }
                 blocks[id]!.absorb(absorbed)
             }
         }
@@ -47,19 +49,20 @@ struct SuppressionPlan {
         }
     }
 
-    /// The preferred merge partner of block `id`: among the blocks in the nearest areas (its own
-    /// first), the one with the smallest `preference`; nil when no other block exists.
-    private static func nearest(to id: Int, blocks: [Int: Block], blocksInArea: [Int: Set<Int>], areaSpan: Int, threshold: Int) -> Int? {
+    /// The preferred merge partner of block `id`: among the blocks nearest in the order's first
+    /// dimension (its own places first), the one with the smallest `preference`; nil when no
+    /// other block exists.
+    private static func nearest(to id: Int, blocks: [Int: Block], blocksAt: [Int: Set<Int>], span: Int, order: MergeOrder, threshold: Int) -> Int? {
         let block = blocks[id]!
-        for distance in 0..<areaSpan {
+        for distance in 0..<span {
             var candidates = Set<Int>()
-            for area in block.areas {
-                candidates.formUnion(blocksInArea[area - distance] ?? [])
-                candidates.formUnion(blocksInArea[area + distance] ?? [])
+            for place in order.places(of: block) {
+                candidates.formUnion(blocksAt[place - distance] ?? [])
+                candidates.formUnion(blocksAt[place + distance] ?? [])
             }
             candidates.remove(id)
             if candidates.isEmpty { continue }
-            return candidates.map { ($0, block.preference(for: blocks[$0]!, threshold: threshold)) }
+            return candidates.map { ($0, block.preference(for: blocks[$0]!, order: order, threshold: threshold)) }
                 .min { $0.1.lexicographicallyPrecedes($1.1) }!.0
         }
         return nil
@@ -76,8 +79,23 @@ struct SuppressionPlan {
         return true
     }
 
+    /// Which neighbours a small block looks at first.
+    enum MergeOrder: CaseIterable {
+        /// Other segments and groups of the same area, then areas near in id order: keeps area
+        /// numbers, may cost the layer total's short windows.
+        case timeWithinArea
+        /// Other groups and areas in the same segment, then nearer segments: keeps the layer
+        /// total's windows, may cost small areas their numbers.
+        case areaWithinTime
+
+        /// The coordinates of a block in the first dimension.
+        func places(of block: Block) -> Set<Int> {
+            self == .timeWithinArea ? block.areas : block.segments
+        }
+    }
+
     /// A set of positive cells merged for suppression, with what the merge order needs.
-    private struct Block {
+    struct Block {
         var cells: [AtomicCell]
         var total: Int
         var largestCell: Int
@@ -112,10 +130,10 @@ struct SuppressionPlan {
             firstCell = min(firstCell, other.firstCell)
         }
 
-        /// Smaller is a better merge partner among blocks equally near in area order; ties end
-        /// at the partner's first cell, so the result depends only on the table.
-        func preference(for other: Block, threshold: Int) -> [Int] {
-            [Self.distance(segments, other.segments),
+        /// Smaller is a better merge partner among blocks equally near in the order's first
+        /// dimension; ties end at the partner's first cell, so the result depends only on the table.
+        func preference(for other: Block, order: MergeOrder, threshold: Int) -> [Int] {
+            [order == .timeWithinArea ? Self.distance(segments, other.segments) : Self.distance(areas, other.areas),
              groups.isDisjoint(with: other.groups) ? 1 : 0,
              other.isUnsafe(threshold: threshold) ? 0 : 1,
              other.total,
@@ -123,8 +141,10 @@ struct SuppressionPlan {
         }
 
         private static func distance(_ a: Set<Int>, _ b: Set<Int>) -> Int {
+            let (small, large) = a.count <= b.count ? (a, b) : (b, a)
+            if small.contains(where: large.contains) { return 0 }
             var best = Int.max
-            for x in a { for y in b { best = min(best, abs(x - y)) } }
+            for x in small { for y in large { best = min(best, abs(x - y)) } }
             return best
         }
     }
