@@ -69,18 +69,46 @@ struct AttackerTests {
         #expect(release.total.counts[.d7] == .suppressed)
     }
 
+    /// Primary suppression alone: every count in 1..<k withheld, changes withheld, nothing else.
+    private func primaryOnly(_ table: AttackTable, k: Int) -> [AttackTable.Statement] {
+        table.statements(of: table.release(.verifier)).map { s in
+            let truth = table.value(of: s.coefficients)
+            let hidden = s.coefficients.allSatisfy { $0 >= 0 } ? (1..<k).contains(truth) : true
+            return AttackTable.Statement(name: s.name, coefficients: s.coefficients, released: hidden ? nil : s.released)
+        }
+    }
+
+    @Test("the attackers have teeth: primary suppression alone is broken by both")
+    func primaryOnlyIsBroken() {
+        var week = AttackTable(areas: 2, groups: [])
+        week.counts[0][0][0] = 1
+        week.counts[0][1][0] = 12
+        week.counts[1][0][0] = 30
+        #expect(Attacker.linearLeaks(week, primaryOnly(week, k: 11), k: 11).contains("cell 0/0/0 = 1"))
+
+        var ones = AttackTable(areas: 11, groups: [])
+        for a in 0..<11 { ones.counts[a][0][0] = 1 }
+        var naive = primaryOnly(ones, k: 11)
+        #expect(Attacker.linearLeaks(ones, naive, k: 11).isEmpty, "the total alone is not a linear leak…")
+        #expect(Attacker.pinnedSuppressed(ones, naive).contains("A00.counts.7d"), "…but with every area ≥ 1 it pins each")
+        naive = naive.map { $0.name.hasPrefix("total.counts") ? AttackTable.Statement(name: $0.name, coefficients: $0.coefficients, released: nil) : $0 }
+        #expect(Attacker.pinnedSuppressed(ones, naive).isEmpty)
+    }
+
     @Test("random small tables survive both attackers", arguments: [1, 2, 3, 4] as [UInt64])
     func randomTables(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         let groupChoices: [[String]] = [[], ["student", "faculty"], ["student", "faculty", "staff"]]
-        for _ in 0..<60 {
-            var table = AttackTable(areas: Int.random(in: 1...5, using: &random), groups: groupChoices.randomElement(using: &random)!)
+        for _ in 0..<100 {
+            var table = AttackTable(areas: Int.random(in: 1...7, using: &random), groups: groupChoices.randomElement(using: &random)!)
             for a in table.areaIDs.indices { for s in 0..<5 { for g in 0..<table.groupSlots {
                 let roll = Int.random(in: 0..<100, using: &random)
                 table.counts[a][s][g] = roll < 45 ? 0 : roll < 80 ? Int.random(in: 1...4, using: &random)
                     : roll < 95 ? Int.random(in: 5...12, using: &random) : Int.random(in: 13...40, using: &random)
             } } }
             _ = expectSafe(table, k: [3, 5, 11].randomElement(using: &random)!)
+            let verifier = table.release(.verifier)
+            #expect((Array(verifier.areas.values) + [verifier.total]).allSatisfy { $0.suppressedFields.isEmpty && $0.pending != nil })
         }
     }
 

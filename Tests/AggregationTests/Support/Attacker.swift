@@ -5,7 +5,11 @@ enum Attacker {
     /// Sets of cells with a true count in 1..<k whose count is a linear combination of the
     /// published numbers (exact Gaussian elimination over the rationals).
     static func linearLeaks(_ table: AttackTable, _ release: ReleasedLayerStatistics, k: Int) -> [String] {
-        let statements = table.statements(of: release)
+        linearLeaks(table, table.statements(of: release), k: k)
+    }
+
+    /// `linearLeaks` over any list of statements (e.g. a naive release made by a test).
+    static func linearLeaks(_ table: AttackTable, _ statements: [AttackTable.Statement], k: Int) -> [String] {
         var space = RowSpace()
         for s in statements where s.released != nil { space.add(s.coefficients) }
         let candidates = table.targets + statements.filter { $0.released == nil && $0.coefficients.allSatisfy { $0 >= 0 } }.map { ($0.name, $0.coefficients) }
@@ -21,7 +25,11 @@ enum Attacker {
     /// table, one report moved between two cells (or added to a cell no equation sees), on which
     /// it differs. Returns the suppressed numbers for which no witness exists.
     static func pinnedSuppressed(_ table: AttackTable, _ release: ReleasedLayerStatistics) -> [String] {
-        let statements = table.statements(of: release)
+        pinnedSuppressed(table, table.statements(of: release))
+    }
+
+    /// `pinnedSuppressed` over any list of statements.
+    static func pinnedSuppressed(_ table: AttackTable, _ statements: [AttackTable.Statement]) -> [String] {
         let published = statements.filter { $0.released != nil }.map(\.coefficients)
         let suppressed = statements.filter { $0.released == nil && $0.coefficients.allSatisfy { $0 >= 0 } }
         let x = table.values
