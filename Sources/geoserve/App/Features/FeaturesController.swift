@@ -66,34 +66,13 @@ struct FeaturesController {
     func items(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let query = try FeatureQuery(request)
         let layer = try published(context)
-        let audience = Self.audience(context)
-        let version = try store.currentDataVersion()
-        try await catalog.refreshIfChanged(from: store, dataVersion: version)
         let b = base(request)
-        let key = ["items", layer.info.layer, String(layer.info.version), String(version), audience.rawValue, query.canonical, b].joined(separator: "|")
-        let etag = Conditional.etag(key)
-        let contentType = query.format == .html ? Self.html : Self.geoJSON
-        if audience == .public {
-            if Conditional.matches(request, etag: etag) {
-                return Conditional.response(request, body: ByteBuffer(), contentType: contentType, etag: etag, cacheControl: Conditional.publicCaching)
+        return try await respond(request, context, layer: layer, query: query, resource: "items") { stats in
+            if query.format == .html {
+                return FeaturePages.items(layer: layer, page: FeaturePage(layer: layer.encoded, query: query), statistics: stats, query: query, base: b)
             }
-            if let hit = cache.get(key) {
-                return Conditional.response(request, body: hit.body, contentType: hit.contentType, etag: hit.etag, cacheControl: Conditional.publicCaching)
-            }
+            return FeatureCollectionBody(layer: layer, page: FeaturePage(layer: layer.encoded, query: query), statistics: stats, query: query, base: b).text
         }
-        let stats: FeatureStatistics? = try await statistics.features(layer, query: query, audience: audience, dataVersion: version)
-        let page = FeaturePage(layer: layer.encoded, query: query)
-        let body: String
-        if query.format == .html {
-            body = FeaturePages.items(layer: layer, page: page, statistics: stats, query: query, base: b)
-        } else {
-            body = FeatureCollectionBody(layer: layer, page: page, statistics: stats, query: query, base: b).text
-        }
-        let buffer = ByteBuffer(string: body)
-        let isPrivate = stats?.isPrivate ?? false
-        if !isPrivate { cache.put(key, .init(body: buffer, contentType: contentType, etag: etag)) }
-        return Conditional.response(request, body: buffer, contentType: contentType, etag: etag,
-                                    cacheControl: isPrivate ? Conditional.privateCaching : Conditional.publicCaching)
     }
 
     func item(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -101,28 +80,42 @@ struct FeaturesController {
         let layer = try published(context)
         let id = try context.parameters.require("areaId")
         guard let i = layer.encoded.ordinal(of: id) else { throw APIError.notFound("layer \(layer.info.layer) has no feature \"\(id)\"") }
-        let audience = Self.audience(context)
-        let version = try store.currentDataVersion()
         let b = base(request)
-        let key = ["item", layer.info.layer, String(layer.info.version), String(version), audience.rawValue, id, query.canonical, b].joined(separator: "|")
-        let etag = Conditional.etag(key)
-        let stats: FeatureStatistics? = try await statistics.features(layer, query: query, audience: audience, dataVersion: version)
-        let contentType = query.format == .html ? Self.html : Self.geoJSON
-        let body: String
-        if query.format == .html {
-            body = FeaturePages.item(layer: layer, ordinal: i, statistics: stats, base: b)
-        } else {
+        return try await respond(request, context, layer: layer, query: query, resource: "item/" + id) { stats in
+            if query.format == .html { return FeaturePages.item(layer: layer, ordinal: i, statistics: stats, base: b) }
             let collection = "\(b)/collections/\(URLQuery.escape(layer.info.layer))"
             let links = "[" + [
                 OGCDocuments.link("\(collection)/items/\(URLQuery.escape(id))?f=json", rel: "self", type: Self.geoJSON),
                 OGCDocuments.link("\(collection)/items/\(URLQuery.escape(id))?f=html", rel: "alternate", type: "text/html"),
                 OGCDocuments.link(collection, rel: "collection", type: Self.json),
             ].joined(separator: ",") + "]"
-            body = layer.encoded.feature(i, extra: stats?.areaMembers[id], links: links)
+            return layer.encoded.feature(i, extra: stats?.areaMembers[id], links: links)
         }
-        let isPrivate = stats?.isPrivate ?? false
-        return Conditional.response(request, body: ByteBuffer(string: body), contentType: contentType, etag: etag,
-                                    cacheControl: isPrivate ? Conditional.privateCaching : Conditional.publicCaching)
+    }
+
+    /// Answers from the response cache when it can: public bodies are kept under a key of
+    /// everything that determines their bytes (layer and data version, audience, query, base
+    /// URL), so a repeated request costs a lookup and a matching `If-None-Match` a 304.
+    private func respond(_ request: Request, _ context: AppRequestContext, layer: PublishedLayer, query: FeatureQuery, resource: String,
+                         build: (FeatureStatistics?) throws -> String) async throws -> Response {
+        let audience = Self.audience(context)
+        let version = try store.currentDataVersion()
+        try await catalog.refreshIfChanged(from: store, dataVersion: version)
+        let key = [resource, layer.info.layer, String(layer.info.version), String(version), audience.rawValue, query.canonical, base(request)]
+            .joined(separator: "|")
+        let contentType = query.format == .html ? Self.html : Self.geoJSON
+        if audience == .public, let hit = cache.get(key) {
+            return Conditional.response(request, body: hit.body, contentType: hit.contentType, etag: hit.etag, cacheControl: Conditional.publicCaching)
+        }
+        let etag = Conditional.etag(key)
+        if audience == .public, Conditional.matches(request, etag: etag) {
+            return Conditional.response(request, body: ByteBuffer(), contentType: contentType, etag: etag, cacheControl: Conditional.publicCaching)
+        }
+        let stats = try await statistics.features(layer, query: query, audience: audience, dataVersion: version)
+        let buffer = ByteBuffer(string: try build(stats))
+        if !stats.isPrivate { cache.put(key, .init(body: buffer, contentType: contentType, etag: etag)) }
+        return Conditional.response(request, body: buffer, contentType: contentType, etag: etag,
+                                    cacheControl: stats.isPrivate ? Conditional.privateCaching : Conditional.publicCaching)
     }
 
     static func audience(_ context: AppRequestContext) -> Audience {

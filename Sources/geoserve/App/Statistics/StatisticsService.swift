@@ -15,6 +15,7 @@ final class StatisticsService: Sendable {
     let control: DisclosureControl
     let timeZone: TimeZone
     private let releases = Mutex<[String: ReleasedLayerStatistics]>([:])
+    private let fragments = Mutex<[String: FeatureStatistics]>([:])
 
     init(store: SQLiteStore, policy: DisclosurePolicy, timeZone: TimeZone) {
         self.store = store
@@ -69,8 +70,20 @@ final class StatisticsService: Sendable {
     func features(_ layer: PublishedLayer, query: FeatureQuery, audience: Audience, dataVersion: Int64) async throws -> FeatureStatistics {
         let basis = TimeBasis(rawValue: query.basis) ?? .occurred
         let end = query.windowEnd.flatMap(Day.init(iso:))
-        let released = try await release(layer, request(layer: layer.info.layer, kind: query.kind, basis: basis, end: end),
-                                         for: audience, dataVersion: dataVersion)
+        let request = request(layer: layer.info.layer, kind: query.kind, basis: basis, end: end)
+        let key = "\(layer.info.layer)|\(layer.info.version)|\(dataVersion)|\(request.kind ?? "*")|\(basis.rawValue)|\(request.end.iso)|\(audience.rawValue)"
+        if let hit = fragments.withLock({ $0[key] }) { return hit }
+        let built = try await encode(layer, request, audience: audience, dataVersion: dataVersion)
+        fragments.withLock { cache in
+            if cache.count >= 256 { cache.removeAll() }
+            cache[key] = built
+        }
+        return built
+    }
+
+    private func encode(_ layer: PublishedLayer, _ request: StatisticsRequest, audience: Audience, dataVersion: Int64) async throws -> FeatureStatistics {
+        let basis = request.basis
+        let released = try await release(layer, request, for: audience, dataVersion: dataVersion)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var members: [String: String] = [:]
