@@ -1,0 +1,42 @@
+/// What a map's colours mean: class ranges and colours plus the suppressed and no-data swatches.
+/// TileJSON carries it and `LegendRenderer` draws it.
+public struct Legend: Hashable, Sendable, Encodable {
+    /// One class: values `min ≤ v < max` (bounds from the data where the class is open).
+    public struct Entry: Hashable, Sendable, Encodable {
+        public let min: Double?
+        public let max: Double?
+        public let color: TileColor
+    }
+
+    /// A swatch that is not a class.
+    public struct Swatch: Hashable, Sendable, Encodable {
+        public let label: String
+        public let color: TileColor
+        /// `"hatch"` when drawn as hatching over `color`, otherwise `"fill"`.
+        public let pattern: String
+        /// Hatch line colour (hatch swatches only).
+        public let line: TileColor?
+    }
+
+    public let classes: [Entry]
+    public let suppressed: Swatch
+    public let noData: Swatch
+
+    /// The legend of a style for breaks computed from the values `range` spans. The breaks
+    /// must number at most one less than the style's class colours.
+    public init(style: TileStyle, breaks: [Double], range: ClosedRange<Double>?) {
+        let colors = style.classColors.prefix(breaks.count + 1)
+        self.classes = colors.indices.map { k in
+            Entry(min: k == 0 ? range?.lowerBound : breaks[k - 1],
+                  max: k == breaks.count ? range?.upperBound : breaks[k],
+                  color: colors[k])
+        }
+        switch style.suppressed {
+        case .hatch(let line, let background, _):
+            self.suppressed = Swatch(label: "suppressed", color: background, pattern: "hatch", line: line)
+        case .fill(let c):
+            self.suppressed = Swatch(label: "suppressed", color: c, pattern: "fill", line: nil)
+        }
+        self.noData = Swatch(label: "no data", color: style.noData, pattern: "fill", line: nil)
+    }
+}
