@@ -18,8 +18,9 @@ struct SimplificationTests {
         let context = GEOSContext()
         var counts: [Int] = []
         for z in 0...18 {
-            let g = layer.geometry(zoom: z)
-            counts.append(g.pointCount)
+          for scale in TileScale.allCases {
+            let g = layer.geometry(zoom: z, scale: scale)
+            if scale == .x1 { counts.append(g.pointCount) }
             for i in 0..<layer.areaCount {
                 let rings = g.rings(ofArea: i)
                 #expect(!rings.isEmpty, "area \(i) at z\(z)")
@@ -33,14 +34,15 @@ struct SimplificationTests {
                 #expect(try geometry.invalidity() == nil, "area \(i) at z\(z)")
                 #expect(!geometry.isEmpty)
             }
+          }
         }
         #expect(counts[8] < counts[18] / 4)
         #expect(counts == counts.sorted())
     }
 
-    @Test("tolerance is half a pixel of an @2x tile")
+    @Test("tolerance is half a pixel of the tile's scale")
     func tolerance() {
-        #expect(TileLayer.tolerance(zoom: 0) == 0.5 / 512)
-        #expect(TileLayer.tolerance(zoom: 10) == 0.5 / 512 / 1024)
+        #expect(TileLayer.tolerance(zoom: 0) == 0.5 / 256)
+        #expect(TileLayer.tolerance(zoom: 10, scale: .x2) == 0.5 / 512 / 1024)
     }
 }

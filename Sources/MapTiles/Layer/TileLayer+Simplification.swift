@@ -1,17 +1,16 @@
 import GeoCore
 
 extension TileLayer {
-    /// Simplification tolerance at a zoom in unit Mercator coordinates: half a pixel of an
-    /// `@2x` tile, so detail below what either scale can show is dropped and nothing visible is.
-    public static func tolerance(zoom: Int) -> Double {
-        0.5 / (Double(TileScale.x2.pixels) * Double(1 << zoom))
+    /// Simplification tolerance in unit Mercator coordinates: half a pixel of a tile of the
+    /// zoom and scale, so detail the tile cannot show is dropped and nothing visible is.
+    public static func tolerance(zoom: Int, scale: TileScale = .x1) -> Double {
+        0.5 / (Double(scale.pixels) * Double(1 << zoom))
     }
 
-    /// Every area simplified for a zoom with GEOS's topology-preserving simplifier, which keeps
+    /// Every area simplified with GEOS's topology-preserving simplifier, which keeps
     /// rings from collapsing or crossing. An area whose result is empty or invalid keeps its full
     /// geometry, so simplification can cost detail but never an area.
-    func simplified(zoom: Int) -> [[PlanarPolygon]] {
-        let tolerance = Self.tolerance(zoom: zoom)
+    func simplified(tolerance: Double) -> [[PlanarPolygon]] {
         let context = GEOSContext()
         return full.map { polygons in
             do {

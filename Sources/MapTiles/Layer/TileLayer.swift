@@ -25,7 +25,13 @@ public final class TileLayer: Sendable {
     /// Full-detail projected geometry, the source of every zoom's simplification.
     let full: [[PlanarPolygon]]
     private let ordinals: [String: Int]
-    private let zooms: Mutex<[Int: ZoomGeometry]>
+    /// Simplified geometry by zoom and scale.
+    private let zooms: Mutex<[GeometryKey: ZoomGeometry]>
+
+    private struct GeometryKey: Hashable {
+        let zoom: Int
+        let scale: TileScale
+    }
 
     /// Projects the areas and builds the index.
     /// - Parameters:
@@ -87,22 +93,25 @@ public final class TileLayer: Sendable {
     /// Label anchor of an area in unit Mercator coordinates.
     public func labelPoint(ofArea i: Int) -> (x: Double, y: Double) { (labelPoints[2 * i], labelPoints[2 * i + 1]) }
 
-    /// The geometry to draw at a zoom, simplified on first use and kept for the layer's life.
+    /// The geometry to draw at a zoom and scale, simplified on first use and kept for the
+    /// layer's life. Every tile of a zoom and scale draws the same geometry, which is what keeps
+    /// tile edges seamless.
     ///
     /// The build runs outside the lock, so tiles of other, already built zooms never wait for
     /// it; two threads that miss the same zoom at once may both build it and the first stored wins.
-    public func geometry(zoom: Int) -> ZoomGeometry {
-        if let g = zooms.withLock({ $0[zoom] }) { return g }
-        let built = ZoomGeometry(areas: simplified(zoom: zoom))
+    public func geometry(zoom: Int, scale: TileScale = .x1) -> ZoomGeometry {
+        let key = GeometryKey(zoom: zoom, scale: scale)
+        if let g = zooms.withLock({ $0[key] }) { return g }
+        let built = ZoomGeometry(areas: simplified(tolerance: Self.tolerance(zoom: zoom, scale: scale)))
         return zooms.withLock { cache in
-            if let g = cache[zoom] { return g }
-            cache[zoom] = built
+            if let g = cache[key] { return g }
+            cache[key] = built
             return built
         }
     }
 
     /// Builds the geometry of a range of zooms ahead of the first tile (for example on layer load).
-    public func prepare(zooms range: ClosedRange<Int>) {
-        for z in range { _ = geometry(zoom: z) }
+    public func prepare(zooms range: ClosedRange<Int>, scale: TileScale = .x1) {
+        for z in range { _ = geometry(zoom: z, scale: scale) }
     }
 }

@@ -1,9 +1,9 @@
 /// An image as palette indices, found from premultiplied ARGB32 pixels (cairo's layout: one
 /// native-endian `UInt32` per pixel, `0xAARRGGBB`, colour premultiplied by alpha).
 ///
-/// A choropleth tile has a handful of flat colours plus the blends its anti-aliased edges make,
-/// usually well under 256, so an exact palette is the common case and costs one hash probe per
-/// run of equal pixels.
+/// A choropleth tile has a handful of flat colours plus the blends its anti-aliased edges make.
+/// When there are at most 256 colours the palette is exact; otherwise the frequent colours (the
+/// fills and the outline) stay exact and the rare edge blends are merged into buckets.
 struct IndexedImage {
     /// Palette entries as premultiplied ARGB, at most 256.
     var palette: [UInt32]
@@ -12,51 +12,10 @@ struct IndexedImage {
     /// Whether colours were merged to fit 256 entries (the image is then approximate).
     var quantized: Bool
 
-    /// The exact palette of an image, or nil when it has more than 256 colours.
-    static func exact(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, stride: Int) -> IndexedImage? {
-        // Open addressing over 1024 slots: at most 256 keys, so probes stay short.
-        var keys = [UInt32](repeating: 0, count: 1024)
-        var slots = [Int16](repeating: -1, count: 1024)
-        var palette: [UInt32] = []
-        var indices = [UInt8](repeating: 0, count: width * height)
-        var last: UInt32 = 0
-        var lastIndex: UInt8 = 0
-        var haveLast = false
-        let ok: Bool = indices.withUnsafeMutableBufferPointer { out in
-            for y in 0..<height {
-                let row = pixels.baseAddress!.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self)
-                for x in 0..<width {
-                    let p = row[x]
-                    if haveLast && p == last { out[y * width + x] = lastIndex; continue }
-                    var h = Int((p &* 0x9E3779B1) >> 22)
-                    while true {
-                        let s = slots[h]
-                        if s < 0 {
-                            guard palette.count < 256 else { return false }
-                            slots[h] = Int16(palette.count)
-                            keys[h] = p
-                            lastIndex = UInt8(palette.count)
-                            palette.append(p)
-                            break
-                        }
-                        if keys[h] == p { lastIndex = UInt8(s); break }
-                        h = (h + 1) & 1023
-                    }
-                    last = p
-                    haveLast = true
-                    out[y * width + x] = lastIndex
-                }
-            }
-            return true
-        }
-        return ok ? IndexedImage(palette: palette, indices: indices, quantized: false) : nil
-    }
-
-    /// A 256-colour approximation: the 256 most frequent colours (the flat fills and outline,
-    /// which must stay exact) form the palette, and every rarer colour, an edge blend, takes the
-    /// nearest entry in premultiplied RGBA space.
-    static func quantized(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, stride: Int) -> IndexedImage {
-        var counts: [UInt32: Int] = [:]
+    /// The image as palette indices: exact when it has at most 256 colours, merged when it has
+    /// more and `quantize` is set, nil otherwise.
+    static func make(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, stride: Int, quantize: Bool) -> IndexedImage? {
+        var table = ColorCounts()
         for y in 0..<height {
             let row = pixels.baseAddress!.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self)
             var x = 0
@@ -64,34 +23,79 @@ struct IndexedImage {
                 let p = row[x]
                 var n = 1
                 while x + n < width && row[x + n] == p { n += 1 }
-                counts[p, default: 0] += n
+                table.add(p, n)
                 x += n
             }
         }
-        let ranked = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-        let palette = ranked.prefix(256).map(\.key)
-        var map: [UInt32: UInt8] = [:]
-        for (i, c) in palette.enumerated() { map[c] = UInt8(i) }
-        for (c, _) in ranked.dropFirst(256) { map[c] = nearest(c, in: palette) }
-        var indices = [UInt8](repeating: 0, count: width * height)
-        for y in 0..<height {
-            let row = pixels.baseAddress!.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<width { indices[y * width + x] = map[row[x]]! }
+        let palette: [UInt32]
+        let entryIndex: [UInt8]
+        if table.colors.count <= 256 {
+            palette = table.colors
+            entryIndex = table.colors.indices.map { UInt8($0) }
+        } else if quantize {
+            (palette, entryIndex) = merged(table)
+        } else {
+            return nil
         }
-        return IndexedImage(palette: palette, indices: indices, quantized: true)
+        var indices = [UInt8](repeating: 0, count: width * height)
+        indices.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                let row = pixels.baseAddress!.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self)
+                var x = 0
+                while x < width {
+                    let p = row[x]
+                    let i = entryIndex[table.find(p)]
+                    out[y * width + x] = i
+                    x += 1
+                    while x < width && row[x] == p { out[y * width + x] = i; x += 1 }
+                }
+            }
+        }
+        return IndexedImage(palette: palette, indices: indices, quantized: table.colors.count > 256)
     }
 
-    private static func nearest(_ c: UInt32, in palette: [UInt32]) -> UInt8 {
-        var best = 0
-        var bestDistance = Int.max
-        for (i, p) in palette.enumerated() {
-            var d = 0
-            for shift in stride(from: 0, through: 24, by: 8) {
-                let a = Int(c >> UInt32(shift) & 0xff), b = Int(p >> UInt32(shift) & 0xff)
-                d += (a - b) * (a - b)
+    /// Palette and entry-to-index map for more than 256 colours. Colours covering at least
+    /// `exactShare` of the pixels (up to 128 of them) keep exact entries; the others are grouped
+    /// by their high bits, dropping the fewest low bits that make the groups fit in the rest of
+    /// the palette, and each group is drawn in the pixel-weighted mean of its members.
+    static func merged(_ table: ColorCounts) -> (palette: [UInt32], entryIndex: [UInt8]) {
+        let total = table.counts.reduce(0, +)
+        let ranked = table.colors.indices.sorted { table.counts[$0] > table.counts[$1] }
+        let exactCount = min(ranked.prefix { table.counts[$0] * 2000 >= total }.count, 128)
+        var palette = ranked.prefix(exactCount).map { table.colors[$0] }
+        var entryIndex = [UInt8](repeating: 0, count: table.colors.count)
+        for (i, e) in ranked.prefix(exactCount).enumerated() { entryIndex[e] = UInt8(i) }
+        let rare = ranked.dropFirst(exactCount)
+        let room = 256 - exactCount
+
+        var groups: [UInt32: Int] = [:]
+        var shift: UInt32 = 1
+        while true {
+            let m8 = UInt32(0xff) << shift & 0xff
+            let m = m8 << 24 | m8 << 16 | m8 << 8 | m8
+            groups.removeAll(keepingCapacity: true)
+            for e in rare where groups.count <= room {
+                let key = table.colors[e] & m
+                if groups[key] == nil { groups[key] = groups.count }
             }
-            if d < bestDistance { bestDistance = d; best = i }
+            if groups.count <= room || shift == 8 {
+                var sums = [(a: Int, r: Int, g: Int, b: Int, n: Int)](repeating: (0, 0, 0, 0, 0), count: groups.count)
+                for e in rare {
+                    let p = table.colors[e], n = table.counts[e]
+                    let k = groups[p & m]!
+                    sums[k].a += Int(p >> 24) * n; sums[k].r += Int(p >> 16 & 0xff) * n
+                    sums[k].g += Int(p >> 8 & 0xff) * n; sums[k].b += Int(p & 0xff) * n
+                    sums[k].n += n
+                    entryIndex[e] = UInt8(exactCount + k)
+                }
+                for s in sums {
+                    // The mean of premultiplied colours is premultiplied (each channel ≤ alpha).
+                    let h = s.n / 2
+                    palette.append(UInt32((s.a + h) / s.n) << 24 | UInt32((s.r + h) / s.n) << 16 | UInt32((s.g + h) / s.n) << 8 | UInt32((s.b + h) / s.n))
+                }
+                return (palette, entryIndex)
+            }
+            shift += 1
         }
-        return UInt8(best)
     }
 }

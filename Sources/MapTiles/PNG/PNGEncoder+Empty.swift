@@ -10,6 +10,6 @@ extension PNGEncoder {
 
     private static func emptyPNG(side: Int) -> [UInt8] {
         let image = IndexedImage(palette: [0], indices: [UInt8](repeating: 0, count: side * side), quantized: false)
-        return indexedPNG(image, width: side, height: side, level: 9)
+        return indexedPNG(image, width: side, height: side, level: 9, strategy: Strategy.standard.rawValue)
     }
 }

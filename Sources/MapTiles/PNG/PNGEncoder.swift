@@ -11,23 +11,34 @@ public struct PNGEncoder: Hashable, Sendable {
     public var quantize: Bool
     /// zlib compression level (1 fastest … 9 smallest).
     public var level: Int32
+    /// zlib strategy.
+    public var strategy: Strategy
 
-    /// Creates an encoder; the defaults are what tiles use.
-    public init(quantize: Bool = true, level: Int32 = 6) {
+    /// zlib's deflate strategies that suit images.
+    public enum Strategy: Int32, Hashable, Sendable {
+        /// `Z_DEFAULT_STRATEGY`: matches and literals.
+        case standard = 0
+        /// `Z_FILTERED`: favours literals, for filtered (predicted) rows.
+        case filtered = 1
+        /// `Z_RLE`: matches at distance one only; fast, good for runs of equal pixels.
+        case runLength = 3
+    }
+
+    /// Creates an encoder; the defaults are what tiles use. `Z_RLE` measured fastest and, for
+    /// palette rows of flat fills, also smallest (Chicago cells, z12–z16: up to 15 % smaller and
+    /// half the time of level 6 with the default strategy).
+    public init(quantize: Bool = true, level: Int32 = 6, strategy: Strategy = .runLength) {
         self.quantize = quantize
         self.level = level
+        self.strategy = strategy
     }
 
     /// Encodes premultiplied ARGB32 pixels (`stride` bytes per row) as a PNG file.
     public func encode(premultipliedARGB pixels: UnsafeRawBufferPointer, width: Int, height: Int, stride: Int) -> [UInt8] {
-        if let image = IndexedImage.exact(pixels, width: width, height: height, stride: stride) {
-            return Self.indexedPNG(image, width: width, height: height, level: level)
+        if let image = IndexedImage.make(pixels, width: width, height: height, stride: stride, quantize: quantize) {
+            return Self.indexedPNG(image, width: width, height: height, level: level, strategy: strategy.rawValue)
         }
-        if quantize {
-            let image = IndexedImage.quantized(pixels, width: width, height: height, stride: stride)
-            return Self.indexedPNG(image, width: width, height: height, level: level)
-        }
-        return Self.rgbaPNG(pixels, width: width, height: height, stride: stride, level: level)
+        return Self.rgbaPNG(pixels, width: width, height: height, stride: stride, level: level, strategy: strategy.rawValue)
     }
 
     /// Straight (un-premultiplied) RGBA of a premultiplied ARGB pixel, rounding to nearest so
@@ -41,7 +52,7 @@ public struct PNGEncoder: Hashable, Sendable {
         return (u(p >> 16 & 0xff), u(p >> 8 & 0xff), u(p & 0xff), UInt8(a))
     }
 
-    static func indexedPNG(_ image: IndexedImage, width: Int, height: Int, level: Int32) -> [UInt8] {
+    static func indexedPNG(_ image: IndexedImage, width: Int, height: Int, level: Int32, strategy: Int32) -> [UInt8] {
         // Non-opaque entries first, so tRNS (alphas of the leading entries) stays short.
         let order = image.palette.indices.sorted {
             let a = image.palette[$0] >> 24 == 255, b = image.palette[$1] >> 24 == 255
@@ -78,7 +89,7 @@ public struct PNGEncoder: Hashable, Sendable {
                 }
             }
         }
-        let idat = raw.withUnsafeBytes { Deflate.compress($0, level: level, strategy: 0) }
+        let idat = raw.withUnsafeBytes { Deflate.compress($0, level: level, strategy: strategy) }
         var png = PNGWriter(capacity: idat.count + plte.count + trns.count)
         png.header(width: width, height: height, bitDepth: UInt8(depth), colorType: .indexed)
         png.chunk("PLTE", plte)
@@ -88,7 +99,7 @@ public struct PNGEncoder: Hashable, Sendable {
         return png.bytes
     }
 
-    static func rgbaPNG(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, stride: Int, level: Int32) -> [UInt8] {
+    static func rgbaPNG(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, stride: Int, level: Int32, strategy: Int32) -> [UInt8] {
         let rowBytes = width * 4
         var raw = [UInt8](repeating: 0, count: (rowBytes + 1) * height)
         var current = [UInt8](repeating: 0, count: rowBytes)
@@ -120,7 +131,7 @@ public struct PNGEncoder: Hashable, Sendable {
             }
             swap(&current, &previous)
         }
-        let idat = raw.withUnsafeBytes { Deflate.compress($0, level: level, strategy: 0) }
+        let idat = raw.withUnsafeBytes { Deflate.compress($0, level: level, strategy: strategy) }
         var png = PNGWriter(capacity: idat.count)
         png.header(width: width, height: height, bitDepth: 8, colorType: .rgba)
         png.chunk("IDAT", idat)

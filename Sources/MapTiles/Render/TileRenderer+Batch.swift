@@ -20,7 +20,7 @@ extension TileRenderer {
     /// Renders and encodes tiles one after the other on the calling thread, timing the two
     /// phases, as a benchmark does (no cache). Geometry for each zoom is built before timing.
     public func renderBatch(layer: TileLayer, painting: TilePainting, keys: [TileKey], scale: TileScale = .x1) -> TileBatchReport {
-        for z in Set(keys.map(\.z)) { _ = layer.geometry(zoom: z) }
+        for z in Set(keys.map(\.z)) { _ = layer.geometry(zoom: z, scale: scale) }
         var report = TileBatchReport()
         let clock = ContinuousClock()
         for key in keys {
