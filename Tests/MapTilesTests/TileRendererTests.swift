@@ -141,6 +141,40 @@ struct TileRendererTests {
         #expect(TileRenderer().png(layer: layer, painting: painting, key: z2) == PNGEncoder.emptyTile(.x1))
     }
 
+    @Test("at zoom 22 a large area, millions of pixels across, still fills and outlines correctly")
+    func deepZoom() throws {
+        let layer = try TileLayer(id: "big", version: "1", areas: [Fixtures.box("big", 0, 0, 10, 10)])
+        let painting = TilePainting(layer: layer, values: ["big": .value(100)], style: Fixtures.threeClasses, dataVersion: "d1")
+        let inside = try TileKey.containing(lon: 5, lat: 5, zoom: 22)
+        let canvas = try #require(TileRenderer().draw(layer: layer, painting: painting, frame: inside.frame()))
+        for (x, y) in [(0, 0), (255, 255), (128, 7), (3, 250)] {
+            #expect(canvas.color(x: x, y: y) == TileColor(rgb: 0xf03b20))
+        }
+        // On the west edge (lon 0): the area on the east half only, outline on the edge.
+        let edge = try TileKey.containing(lon: 0, lat: 5, zoom: 22)
+        let frame = edge.frame()
+        let c = try #require(TileRenderer().draw(layer: layer, painting: painting, frame: frame))
+        let x = frame.pixel(lon: 0, lat: 5).x
+        #expect(x >= 0 && x < 1)  // lon 0 is the tile's west edge
+        #expect(c.color(x: 128, y: 128) == TileColor(rgb: 0xf03b20))
+        #expect(c.color(x: 0, y: 128).alpha == 255)
+    }
+
+    @Test("the ring clipper keeps what is inside and cuts the rest at the rectangle")
+    func clipper() {
+        let clipper = RingClipper(width: 10, height: 10, margin: 0)
+        // A square from -5 to 5 clipped to 0…10: the quarter 0…5.
+        let out = clipper.clip([-5, -5, 5, -5, 5, 5, -5, 5])
+        var area = 0.0
+        for k in 0..<(out.count / 2) {
+            let j = (k + 1) % (out.count / 2)
+            area += out[2 * k] * out[2 * j + 1] - out[2 * j] * out[2 * k + 1]
+        }
+        #expect(abs(area / 2) == 25)
+        #expect(out.enumerated().allSatisfy { (0...10).contains($0.element) })
+        #expect(clipper.clip([20, 20, 30, 20, 30, 30]).isEmpty)
+    }
+
     @Test("@2x tiles draw the same picture at twice the pixels")
     func retina() throws {
         let layer = try layer()

@@ -58,17 +58,17 @@ public struct TileRenderer: Sendable {
             } else {
                 setSource(cr, colors[min(Int(code), colors.count - 1)])
             }
-            addPaths(cr, members, geometry, frame)
+            addPaths(cr, members, geometry, frame, layer: layer, margin: margin)
             cairo_fill(cr)
         }
         let suppressed = byClass[Int(TilePainting.suppressedClass)]
         if !suppressed.isEmpty {
-            addPaths(cr, suppressed, geometry, frame)
+            addPaths(cr, suppressed, geometry, frame, layer: layer, margin: margin)
             fillSuppressed(cr, style.suppressed, frame: frame, scale: scale)
         }
 
         if lineWidth > 0 && style.outline.alpha > 0 {
-            addPaths(cr, parts, geometry, frame)
+            addPaths(cr, parts, geometry, frame, layer: layer, margin: margin)
             setSource(cr, style.outline)
             cairo_set_line_width(cr, lineWidth)
             // Bevel joins: at outline widths of a pixel or less no join shape is visible, and
@@ -87,14 +87,33 @@ public struct TileRenderer: Sendable {
         cairo_set_source_rgba(cr, Double(c.red) / 255, Double(c.green) / 255, Double(c.blue) / 255, Double(c.alpha) / 255)
     }
 
-    /// Appends the rings of the areas, in pixel coordinates, to the current path.
-    func addPaths(_ cr: OpaquePointer, _ parts: [WorldCopy], _ g: ZoomGeometry, _ frame: TileFrame) {
+    /// Appends the rings of the areas, in pixel coordinates, to the current path. Areas reaching
+    /// farther from the frame than cairo's fixed-point range are clipped first.
+    func addPaths(_ cr: OpaquePointer, _ parts: [WorldCopy], _ g: ZoomGeometry, _ frame: TileFrame, layer: TileLayer, margin: Double) {
+        let s = frame.pixelsPerUnit
+        let limit = RingClipper.safeLimit / s
         g.coordinates.withUnsafeBufferPointer { xy in
             for part in parts {
                 let ox = frame.originX - part.shift
                 let oy = frame.originY
-                let s = frame.pixelsPerUnit
-                for r in Int(g.areaStarts[part.area])..<Int(g.areaStarts[part.area + 1]) {
+                let rings = Int(g.areaStarts[part.area])..<Int(g.areaStarts[part.area + 1])
+                let box = layer.index.boxes[part.area]
+                if box.minX - ox < -limit || box.maxX - ox > limit || box.minY - oy < -limit || box.maxY - oy > limit {
+                    let clipper = RingClipper(width: frame.width, height: frame.height, margin: margin + 2)
+                    for r in rings {
+                        var ring: [Double] = []
+                        for k in Int(g.ringStarts[r])..<Int(g.ringStarts[r + 1]) {
+                            ring.append((xy[2 * k] - ox) * s); ring.append((xy[2 * k + 1] - oy) * s)
+                        }
+                        let clipped = clipper.clip(ring)
+                        guard clipped.count >= 6 else { continue }
+                        cairo_move_to(cr, clipped[0], clipped[1])
+                        for k in 1..<(clipped.count / 2) { cairo_line_to(cr, clipped[2 * k], clipped[2 * k + 1]) }
+                        cairo_close_path(cr)
+                    }
+                    continue
+                }
+                for r in rings {
                     let start = Int(g.ringStarts[r]), end = Int(g.ringStarts[r + 1])
                     cairo_move_to(cr, (xy[2 * start] - ox) * s, (xy[2 * start + 1] - oy) * s)
                     for k in (start + 1)..<end {
