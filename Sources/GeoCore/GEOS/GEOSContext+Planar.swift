@@ -3,7 +3,7 @@ import CGEOS
 extension GEOSContext {
     /// Makes a GEOS MultiPolygon from planar polygons (one area's parts).
     public func geometry(planar polygons: [PlanarPolygon]) throws(GEOSError) -> GEOSGeometry {
-        var parts: [OpaquePointer?] = []
+        var parts: [OpaquePointer] = []
         parts.reserveCapacity(polygons.count)
         for p in polygons {
             do { parts.append(try planarPolygon(p)) } catch {
@@ -11,13 +11,8 @@ extension GEOSContext {
                 throw error
             }
         }
-        // createCollection_r takes ownership of the parts (not of the array); NULL on exception.
-        let partCount = UInt32(parts.count)
-        let out = parts.withUnsafeMutableBufferPointer {
-            GEOSGeom_createCollection_r(handle, Int32(GEOS_MULTIPOLYGON.rawValue), $0.baseAddress, partCount)
-        }
-        guard let out else { throw error("createCollection") }
-        return GEOSGeometry(context: self, owning: out)
+        // collection hands the parts to GEOS, which owns them from then on.
+        return GEOSGeometry(context: self, owning: try collection(GEOS_MULTIPOLYGON, parts))
     }
 
     /// An owned `GEOSGeometry*` polygon (the caller destroys it or hands it on).

@@ -8,11 +8,13 @@ import GeoCore
 public struct TileFrame: Hashable, Sendable {
     /// Zoom whose simplified geometry is drawn.
     public let zoom: Int
-    /// Unit Mercator coordinates of the top-left corner of pixel (0, 0).
+    /// Unit Mercator x of the left edge of pixel column 0.
     public let originX: Double
+    /// Unit Mercator y of the top edge of pixel row 0.
     public let originY: Double
-    /// Size of the frame in pixels.
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
     /// Pixels per unit of the Mercator square (`2^zoom × 256 × scale`).
     public let pixelsPerUnit: Double
@@ -71,9 +73,13 @@ public struct TileFrame: Hashable, Sendable {
 
 /// An axis-aligned rectangle in unit Mercator coordinates (x east, y south).
 public struct UnitRect: Hashable, Sendable {
+    /// West edge.
     public var minX: Double
+    /// North edge (y grows southward).
     public var minY: Double
+    /// East edge.
     public var maxX: Double
+    /// South edge.
     public var maxY: Double
 
     /// Creates a rectangle from its corners.

@@ -8,12 +8,17 @@ import Synchronization
 public final class TileCache: Sendable {
     /// Counters for `/metrics`.
     public struct Statistics: Equatable, Sendable {
+        /// Look-ups answered from the cache.
         public var hits = 0
+        /// Look-ups not in the cache.
         public var misses = 0
+        /// Tiles stored.
         public var insertions = 0
+        /// Tiles dropped to stay within the byte bound.
         public var evictions = 0
-        /// Entries and bytes held now.
+        /// Tiles held now.
         public var entries = 0
+        /// Bytes of tiles held now.
         public var bytes = 0
     }
 

@@ -1,12 +1,17 @@
 /// Everything an encoded tile depends on. Carrying the layer and data versions means a new
 /// version never reads an old tile: caches need no invalidation, old entries just age out.
 public struct TileCacheKey: Hashable, Sendable {
+    /// Layer id.
     public let layer: String
+    /// Version of the layer geometry.
     public let layerVersion: String
+    /// Version of the values drawn.
     public let dataVersion: String
     /// `TileStyle.fingerprint` of the style drawn.
     public let style: String
+    /// Tile address.
     public let tile: TileKey
+    /// Pixel density.
     public let scale: TileScale
 
     /// Creates a key.

@@ -9,6 +9,7 @@ public final class TileCanvas {
     let context: OpaquePointer
     /// Size in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
 
     /// A transparent canvas.

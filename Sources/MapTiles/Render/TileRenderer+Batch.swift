@@ -6,6 +6,7 @@ public struct TileBatchReport: Sendable {
     public var emptyTiles: Int = 0
     /// Seconds spent drawing (including geometry look-up) and encoding.
     public var renderSeconds: Double = 0
+    /// Seconds spent encoding PNGs.
     public var encodeSeconds: Double = 0
     /// PNG size of each tile, in the order given.
     public var bytes: [Int] = []

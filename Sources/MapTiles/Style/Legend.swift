@@ -3,13 +3,17 @@
 public struct Legend: Hashable, Sendable, Encodable {
     /// One class: values `min ≤ v < max` (bounds from the data where the class is open).
     public struct Entry: Hashable, Sendable, Encodable {
+        /// Lowest value of the class (inclusive); nil when unknown.
         public let min: Double?
+        /// Upper bound (exclusive, the largest value for the last class); nil when unknown.
         public let max: Double?
+        /// Colour drawn.
         public let color: TileColor
     }
 
     /// A swatch that is not a class.
     public struct Swatch: Hashable, Sendable, Encodable {
+        /// Text shown next to the swatch.
         public let label: String
         public let color: TileColor
         /// `"hatch"` when drawn as hatching over `color`, otherwise `"fill"`.
@@ -18,8 +22,11 @@ public struct Legend: Hashable, Sendable, Encodable {
         public let line: TileColor?
     }
 
+    /// Classes from low to high.
     public let classes: [Entry]
+    /// Look of suppressed values.
     public let suppressed: Swatch
+    /// Look of areas without data.
     public let noData: Swatch
 
     /// The legend of a style for breaks computed from the values `range` spans. The breaks

@@ -1,8 +1,12 @@
 /// A straight (not premultiplied) 8-bit RGBA colour.
 public struct TileColor: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Red, 0–255.
     public var red: UInt8
+    /// Green, 0–255.
     public var green: UInt8
+    /// Blue, 0–255.
     public var blue: UInt8
+    /// Opacity, 0 (transparent) – 255 (opaque).
     public var alpha: UInt8
 
     /// Creates a colour from its channels.

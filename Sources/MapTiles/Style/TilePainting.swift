@@ -10,7 +10,9 @@ public struct TilePainting: Sendable {
 
     /// Version of the data the values come from (part of cache keys and tile URLs).
     public let dataVersion: String
+    /// Style the classes were made for.
     public let style: TileStyle
+    /// What the colours mean, for TileJSON and the legend PNG.
     public let legend: Legend
     /// Class by area ordinal, or one of the two markers.
     let classes: [UInt8]

@@ -14,16 +14,19 @@ public struct TileStyle: Hashable, Sendable, Codable {
     public var ramp: ColorRamp
     /// How values are cut into classes (3–9 classes use the ramp's published tables).
     public var classification: Classification
-    /// Outline colour and width in pixels (of a 256 px tile; `@2x` tiles double it).
+    /// Outline colour (`@2x` tiles double the width).
     public var outline: TileColor
+    /// Outline width in pixels of a 256 px tile; 0 draws no outlines.
     public var outlineWidth: Double
     /// Look of suppressed values.
     public var suppressed: Suppressed
     /// Fill of areas without data; transparent by default so the base map shows through.
     public var noData: TileColor
-    /// Whether area labels are drawn, from which zoom, and in which colour.
+    /// Whether area labels (the area's name at a point inside it) are drawn.
     public var labels: Bool
+    /// Shallowest zoom with labels.
     public var labelMinZoom: Int
+    /// Label text colour (on a light halo).
     public var labelColor: TileColor
 
     /// Creates a style; the defaults are the house choropleth (7 YlOrRd quantile classes,

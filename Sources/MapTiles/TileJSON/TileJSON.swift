@@ -6,16 +6,21 @@ import GeoCore
 /// The tile URL carries the data version, so a client that fetched this document asks for tiles
 /// of exactly that version, and caches keyed by URL never serve stale colours.
 public struct TileJSON: Hashable, Sendable, Encodable {
+    /// Spec version.
     public let tilejson = "3.0.0"
+    /// Layer id.
     public var name: String
     /// URL templates with `{z}`, `{x}`, `{y}`.
     public var tiles: [String]
+    /// Shallowest zoom served.
     public var minzoom: Int
+    /// Deepest zoom served.
     public var maxzoom: Int
     /// West, south, east, north in degrees.
     public var bounds: [Double]
     /// Longitude, latitude, zoom of the default view.
     public var center: [Double]
+    /// Source credit shown by map clients.
     public var attribution: String
     /// Version of the tiles: the data version.
     public var version: String
