@@ -38,6 +38,9 @@ struct TileCacheTests {
         #expect(cache.tile(for: key(0, data: "d2")) == [2])
         #expect(cache.tile(for: key(0, data: "d1", scale: .x2)) == [3])
         #expect(cache.tile(for: key(0, data: "d3")) == nil)
+        #expect(key(0, data: "d1").etag == #""cells-v1-d1-s-12-0-0""#)
+        #expect(key(0, data: "d1", scale: .x2).etag == #""cells-v1-d1-s-12-0-0@2x""#)
+        #expect(key(0, data: "d1").etag != key(0, data: "d2").etag)
     }
 
     @Test("replacing a key keeps one entry and the right byte count; renders once per miss")
