@@ -59,6 +59,14 @@ struct ClassificationTests {
         #expect(Classification.fixedBreaks([5, 1]).classCount == 3)
     }
 
+    @Test("painting: classes by area, suppressed and no data marked, NaN drawn as no data")
+    func painting() {
+        let p = TilePainting(values: [.value(1), .value(50), .suppressed, .noData, .value(.nan)], areaCount: 6,
+                             style: TileStyle(classification: .fixedBreaks([10, 60])), dataVersion: "d")
+        #expect((0..<6).map { p.classIndex(ofArea: $0) } == [0, 1, nil, nil, nil, nil])
+        #expect(p.legend.classes.map(\.min) == [1, 10, 60] && p.legend.classes.map(\.max) == [10, 60, nil])
+    }
+
     @Test("ramps have the published colours for 3 to 9 classes")
     func ramps() {
         for ramp in ColorRamp.allCases {

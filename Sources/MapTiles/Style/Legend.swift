@@ -1,7 +1,8 @@
 /// What a map's colours mean: class ranges and colours plus the suppressed and no-data swatches.
 /// TileJSON carries it and `LegendRenderer` draws it.
 public struct Legend: Hashable, Sendable, Encodable {
-    /// One class: values `min ≤ v < max` (bounds from the data where the class is open).
+    /// One class: values `min ≤ v < max` (the last class includes its max). Open ends carry
+    /// the data's extremes, or nil when no value lies there.
     public struct Entry: Hashable, Sendable, Encodable {
         /// Lowest value of the class (inclusive); nil when unknown.
         public let min: Double?
@@ -34,8 +35,9 @@ public struct Legend: Hashable, Sendable, Encodable {
     public init(style: TileStyle, breaks: [Double], range: ClosedRange<Double>?) {
         let colors = style.classColors.prefix(breaks.count + 1)
         self.classes = colors.indices.map { k in
-            Entry(min: k == 0 ? range?.lowerBound : breaks[k - 1],
-                  max: k == breaks.count ? range?.upperBound : breaks[k],
+            // Open ends take the data's extremes when the data reaches past the outer breaks.
+            Entry(min: k == 0 ? range.flatMap { breaks.isEmpty || $0.lowerBound < breaks[0] ? $0.lowerBound : nil } : breaks[k - 1],
+                  max: k == breaks.count ? range.flatMap { breaks.isEmpty || $0.upperBound >= breaks[k - 1] ? $0.upperBound : nil } : breaks[k],
                   color: colors[k])
         }
         switch style.suppressed {

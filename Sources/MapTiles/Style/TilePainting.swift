@@ -20,7 +20,8 @@ public struct TilePainting: Sendable {
     /// Classifies values given by area ordinal (missing trailing ordinals have no data).
     public init(values: [TileValue], areaCount: Int, style: TileStyle, dataVersion: String) {
         var numbers: [Double] = []
-        for v in values { if case .value(let x) = v { numbers.append(x) } }
+        // A non-finite number cannot be classed; it is drawn as no data.
+        for v in values { if case .value(let x) = v, x.isFinite { numbers.append(x) } }
         // A ramp has at most nine colours: breaks beyond the colours are dropped.
         let breaks = Array(style.classification.breaks(for: numbers).prefix(style.classColors.count - 1))
         let range = numbers.min().flatMap { lo in numbers.max().map { lo...$0 } }
@@ -30,7 +31,8 @@ public struct TilePainting: Sendable {
         self.classes = (0..<areaCount).map { i in
             guard i < values.count else { return Self.noDataClass }
             switch values[i] {
-            case .value(let x): return UInt8(Classification.classIndex(of: x, breaks: breaks))
+            case .value(let x) where x.isFinite: return UInt8(Classification.classIndex(of: x, breaks: breaks))
+            case .value: return Self.noDataClass
             case .suppressed: return Self.suppressedClass
             case .noData: return Self.noDataClass
             }
