@@ -26,11 +26,12 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         .target(name: "GeoCore", dependencies: ["CGEOS"], swiftSettings: strict),
         .target(name: "ReportVerification", dependencies: ["GeoCore"], swiftSettings: strict),
         .target(name: "Aggregation", dependencies: ["GeoCore"], swiftSettings: strict),
-        .target(name: "MapTiles", dependencies: ["GeoCore", "CCairo"], swiftSettings: strict),
+        .target(name: "MapTiles", dependencies: ["GeoCore", "CCairo", "CZlib"], swiftSettings: strict),
         .target(
             name: "Storage",
             dependencies: ["GeoCore", "ReportVerification", "Aggregation", "CSQLite", "CLibPQ", .product(name: "Crypto", package: "swift-crypto")],
@@ -53,7 +54,7 @@ let package = Package(
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "CGEOS"], swiftSettings: strict),
         .testTarget(name: "ReportVerificationTests", dependencies: ["ReportVerification"], swiftSettings: strict),
         .testTarget(name: "AggregationTests", dependencies: ["Aggregation", "GeoCore"], swiftSettings: strict),
-        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "GeoCore"], swiftSettings: strict),
+        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "GeoCore", "CZlib", "CCairo"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "GeoCore", "ReportVerification", "Aggregation"], swiftSettings: strict),
         .testTarget(
             name: "GeoserveTests",

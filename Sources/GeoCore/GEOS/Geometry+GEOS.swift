@@ -85,7 +85,8 @@ extension GEOSContext {
         return out
     }
 
-    private func collection(_ type: GEOSGeomTypes, _ parts: [OpaquePointer]) throws(GEOSError) -> OpaquePointer {
+    /// A collection of `type` made of `parts`, taking ownership of the parts.
+    func collection(_ type: GEOSGeomTypes, _ parts: [OpaquePointer]) throws(GEOSError) -> OpaquePointer {
         var parts = parts.map { Optional($0) }
         // createCollection_r takes ownership of the parts (not of the array).
         let partCount = UInt32(parts.count)

@@ -1,0 +1,117 @@
+import GeoCore
+import Synchronization
+
+/// One version of an area layer prepared for tiles: every area projected to unit Mercator
+/// coordinates once, an index from tile to areas, and simplified geometry per zoom.
+///
+/// Immutable apart from the per-zoom geometry, which is built on first use and then only read;
+/// a new layer version is a new `TileLayer`. Values and styles are not part of it, so one
+/// layer serves every data version.
+public final class TileLayer: Sendable {
+    /// Layer id (as in URLs).
+    public let id: String
+    /// Layer version: changes whenever the areas change.
+    public let version: String
+    /// Area ids by ordinal, in the order the areas were given.
+    public let areaIDs: [String]
+    /// Text drawn as the label of each area, by ordinal.
+    public let labels: [String]
+    /// Label anchor of each area (a point inside it), unit Mercator `x, y` pairs by ordinal.
+    let labelPoints: [Double]
+    /// Tile-to-area index over the original bounding boxes.
+    public let index: TileAreaIndex
+    /// Extent of all areas in degrees (nil for an empty layer).
+    public let bounds: BoundingBox?
+    /// Full-detail projected geometry, the source of every zoom's simplification.
+    let full: [[PlanarPolygon]]
+    private let ordinals: [String: Int]
+    /// Simplified geometry by zoom and scale.
+    private let zooms: Mutex<[GeometryKey: ZoomGeometry]>
+
+    private struct GeometryKey: Hashable {
+        let zoom: Int
+        let scale: TileScale
+    }
+
+    /// Projects the areas and builds the index.
+    /// - Parameters:
+    ///   - id: layer id.
+    ///   - version: layer version.
+    ///   - areas: the areas, valid as `AreaValidator` leaves them.
+    ///   - labels: label text by area id; areas without one are labelled with their id.
+    /// - Throws: `GEOSError` when GEOS cannot find an interior point for an area.
+    public init(id: String, version: String, areas: [IndexedArea], labels: [String: String] = [:]) throws(GEOSError) {
+        self.id = id
+        self.version = version
+        self.areaIDs = areas.map(\.id)
+        self.labels = areas.map { labels[$0.id] ?? $0.id }
+        var ordinals: [String: Int] = [:]
+        for (i, a) in areas.enumerated() { ordinals[a.id] = i }
+        self.ordinals = ordinals
+
+        var full: [[PlanarPolygon]] = []
+        var boxes: [UnitRect] = []
+        var points: [Double] = []
+        full.reserveCapacity(areas.count)
+        let context = GEOSContext()
+        var bounds: BoundingBox?
+        for area in areas {
+            var box = UnitRect(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+            let polygons = area.polygons.map { polygon in
+                PlanarPolygon(rings: polygon.rings.map { ring in
+                    var flat: [Double] = []
+                    flat.reserveCapacity(ring.count * 2)
+                    for p in ring {
+                        let u = WebMercator.unit(lon: p.lon, lat: p.lat)
+                        flat.append(u.x); flat.append(u.y)
+                        box.minX = min(box.minX, u.x); box.maxX = max(box.maxX, u.x)
+                        box.minY = min(box.minY, u.y); box.maxY = max(box.maxY, u.y)
+                    }
+                    return flat
+                })
+            }
+            full.append(polygons)
+            boxes.append(box)
+            let anchor = try context.geometry(area.geometry).pointOnSurface()
+            let u = WebMercator.unit(lon: anchor.lon, lat: anchor.lat)
+            points.append(u.x); points.append(u.y)
+            if bounds == nil { bounds = area.boundingBox } else { bounds!.extend(area.boundingBox) }
+        }
+        self.full = full
+        self.labelPoints = points
+        self.index = TileAreaIndex(boxes: boxes)
+        self.bounds = bounds
+        self.zooms = Mutex([:])
+    }
+
+    /// Number of areas.
+    public var areaCount: Int { areaIDs.count }
+
+    /// Ordinal of an area id.
+    public func ordinal(of id: String) -> Int? { ordinals[id] }
+
+    /// Label anchor of an area in unit Mercator coordinates.
+    public func labelPoint(ofArea i: Int) -> (x: Double, y: Double) { (labelPoints[2 * i], labelPoints[2 * i + 1]) }
+
+    /// The geometry to draw at a zoom and scale, simplified on first use and kept for the
+    /// layer's life. Every tile of a zoom and scale draws the same geometry, which is what keeps
+    /// tile edges seamless.
+    ///
+    /// The build runs outside the lock, so tiles of other, already built zooms never wait for
+    /// it; two threads that miss the same zoom at once may both build it and the first stored wins.
+    public func geometry(zoom: Int, scale: TileScale = .x1) -> ZoomGeometry {
+        let key = GeometryKey(zoom: zoom, scale: scale)
+        if let g = zooms.withLock({ $0[key] }) { return g }
+        let built = ZoomGeometry(areas: simplified(tolerance: Self.tolerance(zoom: zoom, scale: scale)))
+        return zooms.withLock { cache in
+            if let g = cache[key] { return g }
+            cache[key] = built
+            return built
+        }
+    }
+
+    /// Builds the geometry of a range of zooms ahead of the first tile (for example on layer load).
+    public func prepare(zooms range: ClosedRange<Int>, scale: TileScale = .x1) {
+        for z in range { _ = geometry(zoom: z, scale: scale) }
+    }
+}

@@ -1,0 +1,101 @@
+/// An image as palette indices, found from premultiplied ARGB32 pixels (cairo's layout: one
+/// native-endian `UInt32` per pixel, `0xAARRGGBB`, colour premultiplied by alpha).
+///
+/// A choropleth tile has a handful of flat colours plus the blends its anti-aliased edges make.
+/// When there are at most 256 colours the palette is exact; otherwise the frequent colours (the
+/// fills and the outline) stay exact and the rare edge blends are merged into buckets.
+struct IndexedImage {
+    /// Palette entries as premultiplied ARGB, at most 256.
+    var palette: [UInt32]
+    /// One palette index per pixel, row by row, no padding.
+    var indices: [UInt8]
+    /// Whether colours were merged to fit 256 entries (the image is then approximate).
+    var quantized: Bool
+
+    /// The image as palette indices: exact when it has at most 256 colours, merged when it has
+    /// more and `quantize` is set, nil otherwise.
+    static func make(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, stride: Int, quantize: Bool) -> IndexedImage? {
+        var table = ColorCounts()
+        for y in 0..<height {
+            let row = pixels.baseAddress!.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self)
+            var x = 0
+            while x < width {
+                let p = row[x]
+                var n = 1
+                while x + n < width && row[x + n] == p { n += 1 }
+                table.add(p, n)
+                x += n
+            }
+        }
+        let palette: [UInt32]
+        let entryIndex: [UInt8]
+        if table.colors.count <= 256 {
+            palette = table.colors
+            entryIndex = table.colors.indices.map { UInt8($0) }
+        } else if quantize {
+            (palette, entryIndex) = merged(table)
+        } else {
+            return nil
+        }
+        var indices = [UInt8](repeating: 0, count: width * height)
+        indices.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                let row = pixels.baseAddress!.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self)
+                var x = 0
+                while x < width {
+                    let p = row[x]
+                    let i = entryIndex[table.find(p)]
+                    out[y * width + x] = i
+                    x += 1
+                    while x < width && row[x] == p { out[y * width + x] = i; x += 1 }
+                }
+            }
+        }
+        return IndexedImage(palette: palette, indices: indices, quantized: table.colors.count > 256)
+    }
+
+    /// Palette and entry-to-index map for more than 256 colours. Colours covering at least
+    /// `exactShare` of the pixels (up to 128 of them) keep exact entries; the others are grouped
+    /// by their high bits, dropping the fewest low bits that make the groups fit in the rest of
+    /// the palette, and each group is drawn in the pixel-weighted mean of its members.
+    static func merged(_ table: ColorCounts) -> (palette: [UInt32], entryIndex: [UInt8]) {
+        let total = table.counts.reduce(0, +)
+        let ranked = table.colors.indices.sorted { table.counts[$0] > table.counts[$1] }
+        let exactCount = min(ranked.prefix { table.counts[$0] * 2000 >= total }.count, 128)
+        var palette = ranked.prefix(exactCount).map { table.colors[$0] }
+        var entryIndex = [UInt8](repeating: 0, count: table.colors.count)
+        for (i, e) in ranked.prefix(exactCount).enumerated() { entryIndex[e] = UInt8(i) }
+        let rare = ranked.dropFirst(exactCount)
+        let room = 256 - exactCount
+
+        var groups: [UInt32: Int] = [:]
+        var shift: UInt32 = 1
+        while true {
+            let m8 = UInt32(0xff) << shift & 0xff
+            let m = m8 << 24 | m8 << 16 | m8 << 8 | m8
+            groups.removeAll(keepingCapacity: true)
+            for e in rare where groups.count <= room {
+                let key = table.colors[e] & m
+                if groups[key] == nil { groups[key] = groups.count }
+            }
+            if groups.count <= room || shift == 8 {
+                var sums = [(a: Int, r: Int, g: Int, b: Int, n: Int)](repeating: (0, 0, 0, 0, 0), count: groups.count)
+                for e in rare {
+                    let p = table.colors[e], n = table.counts[e]
+                    let k = groups[p & m]!
+                    sums[k].a += Int(p >> 24) * n; sums[k].r += Int(p >> 16 & 0xff) * n
+                    sums[k].g += Int(p >> 8 & 0xff) * n; sums[k].b += Int(p & 0xff) * n
+                    sums[k].n += n
+                    entryIndex[e] = UInt8(exactCount + k)
+                }
+                for s in sums {
+                    // The mean of premultiplied colours is premultiplied (each channel ≤ alpha).
+                    let h = s.n / 2
+                    palette.append(UInt32((s.a + h) / s.n) << 24 | UInt32((s.r + h) / s.n) << 16 | UInt32((s.g + h) / s.n) << 8 | UInt32((s.b + h) / s.n))
+                }
+                return (palette, entryIndex)
+            }
+            shift += 1
+        }
+    }
+}
