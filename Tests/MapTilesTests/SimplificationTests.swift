@@ -1,3 +1,4 @@
+import Foundation
 import GeoCore
 @testable import MapTiles
 import Testing
@@ -38,6 +39,36 @@ struct SimplificationTests {
         }
         #expect(counts[8] < counts[18] / 4)
         #expect(counts == counts.sorted())
+    }
+
+    @Test("neighbours sharing a wiggly border get exactly the same simplified border")
+    func sharedBorders() throws {
+        // A border from (0, 0) to (0, 0.1) with 400 small wiggles, shared by a west and an east area.
+        let border = (0...400).map { k -> (Double, Double) in
+            let t = Double(k) / 400
+            return (k == 0 || k == 400 ? 0 : 0.002 * sin(t * 90), 0.1 * t)
+        }
+        func area(_ id: String, _ outerX: Double) throws -> IndexedArea {
+            var ring = border.map { try! Position(lon: $0.0, lat: $0.1) }
+            ring += [try Position(lon: outerX, lat: 0.1), try Position(lon: outerX, lat: 0), ring[0]]
+            return IndexedArea(id: id, polygons: [try Polygon(rings: [ring])])
+        }
+        let layer = try TileLayer(id: "pair", version: "1", areas: [try area("west", -0.1), try area("east", 0.1)])
+        for z in [4, 8, 12, 16] {
+            let g = layer.geometry(zoom: z)
+            #expect(!g.ownOutline[0] && !g.ownOutline[1], "z\(z)")
+            func points(_ i: Int) -> Set<[Double]> {
+                let r = g.rings(ofArea: i)[0]
+                return Set(stride(from: 0, to: r.count, by: 2).map { [r[$0], r[$0 + 1]] })
+            }
+            // Apart from each area's two outer corners, both rings hold the same points.
+            #expect(points(0).symmetricDifference(points(1)).count == 4, "z\(z)")
+            // Outlines: the shared border is one arc, stroked once for both areas.
+            let arcs0 = Set(g.outlineArcs[Int(g.outlineStarts[0])..<Int(g.outlineStarts[1])])
+            let arcs1 = Set(g.outlineArcs[Int(g.outlineStarts[1])..<Int(g.outlineStarts[2])])
+            #expect(arcs0.intersection(arcs1).count == 1)
+        }
+        #expect(layer.geometry(zoom: 4).pointCount < layer.geometry(zoom: 16).pointCount)
     }
 
     @Test("tolerance is half a pixel of the tile's scale")

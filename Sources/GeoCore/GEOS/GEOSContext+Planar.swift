@@ -54,10 +54,10 @@ extension GEOSGeometry {
             case GEOS_POLYGON.rawValue:
                 // Rings are borrowed from the polygon.
                 guard let shell = GEOSGetExteriorRing_r(h, g) else { throw context.error("GetExteriorRing") }
-                var rings = [try flatCoordinates(shell)]
+                var rings = [try Self.flatCoordinates(of: shell, context: context)]
                 for i in 0..<max(GEOSGetNumInteriorRings_r(h, g), 0) {
                     guard let ring = GEOSGetInteriorRingN_r(h, g, i) else { throw context.error("GetInteriorRingN") }
-                    rings.append(try flatCoordinates(ring))
+                    rings.append(try Self.flatCoordinates(of: ring, context: context))
                 }
                 out.append(PlanarPolygon(rings: rings))
             case GEOS_MULTIPOLYGON.rawValue, GEOS_GEOMETRYCOLLECTION.rawValue:
@@ -72,19 +72,5 @@ extension GEOSGeometry {
         }
         try collect(pointer)
         return out
-    }
-
-    /// Flat `x, y` pairs of a borrowed ring.
-    private func flatCoordinates(_ ring: OpaquePointer) throws(GEOSError) -> [Double] {
-        let h = context.handle
-        // getCoordSeq_r returns a sequence borrowed from the ring.
-        guard let seq = GEOSGeom_getCoordSeq_r(h, ring) else { throw context.error("getCoordSeq") }
-        var size: UInt32 = 0
-        guard GEOSCoordSeq_getSize_r(h, seq, &size) != 0 else { throw context.error("CoordSeq_getSize") }
-        var flat = [Double](repeating: 0, count: Int(size) * 2)
-        // copyToBuffer_r returns 0 on exception.
-        let ok = flat.withUnsafeMutableBufferPointer { GEOSCoordSeq_copyToBuffer_r(h, seq, $0.baseAddress, 0, 0) }
-        guard ok != 0 else { throw context.error("CoordSeq_copyToBuffer") }
-        return flat
     }
 }

@@ -24,6 +24,8 @@ public final class TileLayer: Sendable {
     public let bounds: BoundingBox?
     /// Full-detail projected geometry, the source of every zoom's simplification.
     let full: [[PlanarPolygon]]
+    /// Borders of the areas as shared arcs, simplified per zoom.
+    let topology: ArcTopology
     private let ordinals: [String: Int]
     /// Simplified geometry by zoom and scale.
     private let zooms: Mutex<[GeometryKey: ZoomGeometry]>
@@ -78,6 +80,7 @@ public final class TileLayer: Sendable {
             if bounds == nil { bounds = area.boundingBox } else { bounds!.extend(area.boundingBox) }
         }
         self.full = full
+        self.topology = ArcTopology(full: full)
         self.labelPoints = points
         self.index = TileAreaIndex(boxes: boxes)
         self.bounds = bounds
@@ -102,7 +105,7 @@ public final class TileLayer: Sendable {
     public func geometry(zoom: Int, scale: TileScale = .x1) -> ZoomGeometry {
         let key = GeometryKey(zoom: zoom, scale: scale)
         if let g = zooms.withLock({ $0[key] }) { return g }
-        let built = ZoomGeometry(areas: simplified(tolerance: Self.tolerance(zoom: zoom, scale: scale)))
+        let built = simplified(tolerance: Self.tolerance(zoom: zoom, scale: scale))
         return zooms.withLock { cache in
             if let g = cache[key] { return g }
             cache[key] = built

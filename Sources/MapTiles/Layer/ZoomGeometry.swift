@@ -12,11 +12,35 @@ public struct ZoomGeometry: Sendable {
     let ringStarts: [Int32]
     /// Area `i` is rings `areaStarts[i] ..< areaStarts[i + 1]`.
     let areaStarts: [Int32]
+    /// Simplified shared borders, flat `x, y` pairs; arc `a` is points `arcStarts[a] ..< arcStarts[a + 1]`.
+    let arcCoordinates: [Double]
+    let arcStarts: [Int32]
+    /// Arcs outlining area `i`: `outlineArcs[outlineStarts[i] ..< outlineStarts[i + 1]]`.
+    let outlineArcs: [Int32]
+    let outlineStarts: [Int32]
+    /// Whether area `i` draws its outline from its rings (it was simplified on its own).
+    let ownOutline: [Bool]
 
     /// Builds the flat form. Exterior rings are turned so their signed area is positive and
     /// holes so theirs is negative: with the non-zero rule, several areas of one class can then
     /// be filled as one path without cancelling each other, and holes still cut.
-    init(areas: [[PlanarPolygon]]) {
+    /// - Parameters:
+    ///   - areas: polygons per area.
+    ///   - arcs: the simplified shared borders.
+    ///   - perArea: the arcs outlining each area, nil for an area outlined by its own rings.
+    init(areas: [[PlanarPolygon]], arcs: [[Double]], outlineArcs perArea: [[Int32]?]) {
+        var arcCoordinates: [Double] = []
+        var arcStarts: [Int32] = [0]
+        for a in arcs { arcCoordinates += a; arcStarts.append(Int32(arcCoordinates.count / 2)) }
+        self.arcCoordinates = arcCoordinates
+        self.arcStarts = arcStarts
+        var outlineArcs: [Int32] = []
+        var outlineStarts: [Int32] = [0]
+        for list in perArea { outlineArcs += list ?? []; outlineStarts.append(Int32(outlineArcs.count)) }
+        self.outlineArcs = outlineArcs
+        self.outlineStarts = outlineStarts
+        self.ownOutline = perArea.map { $0 == nil }
+
         var coordinates: [Double] = []
         var ringStarts: [Int32] = [0]
         var areaStarts: [Int32] = [0]

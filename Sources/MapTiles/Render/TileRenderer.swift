@@ -68,9 +68,11 @@ public struct TileRenderer: Sendable {
         }
 
         if lineWidth > 0 && style.outline.alpha > 0 {
-            addPaths(cr, parts, geometry, frame, layer: layer, margin: margin)
+            addOutlines(cr, parts, geometry, frame, layer: layer, margin: margin)
             setSource(cr, style.outline)
             cairo_set_line_width(cr, lineWidth)
+            // Round caps close the joints where arcs meet at junctions.
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
             // Bevel joins: at outline widths of a pixel or less no join shape is visible, and
             // bevels are the cheapest for cairo's stroker (measured against round and miter).
             cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL)
@@ -87,6 +89,47 @@ public struct TileRenderer: Sendable {
         cairo_set_source_rgba(cr, Double(c.red) / 255, Double(c.green) / 255, Double(c.blue) / 255, Double(c.alpha) / 255)
     }
 
+    /// Whether a box, relative to an origin, reaches past `limit` (in unit coordinates).
+    static func reachesTooFar(_ box: UnitRect, _ ox: Double, _ oy: Double, _ limit: Double) -> Bool {
+        box.minX - ox < -limit || box.maxX - ox > limit || box.minY - oy < -limit || box.maxY - oy > limit
+    }
+
+    /// Appends the outlines of the areas to the current path: each shared border (arc) once,
+    /// whichever of its areas brought it, and the rings of areas that outline themselves.
+    func addOutlines(_ cr: OpaquePointer, _ parts: [WorldCopy], _ g: ZoomGeometry, _ frame: TileFrame, layer: TileLayer, margin: Double) {
+        let s = frame.pixelsPerUnit
+        let limit = RingClipper.safeLimit / s
+        var arcs: [Int64] = []
+        var own: [WorldCopy] = []
+        for part in parts {
+            if g.ownOutline[part.area] || Self.reachesTooFar(layer.index.boxes[part.area], frame.originX - part.shift, frame.originY, limit) {
+                own.append(part)
+                continue
+            }
+            // Key: arc number and world copy (shift −1, 0, 1 stored as 0, 1, 2).
+            let copy = Int64(part.shift + 1)
+            for k in Int(g.outlineStarts[part.area])..<Int(g.outlineStarts[part.area + 1]) {
+                arcs.append(Int64(g.outlineArcs[k]) << 2 | copy)
+            }
+        }
+        arcs.sort()
+        g.arcCoordinates.withUnsafeBufferPointer { xy in
+            var previous: Int64 = -1
+            for key in arcs where key != previous {
+                previous = key
+                let a = Int(key >> 2)
+                let ox = frame.originX - Double(key & 3) + 1, oy = frame.originY
+                let start = Int(g.arcStarts[a]), end = Int(g.arcStarts[a + 1])
+                cairo_move_to(cr, (xy[2 * start] - ox) * s, (xy[2 * start + 1] - oy) * s)
+                for k in (start + 1)..<end { cairo_line_to(cr, (xy[2 * k] - ox) * s, (xy[2 * k + 1] - oy) * s) }
+                if end - start > 2 && xy[2 * start] == xy[2 * (end - 1)] && xy[2 * start + 1] == xy[2 * (end - 1) + 1] {
+                    cairo_close_path(cr)
+                }
+            }
+        }
+        addPaths(cr, own, g, frame, layer: layer, margin: margin)
+    }
+
     /// Appends the rings of the areas, in pixel coordinates, to the current path. Areas reaching
     /// farther from the frame than cairo's fixed-point range are clipped first.
     func addPaths(_ cr: OpaquePointer, _ parts: [WorldCopy], _ g: ZoomGeometry, _ frame: TileFrame, layer: TileLayer, margin: Double) {
@@ -97,8 +140,7 @@ public struct TileRenderer: Sendable {
                 let ox = frame.originX - part.shift
                 let oy = frame.originY
                 let rings = Int(g.areaStarts[part.area])..<Int(g.areaStarts[part.area + 1])
-                let box = layer.index.boxes[part.area]
-                if box.minX - ox < -limit || box.maxX - ox > limit || box.minY - oy < -limit || box.maxY - oy > limit {
+                if Self.reachesTooFar(layer.index.boxes[part.area], ox, oy, limit) {
                     let clipper = RingClipper(width: frame.width, height: frame.height, margin: margin + 2)
                     for r in rings {
                         var ring: [Double] = []

@@ -1,0 +1,118 @@
+import GeoCore
+
+/// The borders of a layer's areas as arcs: every ring cut at junctions (points where three or
+/// more borders meet), each border shared by two areas stored once.
+///
+/// Simplifying arcs instead of areas gives both neighbours exactly the same simplified border,
+/// so no slivers or overlaps open between them, and the outline of a tile can stroke each
+/// border once instead of once per side (the TopoJSON idea).
+struct ArcTopology: Sendable {
+    /// One use of an arc in a ring.
+    struct Use: Hashable, Sendable {
+        let arc: Int32
+        let reversed: Bool
+    }
+
+    /// Arcs at full detail, flat `x, y` pairs; an arc of a ring without junctions is closed.
+    let arcs: [[Double]]
+    /// Per area, per polygon, per ring (exterior first): the arcs in order.
+    let areas: [[[[Use]]]]
+
+    private struct Point: Hashable {
+        let x: UInt64, y: UInt64
+        init(_ x: Double, _ y: Double) { self.x = x.bitPattern; self.y = y.bitPattern }
+    }
+
+    /// Finds the junctions and arcs of projected areas.
+    init(full: [[PlanarPolygon]]) {
+        // A point is a junction when it has more than two distinct neighbours over all rings.
+        var neighbours: [Point: (Point?, Point?, Bool)] = [:]
+        func note(_ p: Point, _ q: Point) {
+            var v = neighbours[p] ?? (nil, nil, false)
+            if v.2 || v.0 == q || v.1 == q { return }
+            if v.0 == nil { v.0 = q } else if v.1 == nil { v.1 = q } else { v.2 = true }
+            neighbours[p] = v
+        }
+        func points(_ ring: [Double]) -> [Point] {
+            var ps = stride(from: 0, to: ring.count - 1, by: 2).map { Point(ring[$0], ring[$0 + 1]) }
+            if ps.count > 1 && ps.first == ps.last { ps.removeLast() }
+            return ps
+        }
+        for polygons in full {
+            for polygon in polygons {
+                for ring in polygon.rings {
+                    let ps = points(ring)
+                    let n = ps.count
+                    for i in 0..<n { note(ps[i], ps[(i + n - 1) % n]); note(ps[i], ps[(i + 1) % n]) }
+                }
+            }
+        }
+
+        var arcs: [[Double]] = []
+        var known: [[Point]: Int32] = [:]
+        func use(_ arc: [Point]) -> Use {
+            if let i = known[arc] { return Use(arc: i, reversed: false) }
+            if let i = known[arc.reversed()] { return Use(arc: i, reversed: true) }
+            let i = Int32(arcs.count)
+            known[arc] = i
+            arcs.append(arc.flatMap { [Double(bitPattern: $0.x), Double(bitPattern: $0.y)] })
+            return Use(arc: i, reversed: false)
+        }
+        self.areas = full.map { polygons in
+            polygons.map { polygon in
+                polygon.rings.map { ring -> [Use] in
+                    let ps = points(ring)
+                    let n = ps.count
+                    guard let start = ps.indices.first(where: { neighbours[ps[$0]]?.2 == true }) else {
+                        // No junction: the whole ring is one closed arc.
+                        return [use(ps + [ps[0]])]
+                    }
+                    var uses: [Use] = []
+                    var current = [ps[start]]
+                    for k in 1...n {
+                        let p = ps[(start + k) % n]
+                        current.append(p)
+                        if neighbours[p]?.2 == true || k == n {
+                            uses.append(use(current))
+                            current = [p]
+                        }
+                    }
+                    return uses
+                }
+            }
+        }
+        self.arcs = arcs
+    }
+
+    /// The arcs simplified with a tolerance, each with GEOS's topology-preserving simplifier
+    /// (end points kept). An arc GEOS cannot simplify, or a closed arc that would fall below a
+    /// ring's four points, keeps its full detail.
+    func simplifiedArcs(tolerance: Double, context: GEOSContext) -> [[Double]] {
+        arcs.map { arc in
+            guard arc.count > 4, let out = try? context.simplifiedLine(arc, tolerance: tolerance) else { return arc }
+            let closed = arc[0] == arc[arc.count - 2] && arc[1] == arc[arc.count - 1]
+            return closed && out.count < 8 ? arc : out
+        }
+    }
+
+    /// The polygons of an area assembled from (simplified) arcs.
+    func polygons(ofArea i: Int, arcs: [[Double]]) -> [PlanarPolygon] {
+        areas[i].map { rings in
+            PlanarPolygon(rings: rings.map { uses in
+                var ring: [Double] = []
+                for u in uses {
+                    let a = arcs[Int(u.arc)]
+                    let n = a.count / 2
+                    // Each arc starts where the previous one ended: skip the repeated point.
+                    let skip = ring.isEmpty ? 0 : 1
+                    if u.reversed {
+                        for k in stride(from: n - 1 - skip, through: 0, by: -1) { ring.append(a[2 * k]); ring.append(a[2 * k + 1]) }
+                    } else {
+                        for k in skip..<n { ring.append(a[2 * k]); ring.append(a[2 * k + 1]) }
+                    }
+                }
+                return ring
+            })
+        }
+    }
+}
