@@ -36,6 +36,9 @@ struct AuthorizationMatrixTests {
         Row(method: .get, path: "/collections/halls/items/H01", body: nil, expected: all(.ok)),
         Row(method: .get, path: "/v1/areas/containing?lon=-87.6&lat=41.79", body: nil, expected: all(.ok)),
         Row(method: .get, path: "/v1/places/nearest?lon=-87.6&lat=41.79", body: nil, expected: all(.ok)),
+        Row(method: .get, path: "/tiles/halls.json", body: nil, expected: all(.ok)),
+        Row(method: .get, path: "/tiles/halls/legend.png", body: nil, expected: all(.ok)),
+        Row(method: .get, path: "/tiles/halls/16/16795/24351.png", body: nil, expected: all(.ok)),
         Row(method: .get, path: "/v1/exports/area-stats?layer=halls&from=2026-11-01&to=2026-11-02", body: nil,
             expected: roles(anonymous: .unauthorized, reporter: .forbidden, verifier: .forbidden, researcher: .ok, viewer: .forbidden, admin: .ok)),
         Row(method: .get, path: "/v1/misconduct?layer=halls&area=H01", body: nil, expected: all(.ok)),
@@ -103,7 +106,7 @@ struct AuthorizationMatrixTests {
                                       "POST /v1/reports/{}/attachments", "GET /v1/attachments/{}", "DELETE /v1/reports/{}/claim",
                                       "DELETE /v1/reports/{}/grants/{}", "POST /v1/reports/{}/revisions/{}/restore", "GET /readyz"]
         let inMatrix = Set(Self.rows.map { row in
-            "\(row.method.rawValue) " + row.path.split(separator: "?")[0].split(separator: "/").map { ["r", "zzz", "nobody", "halls", "H01"].contains($0) ? "{}" : String($0) }
+            "\(row.method.rawValue) " + row.path.split(separator: "?")[0].split(separator: "/").map { ["r", "zzz", "nobody", "halls", "H01", "halls.json", "16", "16795", "24351.png"].contains($0) ? "{}" : String($0) }
                 .reduce("") { $0 + "/" + $1 }
         })
         let routes = Set(router.routes.map { r in

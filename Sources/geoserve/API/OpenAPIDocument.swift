@@ -46,6 +46,21 @@ enum OpenAPIDocument {
     ] }
     static var formatQuery: [QueryParameter] { [featureQuery[0]] }
 
+    static func tileQuery(version: Bool) -> [QueryParameter] {
+        var q = [
+            QueryParameter(name: "metric", schema: ["type": "string", "enum": TileQuery.metrics, "default": "verified_14d"],
+                           description: "Verified reports (or rate per 1,000) in the 7, 14, 28-day or all-time window ending today."),
+            featureQuery[5], featureQuery[6],
+            QueryParameter(name: "ramp", schema: ["type": "string", "enum": ["YlOrRd", "Blues", "Greens", "Purples"]], description: "Colour ramp."),
+            QueryParameter(name: "classes", schema: ["type": "integer", "minimum": 3, "maximum": 9, "default": 7], description: "Number of classes."),
+            QueryParameter(name: "method", schema: ["type": "string", "enum": ["quantile", "equal", "fixed"]], description: "Classification."),
+            QueryParameter(name: "breaks", schema: ["type": "string"], description: "Fixed class breaks, comma-separated, ascending."),
+            QueryParameter(name: "labels", schema: ["type": "boolean"], description: "Area names from zoom 14."),
+        ]
+        if version { q.append(QueryParameter(name: "v", schema: ["type": "string"], description: "Data version from TileJSON; makes the tile immutable.")) }
+        return q
+    }
+
     /// Built on use: the schemas are JSON-like dictionaries, which are not `Sendable`.
     static var operations: [Operation] { [
         Operation(method: "get", path: "/healthz", summary: "The process is up.", access: nil, request: nil,
@@ -86,6 +101,14 @@ enum OpenAPIDocument {
                           QueryParameter(name: "basis", schema: ["type": "string", "enum": ["occurred", "submitted", "verified"]], description: "Which date places a report in a bucket."),
                           QueryParameter(name: "format", schema: ["type": "string", "enum": ["csv", "json"], "default": "csv"], description: "Response format.")],
                   contentType: "text/csv"),
+        Operation(method: "get", path: "/tiles/{layer}",
+                  summary: "TileJSON 3.0 of an area layer ({layer}.json): tile URL template carrying the data version, bounds, center, zoom range, legend (class breaks and colours).",
+                  access: nil, request: nil, responses: [200: "Document", 400: "Error", 404: "Error"], query: tileQuery(version: false)),
+        Operation(method: "get", path: "/tiles/{layer}/legend.png", summary: "The legend of a style as a PNG.", access: nil, request: nil,
+                  responses: [200: "", 400: "Error", 404: "Error"], query: tileQuery(version: false), contentType: "image/png"),
+        Operation(method: "get", path: "/tiles/{layer}/{z}/{x}/{y}",
+                  summary: "A 256 px ({y}.png) or 512 px ({y}@2x.png) Web Mercator choropleth tile of the public, disclosure-controlled numbers; y counts from the north. Transparent where no area is. With v= equal to the current data version the tile is immutable.",
+                  access: nil, request: nil, responses: [200: "", 304: "", 400: "Error", 404: "Error"], query: tileQuery(version: true), contentType: "image/png"),
         Operation(method: "get", path: "/v1/layers", summary: "Layers, their versions and feature counts.", access: nil, request: nil,
                   responses: [200: "LayerList"]),
         Operation(method: "post", path: "/v1/auth/login", summary: "Exchange email and password for a bearer token.", access: nil,

@@ -33,6 +33,8 @@ struct AppConfiguration: Sendable {
     var disclosure = DisclosurePolicy.default
     /// Bytes of encoded responses kept in memory.
     var responseCacheBytes = 64 << 20
+    /// Bytes of encoded tiles kept in memory.
+    var tileCacheBytes = 128 << 20
 
     var attachmentsFolder: URL {
         attachmentsPath.map { URL(fileURLWithPath: $0) }

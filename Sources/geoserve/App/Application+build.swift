@@ -39,7 +39,10 @@ func buildRouter(store: SQLiteStore, catalog: LayerCatalog, configuration: AppCo
     let cache = ResponseCache(capacityBytes: configuration.responseCacheBytes)
     let features = router.group().add(middleware: BearerAuthMiddleware(accounts: store))
     let statistics = StatisticsService(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone)
-    FeaturesController(store: store, catalog: catalog, cache: cache, publicURL: configuration.publicURL, statistics: statistics).addRoutes(to: features)
+    FeaturesController(store: store, catalog: catalog, cache: cache, publicURL: configuration.publicURL, statistics: statistics)
+        .addRoutes(to: features)
+    TilesController(store: store, catalog: catalog, tiles: TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes),
+                    publicURL: configuration.publicURL).addRoutes(to: router)
     let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store))
     PlacesController(catalog: catalog).addRoutes(to: v1)
     ExportsController(export: AreaStatsExport(store: store, policy: configuration.disclosure), catalog: catalog).addRoutes(to: v1)

@@ -1,0 +1,95 @@
+import Aggregation
+import Foundation
+import GeoCore
+import MapTiles
+import NIOPosix
+import Storage
+import Synchronization
+
+/// Choropleth tiles of the published area layers, coloured by exactly the public
+/// disclosure-controlled statistics the GeoJSON serves (`StatisticsService`).
+///
+/// A `TileLayer` (projected, simplified geometry) is built once per layer version and a
+/// `TilePainting` (classes per area) once per data version and style; encoded tiles live in a
+/// byte-bounded LRU keyed by both versions. Rendering runs on NIO's thread pool: cairo and GEOS
+/// block their thread, which must not be one of Swift's cooperative threads.
+final class TileService: Sendable {
+    let statistics: StatisticsService
+    let cache: TileCache
+    let renderer = TileRenderer()
+    private let layers = Mutex<[String: TileLayer]>([:])
+    private let paintings = Mutex<[String: TilePainting]>([:])
+
+    init(statistics: StatisticsService, cacheBytes: Int) {
+        self.statistics = statistics
+        self.cache = TileCache(capacityBytes: cacheBytes)
+    }
+
+    /// The tile geometry of a published layer version, built on first use.
+    func tileLayer(_ layer: PublishedLayer) async throws -> TileLayer {
+        let key = "\(layer.info.layer)|\(layer.info.version)"
+        if let hit = layers.withLock({ $0[key] }) { return hit }
+        let built = try await NIOThreadPool.singleton.runIfActive {
+            try TileLayer(id: layer.info.layer, version: String(layer.info.version),
+                          areas: layer.features.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) },
+                          labels: Dictionary(uniqueKeysWithValues: layer.features.compactMap { f in f.name.map { (f.id, $0) } }))
+        }
+        layers.withLock { cache in
+            // Only current versions are asked for; drop other versions of the same layer.
+            cache = cache.filter { !$0.key.hasPrefix(layer.info.layer + "|") }
+            cache[key] = built
+        }
+        return built
+    }
+
+    /// Identity of the values drawn: data version plus what selects the numbers.
+    static func valuesVersion(dataVersion: Int64, query: TileQuery, end: Day) -> String {
+        "\(dataVersion).\(query.metric).\(query.kind ?? "all").\(query.basis.rawValue).\(end.iso)"
+    }
+
+    /// The classes of every area for the public numbers of this data version.
+    func painting(_ layer: PublishedLayer, tiles: TileLayer, query: TileQuery, dataVersion: Int64) async throws -> TilePainting {
+        let request = statistics.request(layer: layer.info.layer, kind: query.kind, basis: query.basis, end: nil)
+        let version = Self.valuesVersion(dataVersion: dataVersion, query: query, end: request.end)
+        let key = "\(layer.info.layer)|\(layer.info.version)|\(version)|\(query.style.fingerprint)"
+        if let hit = paintings.withLock({ $0[key] }) { return hit }
+        let released = try await statistics.release(layer, request, for: .public, dataVersion: dataVersion)
+        let values = Self.values(released, query: query)
+        let painting = TilePainting(layer: tiles, values: values, style: query.style, dataVersion: version)
+        paintings.withLock { cache in
+            if cache.count >= 256 { cache.removeAll() }
+            cache[key] = painting
+        }
+        return painting
+    }
+
+    /// Per area: the released number, suppressed as suppressed, and no data where a rate has no
+    /// denominator.
+    static func values(_ released: ReleasedLayerStatistics, query: TileQuery) -> [String: TileValue] {
+        var out: [String: TileValue] = [:]
+        for (id, stats) in released.areas {
+            let value: Released<Double>?
+            if query.isRate {
+                value = stats.ratePer1000?[query.window]
+            } else {
+                value = stats.counts[query.window].map { $0.map(Double.init) }
+            }
+            switch value {
+            case .value(let v)?: out[id] = .value(v)
+            case .suppressed?: out[id] = .suppressed
+            case nil: out[id] = .noData
+            }
+        }
+        return out
+    }
+
+    /// One encoded tile, from the cache or rendered now.
+    func tile(_ tiles: TileLayer, painting: TilePainting, key: TileKey, scale: TileScale) async throws -> (png: [UInt8], etag: String) {
+        let cacheKey = TileCacheKey(layer: tiles, painting: painting, tile: key, scale: scale)
+        if let hit = cache.tile(for: cacheKey) { return (hit, cacheKey.etag) }
+        let renderer = self.renderer
+        let png = try await NIOThreadPool.singleton.runIfActive { renderer.png(layer: tiles, painting: painting, key: key, scale: scale) }
+        cache.insert(png, for: cacheKey)
+        return (png, cacheKey.etag)
+    }
+}

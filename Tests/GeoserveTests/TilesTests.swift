@@ -1,0 +1,109 @@
+import Aggregation
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import MapTiles
+import Storage
+import Testing
+@testable import geoserve
+
+@Suite("tiles over HTTP")
+struct TilesTests {
+    /// The z17 tile holding hall H07's interior (the demo campus).
+    static let h07: (z: Int, x: Int, y: Int) = {
+        let key = try! TileKey.containing(lon: -87.5938, lat: 41.7917, zoom: 17)
+        return (key.z, key.x, key.y)
+    }()
+
+    func bigEndian32(_ bytes: [UInt8], at offset: Int) -> Int {
+        bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    @Test("TileJSON 3.0 names tiles whose URL carries the data version; tiles are PNGs with ETags, 304s, and immutable caching under that URL")
+    func tileJSONAndTiles() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            let (s, _, doc) = try await client.getJSON("/tiles/halls.json")
+            #expect(s == .ok)
+            #expect(doc["tilejson"] as? String == "3.0.0")
+            let url = try #require((doc["tiles"] as? [String])?.first)
+            #expect(url.contains("/tiles/halls/{z}/{x}/{y}.png?v="))
+            #expect(url.contains("metric=verified_14d"))
+            #expect((doc["bounds"] as? [Double])?.count == 4)
+            #expect(doc["legend"] is [String: Any])
+            let templated = relative(url).replacingOccurrences(of: "%7Bz%7D", with: "{z}").replacingOccurrences(of: "%7Bx%7D", with: "{x}")
+                .replacingOccurrences(of: "%7By%7D", with: "{y}")
+            let (z, x, y) = Self.h07
+            let tileURI = templated.replacingOccurrences(of: "{z}", with: "\(z)").replacingOccurrences(of: "{x}", with: "\(x)")
+                .replacingOccurrences(of: "{y}", with: "\(y)")
+            let tile = try await client.execute(uri: tileURI, method: .get) { $0 }
+            #expect(tile.status == .ok)
+            #expect(tile.headers[.contentType] == "image/png")
+            #expect(tile.headers[.cacheControl] == TilesController.immutable)
+            let png = Array(tile.body.readableBytesView)
+            #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+            #expect(bigEndian32(png, at: 16) == 256 && bigEndian32(png, at: 20) == 256)
+            let etag = try #require(tile.headers[.eTag])
+            let again = try await client.execute(uri: tileURI, method: .get, headers: [.ifNoneMatch: etag]) { $0 }
+            #expect(again.status == .notModified)
+            // Without the version the same picture must be revalidated.
+            let plain = try await client.execute(uri: "/tiles/halls/\(z)/\(x)/\(y).png", method: .get) { $0 }
+            #expect(plain.headers[.cacheControl] == "public, no-cache")
+            let retina = try await client.execute(uri: "/tiles/halls/\(z)/\(x)/\(y)@2x.png", method: .get) { $0 }
+            #expect(bigEndian32(Array(retina.body.readableBytesView), at: 16) == 512)
+            let legend = try await client.execute(uri: "/tiles/halls/legend.png", method: .get) { $0 }
+            #expect(legend.status == .ok && legend.headers[.contentType] == "image/png")
+        }
+    }
+
+    @Test("bad addresses answer 400, unknown or point layers 404, unknown parameters 400")
+    func badAddresses() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            for uri in ["/tiles/halls/3/8/0.png", "/tiles/halls/3/0/8.png", "/tiles/halls/23/0/0.png", "/tiles/halls/-1/0/0.png",
+                        "/tiles/halls/1/0/0.jpg", "/tiles/halls/a/0/0.png", "/tiles/halls/1/0/0.png?metric=mean", "/tiles/halls/1/0/0.png?colour=red"] {
+                let (s, _, body) = try await client.getJSON(uri)
+                #expect(s == .badRequest, "\(uri)")
+                #expect(errorCode(body) != nil, "\(uri)")
+            }
+            for uri in ["/tiles/nowhere/1/0/0.png", "/tiles/testing-sites/1/0/0.png", "/tiles/nowhere.json", "/tiles/halls.xml"] {
+                let (s, _, _) = try await client.getJSON(uri)
+                #expect(s == .notFound, "\(uri)")
+            }
+            // A tile far from every area is the shared empty tile.
+            let empty = try await client.execute(uri: "/tiles/halls/10/0/0.png", method: .get) { $0 }
+            #expect(Array(empty.body.readableBytesView) == PNGEncoder.emptyTile(.x1))
+        }
+    }
+
+    @Test("tiles colour exactly the numbers the GeoJSON publishes, suppressed cells as suppressed")
+    func sameNumbers() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            // Three days ago, so the default window (14 days to today) holds the reports whenever the test runs.
+            let day = Day.containing(Date(), in: TimeZone(identifier: "UTC")!).adding(days: -3).iso
+            for (hall, n) in [("H06", 12), ("H07", 12), ("H08", 1)] {
+                try await StatisticsTests().verifiedReports(client, admin: admin, hall: hall, count: n, testDate: day)
+            }
+            let (_, _, body) = try await client.getJSON("/collections/halls/items?limit=100")
+            var published: [String: TileValue] = [:]
+            for f in body["features"] as? [[String: Any]] ?? [] {
+                let counts = ((f["properties"] as? [String: Any])?["statistics"] as? [String: Any])?["counts"] as? [String: Any]
+                published[f["id"] as? String ?? ""] = (counts?["14d"] as? Int).map { .value(Double($0)) } ?? .suppressed
+            }
+            #expect(published["H08"] == .suppressed)
+            let store = try SQLiteStore(path: service.configuration.databasePath)
+            let catalog = LayerCatalog()
+            try await catalog.refresh(from: store)
+            let halls = try #require(catalog.snapshot()["halls"])
+            let statistics = StatisticsService(store: store, policy: .default, timeZone: TimeZone(identifier: "UTC")!)
+            let released = try await statistics.release(halls, statistics.request(layer: "halls", kind: nil, basis: .occurred, end: nil),
+                                                        for: .public, dataVersion: try store.currentDataVersion())
+            #expect(TileService.values(released, query: TileQuery()) == published)
+        }
+    }
+}
