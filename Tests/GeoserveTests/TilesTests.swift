@@ -1,3 +1,4 @@
+import ArgumentParser
 import Aggregation
 import Foundation
 import Hummingbird
@@ -104,6 +105,29 @@ struct TilesTests {
             let released = try await statistics.release(halls, statistics.request(layer: "halls", kind: nil, basis: .occurred, end: nil),
                                                         for: .public, dataVersion: try store.currentDataVersion())
             #expect(TileService.values(released, query: TileQuery()) == published)
+        }
+    }
+}
+
+@Suite("tiles seed")
+struct TilesSeedTests {
+    @Test("seed writes the PNG of every tile that shows an area, in z/x/y folders; bad zoom ranges are refused")
+    func seed() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { _ in }
+        let out = service.folder.appendingPathComponent("tiles")
+        try await TilesSeedCommand.parse(["--layer", "halls", "--zooms", "15-16", "--out", out.path,
+                                          "--database", service.configuration.databasePath]).run()
+        let files = FileManager.default.enumerator(atPath: out.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".png") } ?? []
+        #expect(files.contains { $0.hasPrefix("15/") } && files.contains { $0.hasPrefix("16/") })
+        let h07 = try TileKey.containing(lon: -87.5938, lat: 41.7917, zoom: 16)
+        let png = try Data(contentsOf: out.appendingPathComponent("16/\(h07.x)/\(h07.y).png"))
+        #expect(Array(png.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+        for bad in ["16-15", "23", "x"] {
+            #expect(throws: (any Error).self) {
+                try TilesSeedCommand.parse(["--layer", "halls", "--zooms", bad, "--out", out.path]).zoomRange()
+            }
         }
     }
 }
