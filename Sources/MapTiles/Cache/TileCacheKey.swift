@@ -27,6 +27,6 @@ public struct TileCacheKey: Hashable, Sendable {
     /// The key of a tile of a layer drawn with a painting.
     public init(layer: TileLayer, painting: TilePainting, tile: TileKey, scale: TileScale) {
         self.init(layer: layer.id, layerVersion: layer.version, dataVersion: painting.dataVersion,
-                  style: painting.style.fingerprint, tile: tile, scale: scale)
+                  style: painting.styleFingerprint, tile: tile, scale: scale)
     }
 }

@@ -12,6 +12,8 @@ public struct TilePainting: Sendable {
     public let dataVersion: String
     /// Style the classes were made for.
     public let style: TileStyle
+    /// `style.fingerprint`, computed once: every tile's cache key needs it.
+    public let styleFingerprint: String
     /// What the colours mean, for TileJSON and the legend PNG.
     public let legend: Legend
     /// Class by area ordinal, or one of the two markers.
@@ -27,6 +29,7 @@ public struct TilePainting: Sendable {
         let range = numbers.min().flatMap { lo in numbers.max().map { lo...$0 } }
         self.dataVersion = dataVersion
         self.style = style
+        self.styleFingerprint = style.fingerprint
         self.legend = Legend(style: style, breaks: breaks, range: range)
         self.classes = (0..<areaCount).map { i in
             guard i < values.count else { return Self.noDataClass }

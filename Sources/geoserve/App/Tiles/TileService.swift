@@ -51,7 +51,7 @@ final class TileService: Sendable {
     func painting(_ layer: PublishedLayer, tiles: TileLayer, query: TileQuery, dataVersion: Int64) async throws -> TilePainting {
         let request = statistics.request(layer: layer.info.layer, kind: query.kind, basis: query.basis, end: nil)
         let version = Self.valuesVersion(dataVersion: dataVersion, query: query, end: request.end)
-        let key = "\(layer.info.layer)|\(layer.info.version)|\(version)|\(query.style.fingerprint)"
+        let key = "\(layer.info.layer)|\(layer.info.version)|\(version)|\(query.linkQuery)"
         if let hit = paintings.withLock({ $0[key] }) { return hit }
         let released = try await statistics.release(layer, request, for: .public, dataVersion: dataVersion)
         let values = Self.values(released, query: query)
