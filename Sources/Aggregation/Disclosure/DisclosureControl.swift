@@ -54,7 +54,8 @@ public struct DisclosureControl: Sendable {
         let threshold = policy.threshold(for: audience)
         let groups = Self.uniqueGroups(stats.breakdownGroups)
         let grid = CellGrid(areaCount: stats.areaIDs.count, groupCount: groups.count + 1)
-        let counts = Self.cellCounts(stats, groups: groups, grid: grid)
+        let areaStats = stats.areaIDs.map { stats.areas[$0]! }
+        let counts = Self.cellCounts(areaStats, groups: groups, grid: grid)
         let numbers = PublishedNumber.all(groupCount: groups.count)
 
         var plan: SuppressionPlan?
@@ -70,19 +71,19 @@ public struct DisclosureControl: Sendable {
         var areas: [String: ReleasedAreaStatistics] = [:]
         areas.reserveCapacity(stats.areaIDs.count)
         for (index, id) in stats.areaIDs.enumerated() {
-            areas[id] = released.area(index, stats.areas[id]!)
+            areas[id] = released.area(index, areaStats[index])
         }
         let total = released.total(stats.total)
         return ReleasedLayerStatistics(request: stats.request, audience: audience, threshold: threshold, areas: areas, total: total)
     }
 
-    /// The verified counts per cell: breakdown groups by their index, every other group
+    /// The verified counts per cell (`areas` in id order): breakdown groups by their index, every other group
     /// (including "") in the residual slot.
-    static func cellCounts(_ stats: LayerStatistics, groups: [String], grid: CellGrid) -> [Int] {
+    static func cellCounts(_ areas: [AreaStatistics], groups: [String], grid: CellGrid) -> [Int] {
         let groupIndex = Dictionary(uniqueKeysWithValues: groups.enumerated().map { ($1, $0) })
         var counts = [Int](repeating: 0, count: grid.cellCount)
-        for (area, id) in stats.areaIDs.enumerated() {
-            for (group, segmentCounts) in stats.areas[id]!.verified {
+        for (area, stats) in areas.enumerated() {
+            for (group, segmentCounts) in stats.verified {
                 let slot = groupIndex[group] ?? groups.count
                 for segment in TimeSegment.allCases {
                     counts[grid.cell(area: area, segment: segment.rawValue, group: slot)] += segmentCounts[segment]
