@@ -14,6 +14,12 @@ public struct CounterCells: Sendable {
         self.layout = layout
     }
 
+    mutating func reserveCapacity(_ n: Int) {
+        place.reserveCapacity(n)
+        packed.reserveCapacity(n)
+        count.reserveCapacity(n)
+    }
+
     mutating func append(place: Int32, packed: Int, count: Int32) {
         self.place.append(place)
         self.packed.append(packed)

@@ -47,18 +47,34 @@ extension Counters {
             }
         }
         if layout.size <= 1 << 22 {
+            // Packing is linear: a report's cell on day d by basis b is (b × days + d − first) × width + offset.
+            let width = layout.kinds * layout.statuses * layout.groups, first = layout.firstDay, days = layout.days
+            let kind = columns.kind, status = columns.status, group = columns.group
+            let occurredOn = columns.occurredOn, submittedOn = columns.submittedOn, verifiedOn = columns.verifiedOn
+            cells.reserveCapacity(min(layout.size * columns.places.count, reports.count * bases.count))
             var scratch = [Int32](repeating: 0, count: layout.size)
             var touched: [Int] = []
-            for place in columns.places.indices {
-                each(place) { cell in
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                func bump(_ cell: Int) {
                     if scratch[cell] == 0 { touched.append(cell) }
-                    scratch[cell] += 1
+                    scratch[cell] &+= 1
                 }
-                for cell in touched {
-                    cells.append(place: Int32(place), packed: cell, count: scratch[cell])
-                    scratch[cell] = 0
+                for place in columns.places.indices {
+                    for j in start[place]..<start[place + 1] {
+                        let r = Int(reports[j])
+                        let offset = (Int(kind[r]) * layout.statuses + Int(status[r])) * layout.groups + Int(group[r])
+                        if counts.occurred { bump((Int(occurredOn[r]) - first) * width + offset) }
+                        if counts.submitted { bump((days + Int(submittedOn[r]) - first) * width + offset) }
+                        if counts.verified, status[r] == verified, verifiedOn[r] != ReportColumns.noDay {
+                            bump((2 * days + Int(verifiedOn[r]) - first) * width + offset)
+                        }
+                    }
+                    for cell in touched {
+                        cells.append(place: Int32(place), packed: cell, count: scratch[cell])
+                        scratch[cell] = 0
+                    }
+                    touched.removeAll(keepingCapacity: true)
                 }
-                touched.removeAll(keepingCapacity: true)
             }
         } else {
             // Ranges too wide for a dense array (years of days, many kinds): a hash table per place.
