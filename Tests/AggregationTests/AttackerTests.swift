@@ -112,6 +112,19 @@ struct AttackerTests {
         }
     }
 
+    @Test("a larger layer with Zipf-like areas survives both attackers", arguments: [(40, [] as [String]), (16, ["student", "faculty", "staff"])])
+    func largerLayer(areas: Int, groups: [String]) {
+        var random = SplitMix64(seed: UInt64(areas))
+        var table = AttackTable(areas: areas, groups: groups)
+        for a in 0..<areas {
+            let reports = Int.random(in: 0...(120 / (a + 1)), using: &random)
+            for _ in 0..<reports {
+                table.counts[a][Int.random(in: 0..<5, using: &random)][Int.random(in: 0..<table.groupSlots, using: &random)] += 1
+            }
+        }
+        _ = expectSafe(table)
+    }
+
     @Test("nothing to hide: every cell 0 or at least k publishes everything")
     func nothingToHide() {
         var table = AttackTable(areas: 4, groups: ["student", "faculty"])

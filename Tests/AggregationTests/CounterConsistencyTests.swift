@@ -90,6 +90,28 @@ struct CounterConsistencyTests {
         #expect(table.counts.values.allSatisfy { $0 > 0 })
     }
 
+    @Test("the bulk recount equals summing contributions, for all bases and for each one", arguments: [3, 11, 500] as [UInt64])
+    func recountEqualsDefinition(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var reports: [ReportFacts] = []
+        for _ in 0..<Int.random(in: 0..<400, using: &random) {
+            var report = newReport(&random)
+            for _ in 0..<Int.random(in: 0..<3, using: &random) { report = transitioned(report, &random) ?? report }
+            if Int.random(in: 0..<10, using: &random) == 0, let first = report.areas.first { report.areas.append(first) }
+            if Int.random(in: 0..<20, using: &random) == 0 { report.occurredOn = report.occurredOn.adding(days: Bool.random(using: &random) ? -4000 : -400_000) }
+            reports.append(report)
+        }
+        func definition(_ bases: Set<TimeBasis>) -> CounterTable {
+            var counts: [CounterKey: Int] = [:]
+            for report in reports { for key in Counters.contributions(of: report) where bases.contains(key.basis) { counts[key, default: 0] += 1 } }
+            return CounterTable(counts: counts)
+        }
+        #expect(CounterTable.recompute(from: reports) == definition(Set(TimeBasis.allCases)), "seed \(seed)")
+        for basis in TimeBasis.allCases {
+            #expect(Counters.recount(ReportColumns(reports), bases: [basis]).table == definition([basis]), "seed \(seed), \(basis)")
+        }
+    }
+
     @Test("the verified basis counts only while verified, on the verification day")
     func verifiedBasis() {
         let day = Day(year: 2024, month: 3, day: 1)

@@ -17,13 +17,10 @@ public struct CounterTable: Equatable, Sendable {
         }
     }
 
-    /// The counters of a set of reports, built from scratch.
+    /// The counters of a set of reports, built from scratch: the sum of `Counters.contributions`
+    /// over the reports, counted through `Counters.recount` so strings are hashed once per value.
     public static func recompute(from reports: [ReportFacts]) -> CounterTable {
-        var table = CounterTable()
-        for report in reports {
-            for key in Counters.contributions(of: report) { table.counts[key, default: 0] += 1 }
-        }
-        return table
+        Counters.recount(ReportColumns(reports)).table
     }
 
     /// Every cell where the two tables disagree (a missing cell counts as 0), in no particular order.

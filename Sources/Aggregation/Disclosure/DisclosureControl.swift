@@ -46,72 +46,64 @@ public struct DisclosureControl: Sendable {
 
     /// Releases one layer's statistics to an audience: every area (zeros included) and the layer
     /// total, all protected together. Pending counts are included for verifiers only.
+    ///
+    /// Counts are laid out in a dense `CellGrid` once; with k = 1 nothing can be suppressed, so
+    /// no plan is built at all. Otherwise both merge orders are planned, scored without building
+    /// any output, and only the better one is turned into released numbers.
     public func release(_ stats: LayerStatistics, for audience: Audience) -> ReleasedLayerStatistics {
         let threshold = policy.threshold(for: audience)
         let groups = Self.uniqueGroups(stats.breakdownGroups)
-        let residual = groups.count
-        let groupIndex = Dictionary(uniqueKeysWithValues: groups.enumerated().map { ($1, $0) })
+        let grid = CellGrid(areaCount: stats.areaIDs.count, groupCount: groups.count + 1)
+        let areaStats = stats.areaIDs.map { stats.areas[$0]! }
+        let counts = Self.cellCounts(areaStats, groups: groups, grid: grid)
+        let numbers = PublishedNumber.all(groupCount: groups.count)
 
-        var cellCounts: [AtomicCell: Int] = [:]
-        for (areaIndex, id) in stats.areaIDs.enumerated() {
-            for (group, counts) in stats.areas[id]!.verified {
-                for segment in TimeSegment.allCases where counts[segment] != 0 {
-                    cellCounts[AtomicCell(area: areaIndex, segment: segment, group: groupIndex[group] ?? residual), default: 0] += counts[segment]
+        var plan: SuppressionPlan?
+        if threshold > 1 {
+            var best = -1
+            for order in SuppressionPlan.MergeOrder.allCases {
+                let candidate = SuppressionPlan(grid: grid, counts: counts, threshold: threshold, order: order)
+                let score = Self.score(candidate, numbers)
+                if score > best { (plan, best) = (candidate, score) }
+            }
+        }
+        let released = AreaRelease(grid: grid, counts: counts, groups: groups, numbers: numbers, plan: plan, audience: audience)
+        var areas: [String: ReleasedAreaStatistics] = [:]
+        areas.reserveCapacity(stats.areaIDs.count)
+        for (index, id) in stats.areaIDs.enumerated() {
+            areas[id] = released.area(index, areaStats[index])
+        }
+        let total = released.total(stats.total)
+        return ReleasedLayerStatistics(request: stats.request, audience: audience, threshold: threshold, areas: areas, total: total)
+    }
+
+    /// The verified counts per cell (`areas` in id order): breakdown groups by their index, every other group
+    /// (including "") in the residual slot.
+    static func cellCounts(_ areas: [AreaStatistics], groups: [String], grid: CellGrid) -> [Int] {
+        let groupIndex = Dictionary(uniqueKeysWithValues: groups.enumerated().map { ($1, $0) })
+        var counts = [Int](repeating: 0, count: grid.cellCount)
+        for (area, stats) in areas.enumerated() {
+            for (group, segmentCounts) in stats.verified {
+                let slot = groupIndex[group] ?? groups.count
+                for segment in TimeSegment.allCases {
+                    counts[grid.cell(area: area, segment: segment.rawValue, group: slot)] += segmentCounts[segment]
                 }
             }
         }
-        let layout = CellLayout(groupCount: groups.count + 1)
-        let candidates = SuppressionPlan.MergeOrder.allCases.map { order in
-            let plan = SuppressionPlan(counts: cellCounts, threshold: threshold, order: order)
-            var areas: [String: ReleasedAreaStatistics] = [:]
-            for (areaIndex, id) in stats.areaIDs.enumerated() {
-                areas[id] = release(stats.areas[id]!, groups: groups, cells: layout, areaIndices: [areaIndex], plan: plan, audience: audience)
-            }
-            let total = release(stats.total, groups: groups, cells: layout, areaIndices: Array(stats.areaIDs.indices), plan: plan, audience: audience)
-            return (areas: areas, total: total)
-        }
-        let best = candidates.max { Self.score($0.areas, $0.total) < Self.score($1.areas, $1.total) }!
-        return ReleasedLayerStatistics(request: stats.request, audience: audience, threshold: threshold, areas: best.areas, total: best.total)
+        return counts
     }
 
-    /// How much a release shows: one point per shown area number, and as many for each shown
-    /// total number as there are areas, since the layer total is the headline of every view.
-    /// Either candidate is safe; this only picks the more useful one (the first on a tie).
-    static func score(_ areas: [String: ReleasedAreaStatistics], _ total: ReleasedAreaStatistics) -> Int {
-        func shown(_ stats: ReleasedAreaStatistics) -> Int {
-            let numbers = Array(stats.counts.values) + Array(stats.previous.values) + stats.groups.values.flatMap(\.values)
-            return numbers.filter { !$0.isSuppressed }.count
+    /// How much a release shows: one point per shown area number (counts, previous windows,
+    /// groups), and as many for each shown total number as there are areas, since the layer total
+    /// is the headline of every view. Either plan is safe; this only picks the more useful one
+    /// (the first on a tie).
+    static func score(_ plan: SuppressionPlan, _ numbers: [PublishedNumber]) -> Int {
+        var score = 0
+        for area in 0..<plan.grid.areaCount {
+            for n in numbers where plan.isPublishable(area: area, segments: n.segments, group: n.group) { score += 1 }
         }
-        return areas.values.reduce(0) { $0 + shown($1) } + max(1, areas.count) * shown(total)
-    }
-
-    private func release(_ area: AreaStatistics, groups: [String], cells: CellLayout, areaIndices: [Int],
-                         plan: SuppressionPlan, audience: Audience) -> ReleasedAreaStatistics {
-        func shown(_ value: Int, _ segments: [TimeSegment], groups: [Int]? = nil) -> Released<Int> {
-            plan.isPublishable(cells.cells(areas: areaIndices, segments: segments, groups: groups)) ? .value(value) : .suppressed
-        }
-        var counts: [Window: Released<Int>] = [:], previous: [Window: Released<Int>] = [:], change: [Window: Released<Int>] = [:]
-        var rates: [Window: Released<Double>] = [:], pending: [Window: Int] = [:]
-        var groupCounts: [String: [Window: Released<Int>]] = [:]
-        for window in Window.allCases {
-            let count = shown(area.count(window), window.segments)
-            counts[window] = count
-            if let segment = window.previousSegment, let before = area.previous(window) {
-                let prior = shown(before, [segment])
-                previous[window] = prior
-                if case .value(let now) = count, case .value(let then) = prior { change[window] = .value(now - then) } else { change[window] = .suppressed }
-            }
-            if AreaStatistics.rate(count: 0, denominator: area.denominator) != nil {
-                rates[window] = count.map { AreaStatistics.rate(count: $0, denominator: area.denominator)! }
-            }
-            pending[window] = area.pendingCount(window)
-            for (index, group) in groups.enumerated() {
-                groupCounts[group, default: [:]][window] = shown(area.count(group: group, window), window.segments, groups: [index])
-            }
-        }
-        return ReleasedAreaStatistics(counts: counts, previous: previous, change: change,
-                                      ratePer1000: rates.isEmpty ? nil : rates,
-                                      pending: audience == .verifier ? pending : nil, groups: groupCounts)
+        let totalShown = numbers.filter { plan.isPublishable(area: nil, segments: $0.segments, group: $0.group) }.count
+        return score + max(1, plan.grid.areaCount) * totalShown
     }
 
     /// Breakdown groups without duplicates or the empty group, first occurrence kept.
