@@ -68,15 +68,15 @@ extension SQLiteStore {
         var byReport: [String: [AreaRef]] = [:]
         while try areas.step() { byReport[areas.text(0)!, default: []].append(AreaRef(layer: areas.text(1)!, areaID: areas.text(2)!)) }
         let s = try db.prepare("SELECT id, kind, status, occurred_on, submitted_at, verified_on, group_key FROM reports")
-        var table = CounterTable()
+        var all: [ReportFacts] = []
         while try s.step() {
             guard let occurred = Day(iso: s.text(3)!) else { continue }
-            let facts = ReportFacts(kind: s.text(1)!, status: s.text(2)!, occurredOn: occurred,
-                                    submittedOn: Day.containing(Timestamp.parse(s.text(4)!), in: zone),
-                                    verifiedOn: s.text(5).flatMap(Day.init(iso:)), group: s.text(6) ?? "", areas: byReport[s.text(0)!] ?? [])
-            for key in Counters.contributions(of: facts) { table.counts[key, default: 0] += 1 }
+            all.append(ReportFacts(kind: s.text(1)!, status: s.text(2)!, occurredOn: occurred,
+                                   submittedOn: Day.containing(Timestamp.parse(s.text(4)!), in: zone),
+                                   verifiedOn: s.text(5).flatMap(Day.init(iso:)), group: s.text(6) ?? "", areas: byReport[s.text(0)!] ?? []))
         }
-        return table
+        // The columnar recount: the same cells as adding each report's contributions one by one.
+        return CounterTable.recompute(from: all)
     }
 
     /// Recomputes every counter from the reports and returns the cells where the stored
