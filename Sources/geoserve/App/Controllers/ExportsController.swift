@@ -20,9 +20,7 @@ struct ExportsController {
 
     func areaStats(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let q = request.uri.queryParameters
-        for (key, _) in q where !Self.parameters.contains(String(key)) {
-            throw APIError(status: .badRequest, code: "unknown_parameter", message: "unknown query parameter \"\(key)\"", field: String(key))
-        }
+        try APIError.refuseUnknownParameters(request, allowed: Self.parameters)
         guard let name = q["layer"].map({ String($0) }) else { throw APIError.invalid("layer is required", field: "layer") }
         guard let layer = catalog.snapshot()[name], layer.areaIndex != nil else { throw APIError.notFound("no area layer \"\(name)\"") }
         func day(_ field: String) throws -> Day {

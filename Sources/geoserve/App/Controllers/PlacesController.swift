@@ -83,9 +83,7 @@ struct PlacesController {
     /// `lon` and `lat` from the query, in range; unknown parameters are refused.
     static func point(_ request: Request, allowed: Set<String>) throws -> (Double, Double) {
         let q = request.uri.queryParameters
-        for (key, _) in q where !allowed.contains(String(key)) {
-            throw APIError(status: .badRequest, code: "unknown_parameter", message: "unknown query parameter \"\(key)\"", field: String(key))
-        }
+        try APIError.refuseUnknownParameters(request, allowed: allowed)
         guard let rawLon = q["lon"], let lon = Double(rawLon), lon.isFinite, (-180...180).contains(lon) else {
             throw APIError.invalid("lon must be a number from -180 to 180", field: "lon")
         }

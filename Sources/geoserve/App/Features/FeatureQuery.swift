@@ -32,9 +32,7 @@ struct FeatureQuery: Hashable, Sendable {
     /// Parses the query string; `allowed` narrows the declared parameters for a route.
     init(_ request: Request, allowed: Set<String> = declared) throws {
         let q = request.uri.queryParameters
-        for (key, _) in q where !allowed.contains(String(key)) {
-            throw APIError(status: .badRequest, code: "unknown_parameter", message: "unknown query parameter \"\(key)\"", field: String(key))
-        }
+        try APIError.refuseUnknownParameters(request, allowed: allowed)
         format = try ResponseFormat(request)
         if let raw = q["limit"] {
             guard let n = Int(raw), n >= 1 else {

@@ -22,9 +22,7 @@ struct TileQuery: Hashable, Sendable {
         func bad(_ field: String, _ message: String) -> APIError {
             APIError(status: .badRequest, code: "bad_parameter", message: message, field: field)
         }
-        for (key, _) in q where !allowed.contains(String(key)) {
-            throw APIError(status: .badRequest, code: "unknown_parameter", message: "unknown query parameter \"\(key)\"", field: String(key))
-        }
+        try APIError.refuseUnknownParameters(request, allowed: allowed)
         if let m = q["metric"] {
             guard Self.metrics.contains(String(m)) else { throw bad("metric", "metric must be one of \(Self.metrics.joined(separator: ", "))") }
             metric = String(m)
