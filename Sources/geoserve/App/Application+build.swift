@@ -42,7 +42,7 @@ func buildRouter(store: SQLiteStore, catalog: LayerCatalog, configuration: AppCo
     FeaturesController(store: store, catalog: catalog, cache: cache, publicURL: configuration.publicURL, statistics: statistics)
         .addRoutes(to: features)
     TilesController(store: store, catalog: catalog, tiles: TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes),
-                    publicURL: configuration.publicURL).addRoutes(to: router)
+                    publicURL: configuration.publicURL, responses: ResponseCache(capacityBytes: configuration.tileCacheBytes / 4)).addRoutes(to: router)
     let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store))
     PlacesController(catalog: catalog).addRoutes(to: v1)
     ExportsController(export: AreaStatsExport(store: store, policy: configuration.disclosure), catalog: catalog).addRoutes(to: v1)

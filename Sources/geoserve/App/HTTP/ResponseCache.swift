@@ -10,6 +10,7 @@ final class ResponseCache: Sendable {
         let body: ByteBuffer
         let contentType: String
         let etag: String
+        var cacheControl = Conditional.publicCaching
     }
 
     private struct State {

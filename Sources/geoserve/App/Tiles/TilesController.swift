@@ -1,3 +1,4 @@
+import Aggregation
 import Foundation
 import Hummingbird
 import MapTiles
@@ -14,6 +15,9 @@ struct TilesController {
     let catalog: LayerCatalog
     let tiles: TileService
     let publicURL: String?
+    /// Encoded tile responses by request URI and data version: a repeated tile request skips
+    /// parsing, painting and key building (every layer import bumps the data version too).
+    let responses: ResponseCache
 
     static let immutable = "public, max-age=31536000, immutable"
 
@@ -54,17 +58,24 @@ struct TilesController {
     }
 
     func tile(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let version = try store.currentDataVersion()
+        // Today is part of the key: the windows end today, so a new day is a new picture.
+        let fastKey = "\(version)|\(tiles.statistics.today.iso)|" + request.uri.description
+        if let hit = responses.get(fastKey) {
+            return Conditional.response(request, body: hit.body, contentType: hit.contentType, etag: hit.etag, cacheControl: hit.cacheControl)
+        }
         let layer = try areaLayer(try context.parameters.require("layer"))
         let (key, scale) = try Self.address(z: try context.parameters.require("z"), x: try context.parameters.require("x"),
                                             y: try context.parameters.require("y"))
         let query = try TileQuery(request)
-        let version = try store.currentDataVersion()
         try await catalog.refreshIfChanged(from: store, dataVersion: version)
         let tileLayer = try await tiles.tileLayer(layer)
         let painting = try await tiles.painting(layer, tiles: tileLayer, query: query, dataVersion: version)
         let (png, etag) = try await tiles.tile(tileLayer, painting: painting, key: key, scale: scale)
         let caching = query.version == painting.dataVersion ? Self.immutable : Conditional.publicCaching
-        return Conditional.response(request, body: ByteBuffer(bytes: png), contentType: "image/png", etag: etag, cacheControl: caching)
+        let body = ByteBuffer(bytes: png)
+        responses.put(fastKey, .init(body: body, contentType: "image/png", etag: etag, cacheControl: caching))
+        return Conditional.response(request, body: body, contentType: "image/png", etag: etag, cacheControl: caching)
     }
 
     func legend(_ request: Request, _ context: AppRequestContext) async throws -> Response {
