@@ -105,6 +105,14 @@ struct TilesTests {
             let released = try await statistics.release(halls, statistics.request(layer: "halls", kind: nil, basis: .occurred, end: nil),
                                                         for: .public, dataVersion: try store.currentDataVersion())
             #expect(TileService.values(released, query: TileQuery()) == published)
+            // The painting the tile routes draw from: suppressed areas get no class, shown ones do.
+            let tiles = TileService(statistics: statistics, cacheBytes: 1 << 20)
+            let tileLayer = try await tiles.tileLayer(halls)
+            let painting = try await tiles.painting(halls, tiles: tileLayer, query: TileQuery(), dataVersion: try store.currentDataVersion())
+            for (id, value) in published {
+                let ordinal = try #require(tileLayer.ordinal(of: id))
+                #expect((painting.classIndex(ofArea: ordinal) == nil) == (value == .suppressed), "\(id)")
+            }
         }
     }
 }

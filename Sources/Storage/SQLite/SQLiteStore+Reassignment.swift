@@ -5,14 +5,15 @@ extension SQLiteStore {
     /// Moves every report to its area in the new version of `layer`, inside the caller's
     /// transaction; counters follow each move.
     static func reassign(layer: String, version: Int, resolve: AreaResolver, zone: TimeZone, _ db: SQLiteConnection) throws -> Int {
-        let ids = try db.prepare("SELECT id FROM reports")
-        var all: [String] = []
-        while try ids.step() { all.append(ids.text(0)!) }
+        // Read first, write after: the loop below changes report_areas, which the read joins.
+        let rows = try db.prepare("SELECT \(reportColumns) FROM reports")
+        var all: [ReportRecord] = []
+        while try rows.step() { all.append(try readReport(rows, db)) }
         let delete = try db.prepare("DELETE FROM report_areas WHERE report_id = ? AND layer = ?")
         let insert = try db.prepare("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")
         var moved = 0
-        for id in all {
-            guard var r = try loadReport(id: id, db) else { continue }
+        for var r in all {
+            let id = r.id
             var named: (layer: String, area: String)?
             if r.lon == nil, let report = try? JSONDecoder().decode(Report.self, from: r.payload), case .area(let l, let a) = report.place {
                 named = (l, a)

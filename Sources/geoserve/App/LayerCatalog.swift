@@ -15,11 +15,16 @@ struct PublishedLayer: Sendable {
     let interiorPoints: [String: (lon: Double, lat: Double)]
     /// The features as GeoJSON fragments for the OGC endpoints.
     let encoded: FeatureLayer
+    /// Capacity or population per area, for rates.
+    let denominators: [String: Double]
+    private let byID: [String: Int]
 
     init(info: LayerVersionInfo, features: [StoredArea], precision: Int = 6) {
         self.info = info
         self.features = features
         self.encoded = FeatureLayer(features: features, precision: precision)
+        self.denominators = StatisticsService.denominators(features)
+        self.byID = Dictionary(uniqueKeysWithValues: features.enumerated().map { ($1.id, $0) })
         switch info.kind {
         case .areas:
             areaIndex = AreaIndex(areas: features.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) })
@@ -38,6 +43,11 @@ struct PublishedLayer: Sendable {
             interiorPoints = [:]
         }
     }
+}
+
+extension PublishedLayer {
+    /// The feature with this id, if the layer has one.
+    func feature(id: String) -> StoredArea? { byID[id].map { features[$0] } }
 }
 
 /// The published layers the service answers from.

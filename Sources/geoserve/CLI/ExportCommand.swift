@@ -41,12 +41,12 @@ struct ExportAreaStatsCommand: AsyncParsableCommand {
         guard let summary = try await db.layers().first(where: { $0.name == layer }), let version = summary.publishedVersion, summary.kind == .areas else {
             throw ValidationError("no published area layer \"\(layer)\"")
         }
+        // Ids and denominators are all an export needs of the areas: no index to build.
         let areas = try await db.areas(layer: layer, version: version)
-        let published = PublishedLayer(info: summary.versions.first { $0.version == version }!, features: areas)
         let export = AreaStatsExport(store: db, policy: policy)
         let parameters = AreaStatsExport.Parameters(layer: layer, from: from, to: to, bucket: bucket, kind: kind, basis: basis)
         do {
-            let (table, provenance) = try await export.run(parameters, areaIDs: published.encoded.ids, denominators: StatisticsService.denominators(published),
+            let (table, provenance) = try await export.run(parameters, areaIDs: areas.map(\.id), denominators: StatisticsService.denominators(areas),
                                                            layerVersion: version, actor: "cli")
             if let out {
                 try Data(table.csv().utf8).write(to: URL(fileURLWithPath: out), options: .atomic)

@@ -43,7 +43,7 @@ struct ExportsController {
         }
         let format = q["format"].map { String($0) } ?? "csv"
         guard format == "csv" || format == "json" else { throw APIError.invalid("format must be csv or json", field: "format") }
-        let (table, provenance) = try await export.run(p, areaIDs: layer.encoded.ids, denominators: StatisticsService.denominators(layer),
+        let (table, provenance) = try await export.run(p, areaIDs: layer.encoded.ids, denominators: layer.denominators,
                                                        layerVersion: layer.info.version, actor: context.account?.id ?? "anonymous")
         var headers = HTTPFields()
         headers[.cacheControl] = Conditional.privateCaching

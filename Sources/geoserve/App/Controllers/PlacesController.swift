@@ -47,9 +47,8 @@ struct PlacesController {
         let (lon, lat) = try Self.point(request, allowed: ["lon", "lat"])
         let hits = catalog.snapshot().values.sorted { $0.info.layer < $1.info.layer }.compactMap { layer -> Containing.Hit? in
             guard let index = layer.areaIndex, let i = index.locate(lon: lon, lat: lat) else { return nil }
-            let id = index.areas[i].id
-            guard let f = layer.features.first(where: { $0.id == id }) else { return nil }
-            return .init(layer: layer.info.layer, layerVersion: layer.info.version, id: id, name: f.name, properties: f.properties)
+            guard let f = layer.feature(id: index.areas[i].id) else { return nil }
+            return .init(layer: layer.info.layer, layerVersion: layer.info.version, id: f.id, name: f.name, properties: f.properties)
         }
         return Containing(lon: lon, lat: lat, areas: hits)
     }
@@ -69,9 +68,8 @@ struct PlacesController {
         }
         var found: [Nearest.Place] = []
         for layer in layers {
-            let byID = Dictionary(uniqueKeysWithValues: layer.features.map { ($0.id, $0) })
             for n in layer.pointIndex!.nearest(lon: lon, lat: lat, count: k) {
-                let f = byID[n.site.id]
+                let f = layer.feature(id: n.site.id)
                 found.append(.init(layer: layer.info.layer, id: n.site.id, name: f?.name, lon: n.site.lon, lat: n.site.lat,
                                    distanceMetres: (n.distanceMetres * 10).rounded() / 10, properties: f?.properties ?? [:]))
             }

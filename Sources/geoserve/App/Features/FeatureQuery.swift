@@ -1,3 +1,4 @@
+import Aggregation
 import Foundation
 import GeoCore
 import Hummingbird
@@ -14,18 +15,17 @@ struct FeatureQuery: Hashable, Sendable {
     var format: ResponseFormat = .json
     var limit = defaultLimit
     var bbox: BoxFilter?
-    /// The last day of the statistics windows (`YYYY-MM-DD`), nil for today in the campus zone.
-    var windowEnd: String?
+    /// The last day of the statistics windows, nil for today in the campus zone.
+    var windowEnd: Day?
     /// Raw `datetime` as given, for links.
     var datetime: String?
     var cursor: PageCursor?
     /// Report kind the statistics count; nil counts every kind.
     var kind: String?
     /// Which date places a report in a window: `occurred` (test date, incident date), `submitted` or `verified`.
-    var basis = "occurred"
+    var basis = TimeBasis.occurred
 
     static let kinds: Set<String> = ["covid", "misconduct"]
-    static let bases: Set<String> = ["occurred", "submitted", "verified"]
 
     init() {}
 
@@ -58,10 +58,10 @@ struct FeatureQuery: Hashable, Sendable {
             kind = String(raw)
         }
         if let raw = q["basis"] {
-            guard Self.bases.contains(String(raw)) else {
+            guard let parsed = TimeBasis(rawValue: String(raw)) else {
                 throw APIError(status: .badRequest, code: "bad_parameter", message: "basis must be occurred, submitted or verified", field: "basis")
             }
-            basis = String(raw)
+            basis = parsed
         }
     }
 
@@ -86,7 +86,7 @@ struct FeatureQuery: Hashable, Sendable {
 
     /// The statistics window ends on the last day the `datetime` value names: an RFC 3339 date
     /// or date-time, or an interval `start/end` whose end may be open (`..`, meaning today).
-    static func parseWindowEnd(_ raw: String) throws -> String? {
+    static func parseWindowEnd(_ raw: String) throws -> Day? {
         let bad = APIError(status: .badRequest, code: "bad_parameter",
                            message: "datetime must be an RFC 3339 date or date-time, or an interval start/end with '..' for an open end", field: "datetime")
         let parts = raw.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
@@ -98,27 +98,22 @@ struct FeatureQuery: Hashable, Sendable {
         return day(of: end)
     }
 
-    /// The `YYYY-MM-DD` of a date or of a date-time's own calendar day.
-    static func day(of text: String) -> String? {
-        let prefix = String(text.prefix(10))
-        let fields = prefix.split(separator: "-")
-        guard prefix.count == 10, fields.count == 3, let y = Int(fields[0]), let m = Int(fields[1]), let d = Int(fields[2]),
-              fields[0].count == 4, fields[1].count == 2, fields[2].count == 2, (1...12).contains(m), d >= 1 else { return nil }
-        let days = [31, (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard d <= days[m - 1] else { return nil }
+    /// The day of a date, or a date-time's own calendar day.
+    static func day(of text: String) -> Day? {
+        guard let day = Day(iso: String(text.prefix(10))) else { return nil }
         if text.count > 10 {
             guard text.dropFirst(10).first == "T" || text.dropFirst(10).first == "t",
                   (try? Date.ISO8601FormatStyle().parse(text)) != nil || (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) != nil
             else { return nil }
         }
-        return prefix
+        return day
     }
 
     /// The query as a canonical string (sorted, defaults spelled out): part of cache keys.
     var canonical: String {
-        var parts = ["limit=\(limit)", "basis=\(basis)"]
+        var parts = ["limit=\(limit)", "basis=\(basis.rawValue)"]
         if let bbox { parts.append("bbox=\(bbox.original.array.map { JSONText.number($0) }.joined(separator: ","))") }
-        if let windowEnd { parts.append("end=\(windowEnd)") }
+        if let windowEnd { parts.append("end=\(windowEnd.iso)") }
         if let cursor { parts.append("cursor=\(cursor.token)") }
         if let kind { parts.append("kind=\(kind)") }
         parts.append("f=\(format.rawValue)")
@@ -132,7 +127,7 @@ struct FeatureQuery: Hashable, Sendable {
         if let bbox { items.append(("bbox", bbox.original.array.map { JSONText.number($0) }.joined(separator: ","))) }
         if let datetime { items.append(("datetime", datetime)) }
         if let kind { items.append(("kind", kind)) }
-        if basis != "occurred" { items.append(("basis", basis)) }
+        if basis != .occurred { items.append(("basis", basis.rawValue)) }
         if let cursor { items.append(("cursor", cursor.token)) }
         items.append(("f", (format ?? self.format).rawValue))
         return items.map { "\($0.0)=\(URLQuery.escape($0.1))" }.joined(separator: "&")

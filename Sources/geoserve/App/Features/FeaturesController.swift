@@ -103,7 +103,7 @@ struct FeaturesController {
         try await catalog.refreshIfChanged(from: store, dataVersion: version)
         // Without `datetime` the windows end today: the day belongs in the key (and the ETag).
         let key = [resource, layer.info.layer, String(layer.info.version), String(version), audience.rawValue, query.canonical,
-                   query.windowEnd ?? statistics.today.iso, base(request)].joined(separator: "|")
+                   (query.windowEnd ?? statistics.today).iso, base(request)].joined(separator: "|")
         let contentType = query.format == .html ? Self.html : Self.geoJSON
         if audience == .public, let hit = cache.get(key) {
             return Conditional.response(request, body: hit.body, contentType: hit.contentType, etag: hit.etag, cacheControl: Conditional.publicCaching)

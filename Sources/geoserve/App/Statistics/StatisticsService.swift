@@ -3,7 +3,6 @@ import Foundation
 import GeoCore
 import ReportVerification
 import Storage
-import Synchronization
 
 /// The one way numbers reach GeoJSON, tiles and exports: counters from the store, statistics
 /// from `Aggregation`, then disclosure control for the caller's audience.
@@ -14,8 +13,8 @@ final class StatisticsService: Sendable {
     let store: SQLiteStore
     let control: DisclosureControl
     let timeZone: TimeZone
-    private let releases = Mutex<[String: ReleasedLayerStatistics]>([:])
-    private let fragments = Mutex<[String: FeatureStatistics]>([:])
+    private let releases = VersionedMemo<ReleasedLayerStatistics>()
+    private let fragments = VersionedMemo<FeatureStatistics>()
 
     init(store: SQLiteStore, policy: DisclosurePolicy, timeZone: TimeZone) {
         self.store = store
@@ -41,9 +40,9 @@ final class StatisticsService: Sendable {
     }
 
     /// Capacity or population per area, for rates per 1,000.
-    static func denominators(_ layer: PublishedLayer) -> [String: Double] {
+    static func denominators(_ features: [StoredArea]) -> [String: Double] {
         var out: [String: Double] = [:]
-        for f in layer.features {
+        for f in features {
             for key in ["capacity", "population"] {
                 if case .number(let n)? = f.properties[key], n > 0 { out[f.id] = n; break }
             }
@@ -53,31 +52,27 @@ final class StatisticsService: Sendable {
 
     /// The released statistics of a layer for an audience at the current data version.
     func release(_ layer: PublishedLayer, _ request: StatisticsRequest, for audience: Audience, dataVersion: Int64) async throws -> ReleasedLayerStatistics {
-        let key = "\(layer.info.layer)|\(layer.info.version)|\(dataVersion)|\(request.kind ?? "*")|\(request.basis.rawValue)|\(request.end.iso)|\(audience.rawValue)"
-        if let hit = releases.withLock({ $0[key] }) { return hit }
+        let key = Self.key(layer, request, audience, dataVersion)
+        if let hit = releases.get(key) { return hit }
         let counters = try await store.counters(layer: layer.info.layer, basis: request.basis)
-        let stats = Statistics.compute(request, areaIDs: layer.encoded.ids, counters: counters, denominators: Self.denominators(layer))
+        let stats = Statistics.compute(request, areaIDs: layer.encoded.ids, counters: counters, denominators: layer.denominators)
         let released = control.release(stats, for: audience)
-        releases.withLock { cache in
-            // Old data versions are never asked for again; a small bound keeps the map from growing.
-            if cache.count >= 256 { cache.removeAll() }
-            cache[key] = released
-        }
+        releases.put(key, released)
         return released
+    }
+
+    /// Everything a release depends on.
+    private static func key(_ layer: PublishedLayer, _ request: StatisticsRequest, _ audience: Audience, _ dataVersion: Int64) -> String {
+        "\(layer.info.layer)|\(layer.info.version)|\(dataVersion)|\(request.kind ?? "*")|\(request.basis.rawValue)|\(request.end.iso)|\(audience.rawValue)"
     }
 
     /// Statistics as GeoJSON fragments for the features endpoints.
     func features(_ layer: PublishedLayer, query: FeatureQuery, audience: Audience, dataVersion: Int64) async throws -> FeatureStatistics {
-        let basis = TimeBasis(rawValue: query.basis) ?? .occurred
-        let end = query.windowEnd.flatMap(Day.init(iso:))
-        let request = request(layer: layer.info.layer, kind: query.kind, basis: basis, end: end)
-        let key = "\(layer.info.layer)|\(layer.info.version)|\(dataVersion)|\(request.kind ?? "*")|\(basis.rawValue)|\(request.end.iso)|\(audience.rawValue)"
-        if let hit = fragments.withLock({ $0[key] }) { return hit }
+        let request = request(layer: layer.info.layer, kind: query.kind, basis: query.basis, end: query.windowEnd)
+        let key = Self.key(layer, request, audience, dataVersion)
+        if let hit = fragments.get(key) { return hit }
         let built = try await encode(layer, request, audience: audience, dataVersion: dataVersion)
-        fragments.withLock { cache in
-            if cache.count >= 256 { cache.removeAll() }
-            cache[key] = built
-        }
+        fragments.put(key, built)
         return built
     }
 

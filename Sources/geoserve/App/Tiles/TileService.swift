@@ -18,7 +18,7 @@ final class TileService: Sendable {
     let cache: TileCache
     let renderer = TileRenderer()
     private let layers = Mutex<[String: TileLayer]>([:])
-    private let paintings = Mutex<[String: TilePainting]>([:])
+    private let paintings = VersionedMemo<TilePainting>()
 
     init(statistics: StatisticsService, cacheBytes: Int) {
         self.statistics = statistics
@@ -52,14 +52,11 @@ final class TileService: Sendable {
         let request = statistics.request(layer: layer.info.layer, kind: query.kind, basis: query.basis, end: nil)
         let version = Self.valuesVersion(dataVersion: dataVersion, query: query, end: request.end)
         let key = "\(layer.info.layer)|\(layer.info.version)|\(version)|\(query.linkQuery)"
-        if let hit = paintings.withLock({ $0[key] }) { return hit }
+        if let hit = paintings.get(key) { return hit }
         let released = try await statistics.release(layer, request, for: .public, dataVersion: dataVersion)
         let values = Self.values(released, query: query)
         let painting = TilePainting(layer: tiles, values: values, style: query.style, dataVersion: version)
-        paintings.withLock { cache in
-            if cache.count >= 256 { cache.removeAll() }
-            cache[key] = painting
-        }
+        paintings.put(key, painting)
         return painting
     }
 
