@@ -65,13 +65,9 @@ public struct ReportSubmission: Sendable {
     /// Client-chosen key; a second submission with the same key by the same submitter returns the
     /// first report and stores nothing.
     public let idempotencyKey: String?
-    /// SHA-256 of the anonymous reporter's receipt token.
-    public let receiptHash: String?
-
-    public init(record: ReportRecord, idempotencyKey: String?, receiptHash: String?) {
+    public init(record: ReportRecord, idempotencyKey: String?) {
         self.record = record
         self.idempotencyKey = idempotencyKey
-        self.receiptHash = receiptHash
     }
 }
 
@@ -131,9 +127,6 @@ public protocol ReportStore: Sendable {
 
     /// The report, or nil.
     func report(id: String) async throws -> ReportRecord?
-
-    /// The report whose receipt token hashes to this value, or nil.
-    func report(receiptHash: String) async throws -> ReportRecord?
 
     /// Applies a status transition in one transaction with its audit entry. With
     /// `expectedVersion`, the change only applies to that version (optimistic concurrency).

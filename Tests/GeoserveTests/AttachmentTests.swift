@@ -100,6 +100,28 @@ struct AttachmentTests {
         }
     }
 
+    @Test("the holder of an anonymous report's receipt attaches to that report only, and only while it is pending")
+    func receiptUploads() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            func post(_ report: String, receipt: String) async throws -> HTTPResponse.Status {
+                try await client.execute(uri: "/v1/reports/\(report)/attachments", method: .post,
+                                         headers: [.contentType: "image/jpeg", .receiptToken: receipt], body: ByteBuffer(bytes: Self.jpeg)) { $0.status }
+            }
+            let (_, first, _) = try await client.submit(Drafts.misconduct())
+            let (_, second, _) = try await client.submit(Drafts.misconduct())
+            let id = first["id"] as? String ?? "", receipt = first["receipt"] as? String ?? ""
+            let otherID = second["id"] as? String ?? ""
+            #expect(try await post(otherID, receipt: receipt) == .unauthorized)
+            #expect(try await post(id, receipt: String(receipt.dropLast()) + (receipt.hasSuffix("A") ? "B" : "A")) == .unauthorized)
+            #expect(try await post(id, receipt: receipt) == .created)
+            let w = try await client.execute(uri: "/v1/reports/\(id)/withdraw", method: .post, headers: [.receiptToken: receipt]) { $0.status }
+            #expect(w == .ok)
+            #expect(try await post(id, receipt: receipt) == .unauthorized)
+        }
+    }
+
     @Test("formats are recognised by their first bytes")
     func sniffing() {
         #expect(MediaType.sniff(Array(Self.jpeg.prefix(16))) == .jpeg)

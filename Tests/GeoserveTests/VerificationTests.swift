@@ -15,7 +15,7 @@ extension TestService {
             let r = ReportRecord(id: id, kind: "covid", status: .pending, version: 1, reporterID: nil, submittedAt: at, updatedAt: at,
                                  occurredOn: "2026-11-20", payload: Data(#"{"notes":"x"}"#.utf8), lon: nil, lat: nil,
                                  areas: [AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H01")])
-            _ = try await store.submit(ReportSubmission(record: r, idempotencyKey: nil, receiptHash: nil)) { _ in }
+            _ = try await store.submit(ReportSubmission(record: r, idempotencyKey: nil)) { _ in }
         }
     }
 }

@@ -40,7 +40,7 @@ struct CounterStoreTests {
                                      areas: [AreaAssignment(layer: "halls", layerVersion: 1, areaID: halls.randomElement(using: &rng)!),
                                              AreaAssignment(layer: "zones", layerVersion: 1, areaID: zones.randomElement(using: &rng)!)],
                                      group: groups.randomElement(using: &rng)!)
-                _ = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil, receiptHash: nil)) { _ in }
+                _ = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil)) { _ in }
                 ids.append(id)
             } else if action < 8 {
                 let id = ids.randomElement(using: &rng)!
@@ -67,7 +67,7 @@ struct CounterStoreTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let s = try SQLiteStore(path: path)
         try await s.migrate()
-        _ = try await s.submit(ReportSubmission(record: record("a"), idempotencyKey: nil, receiptHash: nil)) { _ in }
+        _ = try await s.submit(ReportSubmission(record: record("a"), idempotencyKey: nil)) { _ in }
         _ = try await s.transition(reportID: "a", .verify, reason: nil, actor: "v", expectedVersion: nil)
         #expect(try await s.checkCounters().isEmpty)
         let verified = try await s.counters(layer: "halls", basis: .occurred).filter { $0.0.status == "verified" }

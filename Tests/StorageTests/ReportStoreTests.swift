@@ -1,3 +1,4 @@
+import Aggregation
 import Foundation
 import ReportVerification
 import Testing
@@ -25,12 +26,11 @@ struct ReportStoreTests {
         let (s, folder) = try await store()
         defer { try? FileManager.default.removeItem(at: folder) }
         let r = record("r1")
-        let outcome = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil, receiptHash: "receipt-1")) { _ in }
+        let outcome = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil)) { _ in }
         #expect(outcome == .created(r))
         let read = try await s.report(id: "r1")
         #expect(read?.areas == r.areas && read?.payload == r.payload && read?.lon == -87.6)
         #expect(read?.submittedAt.timeIntervalSince1970.rounded() == r.submittedAt.timeIntervalSince1970.rounded())
-        #expect(try await s.report(receiptHash: "receipt-1")?.id == "r1")
         #expect(try await s.report(id: "missing") == nil)
     }
 
@@ -39,8 +39,8 @@ struct ReportStoreTests {
         let (s, folder) = try await store()
         defer { try? FileManager.default.removeItem(at: folder) }
         let account = try await s.createAccount(email: "r@campus.example", role: .reporter, passwordHash: "h")
-        let first = try await s.submit(ReportSubmission(record: record("a", reporter: account.id), idempotencyKey: "k-1", receiptHash: nil)) { _ in }
-        let retry = try await s.submit(ReportSubmission(record: record("b", reporter: account.id), idempotencyKey: "k-1", receiptHash: nil)) { _ in }
+        let first = try await s.submit(ReportSubmission(record: record("a", reporter: account.id), idempotencyKey: "k-1")) { _ in }
+        let retry = try await s.submit(ReportSubmission(record: record("b", reporter: account.id), idempotencyKey: "k-1")) { _ in }
         #expect(first == .created(record("a", reporter: account.id)) || first.record.id == "a")
         #expect(retry.record.id == "a")
         if case .replayed = retry {} else { Issue.record("expected a replay") }
@@ -53,11 +53,15 @@ struct ReportStoreTests {
         let (s, folder) = try await store()
         defer { try? FileManager.default.removeItem(at: folder) }
         let reporter = try await s.createAccount(email: "r@campus.example", role: .reporter, passwordHash: "h").id
-        // 250 distinct keys; calls 250..<300 are retries of keys 0..<50. Call 17 is refused by its check.
+        // 250 distinct keys; calls 250..<300 are retries of keys 0..<50. Call 17 is refused by its
+        // check; call 123 (a key nobody retries) fails half-way through its writes: two areas in one
+        // layer break a key.
         let failures = await withTaskGroup(of: Int?.self) { group in
             for i in 0..<300 {
                 group.addTask {
-                    let sub = ReportSubmission(record: record("r\(i)", reporter: reporter), idempotencyKey: "key-\(i % 250)", receiptHash: nil)
+                    var r = record("r\(i)", reporter: reporter)
+                    if i == 123 { r.areas.append(AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H02")) }
+                    let sub = ReportSubmission(record: r, idempotencyKey: "key-\(i % 250)")
                     do {
                         _ = try await s.submit(sub) { _ in if i == 17 { throw Refused() } }
                         return nil
@@ -68,12 +72,18 @@ struct ReportStoreTests {
             for await r in group { if let r { out.append(r) } }
             return out
         }
-        #expect(failures.allSatisfy { $0 == 17 })
+        #expect(Set(failures).subtracting([17]) == [123])
         var stored = 0
         for i in 0..<300 where try await s.report(id: "r\(i)") != nil { stored += 1 }
-        #expect(stored == 250)
+        #expect(stored == 249)
         #expect(try await s.report(id: "r17") == nil)
+        #expect(try await s.report(id: "r123") == nil)
+        #expect(try await s.history(reportID: "r123").isEmpty)
         #expect(try await s.verifyAuditChain() == nil)
+        // The batch's summed counter changes hold the stored reports and nothing of the two that failed.
+        #expect(try await s.checkCounters().isEmpty)
+        let halls = try await s.counters(layer: "halls", basis: .submitted).reduce(0) { $0 + $1.1 }
+        #expect(halls == 249)
     }
 
     @Test("a check that refuses leaves nothing behind, and sees the reporter's earlier reports")
@@ -81,11 +91,11 @@ struct ReportStoreTests {
         let (s, folder) = try await store()
         defer { try? FileManager.default.removeItem(at: folder) }
         let account = try await s.createAccount(email: "r@campus.example", role: .reporter, passwordHash: "h")
-        _ = try await s.submit(ReportSubmission(record: record("first", reporter: account.id), idempotencyKey: nil, receiptHash: nil)) { prior in
+        _ = try await s.submit(ReportSubmission(record: record("first", reporter: account.id), idempotencyKey: nil)) { prior in
             #expect(prior.isEmpty)
         }
         await #expect(throws: Refused.self) {
-            _ = try await s.submit(ReportSubmission(record: record("second", reporter: account.id), idempotencyKey: nil, receiptHash: nil)) { prior in
+            _ = try await s.submit(ReportSubmission(record: record("second", reporter: account.id), idempotencyKey: nil)) { prior in
                 #expect(prior.map(\.id) == ["first"])
                 throw Refused()
             }
@@ -98,7 +108,7 @@ struct ReportStoreTests {
     func transitions() async throws {
         let (s, folder) = try await store()
         defer { try? FileManager.default.removeItem(at: folder) }
-        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil, receiptHash: nil)) { _ in }
+        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }
         let before = try await s.dataVersion()
         let verified = try await s.transition(reportID: "r", .verify, reason: nil, actor: "v1", expectedVersion: 1)
         #expect(verified.status == .verified && verified.version == 2)
@@ -123,7 +133,7 @@ struct ReportStoreTests {
     func concurrentTransitions() async throws {
         let (s, folder) = try await store()
         defer { try? FileManager.default.removeItem(at: folder) }
-        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil, receiptHash: nil)) { _ in }
+        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for t in [ReportTransition.verify, .reject, .verify, .reject] {
                 group.addTask { (try? await s.transition(reportID: "r", t, reason: "r", actor: "v", expectedVersion: 1)) != nil }
@@ -142,7 +152,7 @@ struct ReportStoreTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let s = try SQLiteStore(path: path)
         try await s.migrate()
-        for i in 0..<3 { _ = try await s.submit(ReportSubmission(record: record("r\(i)"), idempotencyKey: nil, receiptHash: nil)) { _ in } }
+        for i in 0..<3 { _ = try await s.submit(ReportSubmission(record: record("r\(i)"), idempotencyKey: nil)) { _ in } }
         _ = try await s.transition(reportID: "r1", .reject, reason: "duplicate", actor: "v", expectedVersion: nil)
         #expect(try await s.verifyAuditChain() == nil)
         let raw = try SQLiteConnection(path: path)
@@ -154,5 +164,28 @@ struct ReportStoreTests {
         #expect(try await s.verifyAuditChain() == nil)
         try raw.execute("DELETE FROM audit WHERE sequence = 2")
         #expect(try await s.verifyAuditChain() == 3)
+    }
+}
+
+@Suite("Time-ordered ids")
+struct TimeOrderedIDTests {
+    @Test("ids are UUIDs of version 7 and RFC 9562's variant, carrying the millisecond")
+    func layout() throws {
+        var g = SystemRandomNumberGenerator()
+        let id = TimeOrderedID.make(milliseconds: 0x0192_F3A4_5B6C, using: &g)
+        #expect(id.count == 36 && id == id.lowercased())
+        #expect(id.hasPrefix("0192f3a4-5b6c-7"))
+        #expect(UUID(uuidString: id) != nil)
+        let variant = id[id.index(id.startIndex, offsetBy: 19)]
+        #expect("89ab".contains(variant))
+    }
+
+    @Test("a later millisecond sorts later, and ids of one millisecond differ")
+    func order() {
+        var g = SystemRandomNumberGenerator()
+        let ids = (0..<2_000).map { TimeOrderedID.make(milliseconds: 1_700_000_000_000 + UInt64($0 / 4), using: &g) }
+        for i in stride(from: 4, to: ids.count, by: 4) { #expect(ids[i - 1] < ids[i]) }
+        #expect(Set(ids).count == ids.count)
+        #expect(TimeOrderedID.make() > TimeOrderedID.make(now: Date(timeIntervalSinceNow: -1)))
     }
 }

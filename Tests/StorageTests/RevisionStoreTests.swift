@@ -16,7 +16,7 @@ struct RevisionStoreTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let s = try SQLiteStore(path: path)
         try await s.migrate()
-        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil, receiptHash: nil)) { _ in }
+        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }
         _ = try await s.edit(reportID: "r", edit(1), actor: "v", expectedVersion: 1, keep: 5) { _ in }
         #expect(try await s.revisions(reportID: "r").map(\.revision) == [2, 1])
         for n in 2...6 { _ = try await s.edit(reportID: "r", edit(n), actor: "v", expectedVersion: nil, keep: 5) { _ in } }
@@ -33,7 +33,7 @@ struct RevisionStoreTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let s = try SQLiteStore(path: path)
         try await s.migrate()
-        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil, receiptHash: nil)) { _ in }
+        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }
         _ = try await s.edit(reportID: "r", edit(1), actor: "v", expectedVersion: nil, keep: 5) { _ in }
         let restored = try await s.restore(reportID: "r", revision: 1, actor: "v", expectedVersion: nil, keep: 5) { _ in }
         #expect(restored.payload == record("r").payload && restored.areas == record("r").areas)
@@ -51,7 +51,7 @@ struct RevisionStoreTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let s = try SQLiteStore(path: path)
         try await s.migrate()
-        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil, receiptHash: nil)) { _ in }
+        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }
         await #expect(throws: Refused.self) { try await s.edit(reportID: "r", edit(1), actor: "x", expectedVersion: nil, keep: 5) { _ in throw Refused() } }
         await #expect(throws: ReportChangeError.staleVersion(current: 1, status: .pending)) {
             try await s.edit(reportID: "r", edit(1), actor: "x", expectedVersion: 3, keep: 5) { _ in }

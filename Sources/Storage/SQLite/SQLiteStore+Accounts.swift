@@ -10,7 +10,7 @@ extension SQLiteStore: AccountStore {
     }
 
     public func createAccount(email: String, role: Role, passwordHash: String) async throws -> StoredAccount {
-        let id = UUID().uuidString.lowercased()
+        let id = TimeOrderedID.make()
         return try await run { db in
             try db.transaction {
                 if try db.prepare("SELECT 1 FROM accounts WHERE email = ?").bind(.text(email)).firstInt() != nil {

@@ -6,7 +6,7 @@ extension SQLiteStore {
     public func recordEvent(actor: String, action: String, detail: String) async throws {
         try await run { db in
             try db.transaction {
-                try Self.appendAudit(db, reportID: nil, actor: actor, at: Timestamp.now(), action: action, from: nil, to: nil, reason: detail)
+                _ = try Self.appendAudit(db, reportID: nil, actor: actor, at: Timestamp.now(), action: action, from: nil, to: nil, reason: detail)
             }
         }
     }

@@ -16,8 +16,11 @@ extension SQLiteStore {
 
     /// Applies the change from `old` to `new` (nil for none) inside the caller's transaction.
     static func applyCounters(from old: ReportRecord?, to new: ReportRecord?, zone: TimeZone, _ db: SQLiteConnection) throws {
-        let delta = Counters.delta(from: old.flatMap { facts($0, zone: zone) }, to: new.flatMap { facts($0, zone: zone) })
-        guard !delta.isEmpty else { return }
+        try writeCounters(Counters.delta(from: old.flatMap { facts($0, zone: zone) }, to: new.flatMap { facts($0, zone: zone) }), db)
+    }
+
+    /// Adds counter changes inside the caller's transaction; cells that reach zero are removed.
+    static func writeCounters(_ delta: [CounterKey: Int], _ db: SQLiteConnection) throws {
         let upsert = try db.cached("""
             INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = n + excluded.n
@@ -25,7 +28,7 @@ extension SQLiteStore {
         let prune = try db.cached("""
             DELETE FROM counters WHERE layer = ? AND basis = ? AND area_id = ? AND day = ? AND kind = ? AND status = ? AND grp = ? AND n = 0
             """)
-        for (key, change) in delta {
+        for (key, change) in delta where change != 0 {
             let k: [SQLiteStatement.Value] = [.text(key.layer), .text(key.basis.rawValue), .text(key.areaID), .text(key.day.iso),
                                                .text(key.kind), .text(key.status), .text(key.group)]
             try upsert.bind(values: k + [.int(Int64(change))]).run()

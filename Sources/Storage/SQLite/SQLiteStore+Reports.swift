@@ -32,7 +32,13 @@ extension SQLiteStore: ReportStore {
     }
 
     /// Stores one submission inside the drain's transaction.
-    static func store(_ job: IntakeJob, zone: TimeZone, _ db: SQLiteConnection) throws -> SubmissionOutcome {
+    ///
+    /// - Parameters:
+    ///   - audit: the newest audit entry, carried from one submission of the batch to the next
+    ///     so that each link of the chain is not read back from the table.
+    ///
+    /// Counters are left to the drain, which sums the batch's changes and writes them once.
+    static func store(_ job: IntakeJob, _ db: SQLiteConnection, audit: inout AuditTail) throws -> SubmissionOutcome {
         let r = job.submission.record
         let scope = r.reporterID ?? "anonymous"
         if let key = job.submission.idempotencyKey {
@@ -45,7 +51,7 @@ extension SQLiteStore: ReportStore {
             }
         }
         if let reporter = r.reporterID {
-            let s = try db.prepare("SELECT id, submitted_at, status FROM reports WHERE reporter_id = ? AND kind = ? ORDER BY submitted_at DESC LIMIT 50")
+            let s = try db.cached("SELECT id, submitted_at, status FROM reports WHERE reporter_id = ? AND kind = ? ORDER BY submitted_at DESC LIMIT 50")
                 .bind(.text(reporter), .text(r.kind))
             var prior: [PriorReport] = []
             while try s.step() {
@@ -55,45 +61,40 @@ extension SQLiteStore: ReportStore {
         }
         let submitted = Timestamp.format(r.submittedAt)
         try db.cached("""
-            INSERT INTO reports (id, kind, status, version, reporter_id, receipt_hash, idempotency_scope, idempotency_key,
+            INSERT INTO reports (id, kind, status, version, reporter_id, idempotency_scope, idempotency_key,
                                  occurred_on, submitted_at, updated_at, lon, lat, payload, group_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).bind(.text(r.id), .text(r.kind), .text(r.status.rawValue), .int(Int64(r.version)), r.reporterID.map { .text($0) } ?? .null,
-                      job.submission.receiptHash.map { .text($0) } ?? .null, .text(scope),
-                      job.submission.idempotencyKey.map { .text($0) } ?? .null, .text(r.occurredOn), .text(submitted), .text(submitted),
-                      r.lon.map { .double($0) } ?? .null, r.lat.map { .double($0) } ?? .null,
+                      .text(scope), job.submission.idempotencyKey.map { .text($0) } ?? .null, .text(r.occurredOn), .text(submitted),
+                      .text(submitted), r.lon.map { .double($0) } ?? .null, r.lat.map { .double($0) } ?? .null,
                       .text(String(decoding: r.payload, as: UTF8.self)), .text(r.group)).run()
         let insertArea = try db.cached("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")
         for a in r.areas {
             try insertArea.bind(.text(r.id), .text(a.layer), .int(Int64(a.layerVersion)), .text(a.areaID)).run()
         }
-        try appendAudit(db, reportID: r.id, actor: r.reporterID ?? "anonymous", at: submitted, action: "submit", from: nil, to: r.status, reason: nil)
-        try applyCounters(from: nil, to: r, zone: zone, db)
+        audit = try appendAudit(db, after: audit, reportID: r.id, actor: r.reporterID ?? "anonymous", at: submitted, action: "submit",
+                                from: nil, to: r.status, reason: nil)
         return .created(r)
     }
 
     /// Appends one audit entry, chained to the last one. Runs inside the caller's transaction.
-    static func appendAudit(_ db: SQLiteConnection, reportID: String?, actor: String, at: String, action: String,
-                            from: ReportStatus?, to: ReportStatus?, reason: String?) throws {
-        let last = try db.cached("SELECT sequence, hash FROM audit ORDER BY sequence DESC LIMIT 1").bind()
-        let (sequence, previous) = try last.step() ? (Int(last.int(0)) + 1, last.text(1)!) : (1, AuditChain.genesis)
-        try last.finish()
-        let hash = AuditChain.hash(previous: previous, sequence: sequence, reportID: reportID, actor: actor, at: at, action: action,
+    /// - Parameter tail: the newest entry when the caller already knows it; read from the table otherwise.
+    /// - Returns: the appended entry, the next entry's predecessor.
+    @discardableResult
+    static func appendAudit(_ db: SQLiteConnection, after tail: AuditTail? = nil, reportID: String?, actor: String, at: String, action: String,
+                            from: ReportStatus?, to: ReportStatus?, reason: String?) throws -> AuditTail {
+        let previous = try tail ?? AuditTail.read(db)
+        let sequence = previous.sequence + 1
+        let hash = AuditChain.hash(previous: previous.hash, sequence: sequence, reportID: reportID, actor: actor, at: at, action: action,
                                    from: from, to: to, reason: reason)
         try db.cached("INSERT INTO audit (sequence, report_id, actor, at, action, from_status, to_status, reason, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
             .bind(.int(Int64(sequence)), reportID.map { .text($0) } ?? .null, .text(actor), .text(at), .text(action),
                   from.map { .text($0.rawValue) } ?? .null, to.map { .text($0.rawValue) } ?? .null, reason.map { .text($0) } ?? .null, .text(hash)).run()
+        return AuditTail(sequence: sequence, hash: hash)
     }
 
     public func report(id: String) async throws -> ReportRecord? {
         try await run { db in try Self.loadReport(id: id, db) }
-    }
-
-    public func report(receiptHash: String) async throws -> ReportRecord? {
-        try await run { db in
-            let s = try db.prepare("SELECT \(Self.reportColumns) FROM reports WHERE receipt_hash = ?").bind(.text(receiptHash))
-            return try s.step() ? try Self.readReport(s, db) : nil
-        }
     }
 
     public func transition(reportID: String, _ transition: ReportTransition, reason: String?, actor: String,
@@ -172,6 +173,19 @@ struct IntakeJob: Sendable {
     let submission: ReportSubmission
     let check: @Sendable ([PriorReport]) throws -> Void
     let continuation: CheckedContinuation<SubmissionOutcome, any Error>
+}
+
+/// The newest entry of the audit trail: what the next entry chains to.
+struct AuditTail: Sendable {
+    let sequence: Int
+    let hash: String
+
+    /// The last entry in the table, or the chain's start when the trail is empty.
+    static func read(_ db: SQLiteConnection) throws -> AuditTail {
+        let last = try db.cached("SELECT sequence, hash FROM audit ORDER BY sequence DESC LIMIT 1").bind()
+        defer { try? last.finish() }
+        return try last.step() ? AuditTail(sequence: Int(last.int(0)), hash: last.text(1)!) : AuditTail(sequence: 0, hash: AuditChain.genesis)
+    }
 }
 
 /// Submissions waiting for the next group commit, and whether a drain is already queued.

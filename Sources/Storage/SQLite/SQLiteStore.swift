@@ -1,4 +1,5 @@
 import Dispatch
+import Aggregation
 import Foundation
 import GeoCore
 import Synchronization
@@ -66,7 +67,8 @@ public final class SQLiteStore: AreaStore {
 
     /// Group commit: every submission that arrived while the previous commit was being written
     /// goes into one transaction and one fsync. Each runs under its own savepoint, so one that
-    /// fails (a rule, a constraint) is rolled back alone and the others still commit.
+    /// fails (a rule, a constraint) is rolled back alone and the others still commit. The
+    /// batch's counter changes are summed and written once, after the last submission.
     private func drain() {
         let jobs = intake.withLock { q -> [IntakeJob] in
             defer { q.jobs = []; q.drainQueued = false }
@@ -75,19 +77,33 @@ public final class SQLiteStore: AreaStore {
         guard !jobs.isEmpty else { return }
         let db = connection.value
         var results: [Result<SubmissionOutcome, any Error>] = []
+        results.reserveCapacity(jobs.count)
         do {
-            try db.execute("BEGIN IMMEDIATE")
+            try db.cached("BEGIN IMMEDIATE").bind().run()
+            var audit = try AuditTail.read(db)
+            var counters: [CounterKey: Int] = [:]
+            let savepoint = try db.cached("SAVEPOINT submission")
+            let release = try db.cached("RELEASE submission")
+            let rollback = try db.cached("ROLLBACK TO submission")
             for job in jobs {
-                try db.execute("SAVEPOINT submission")
+                try savepoint.bind().run()
+                let auditBefore = audit
                 do {
-                    results.append(.success(try Self.store(job, zone: timeZone, db)))
-                    try db.execute("RELEASE submission")
+                    let outcome = try Self.store(job, db, audit: &audit)
+                    try release.bind().run()
+                    if case .created(let r) = outcome, let facts = Self.facts(r, zone: timeZone) {
+                        for (key, change) in Counters.delta(from: nil, to: facts) { counters[key, default: 0] += change }
+                    }
+                    results.append(.success(outcome))
                 } catch {
-                    try db.execute("ROLLBACK TO submission; RELEASE submission")
+                    try rollback.bind().run()
+                    try release.bind().run()
+                    audit = auditBefore
                     results.append(.failure(error))
                 }
             }
-            try db.execute("COMMIT")
+            try Self.writeCounters(counters, db)
+            try db.cached("COMMIT").bind().run()
         } catch {
             try? db.execute("ROLLBACK")
             for job in jobs { job.continuation.resume(throwing: error) }

@@ -53,6 +53,6 @@ func buildRouter(store: SQLiteStore, catalog: LayerCatalog, configuration: AppCo
     VerificationController(store: store).addRoutes(to: v1)
     MisconductSearchController(store: store).addRoutes(to: v1)
     RevisionsController(store: store, catalog: catalog, timeZone: configuration.timeZone, keep: configuration.revisionsKept).addRoutes(to: v1)
-    AttachmentsController(store: store, folder: configuration.attachmentsFolder, maxBytes: configuration.maxAttachmentBytes).addRoutes(to: v1)
+    AttachmentsController(store: store, receipts: receipts, folder: configuration.attachmentsFolder, maxBytes: configuration.maxAttachmentBytes).addRoutes(to: v1)
     return router
 }

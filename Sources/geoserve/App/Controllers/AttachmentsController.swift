@@ -8,6 +8,7 @@ import Storage
 /// or a verifier; read only by verifiers and by viewers granted the report. Never public.
 struct AttachmentsController {
     let store: SQLiteStore
+    let receipts: Receipts
     let folder: URL
     let maxBytes: Int
 
@@ -49,8 +50,8 @@ struct AttachmentsController {
             if report.reporterID == account.id, report.status == .pending { return account.id }
             throw APIError(status: .forbidden, code: "forbidden", message: "only the reporter (while pending) or a verifier may attach files")
         }
-        if let receipt = request.headers[.receiptToken],
-           try await store.report(receiptHash: Credentials.tokenHash(receipt))?.id == report.id, report.status == .pending {
+        if report.reporterID == nil, let receipt = request.headers[.receiptToken], receipts.holds(receipt, reportID: report.id),
+           report.status == .pending {
             return "anonymous"
         }
         throw APIError.unauthorized("this needs a bearer token or the report's receipt token")
@@ -67,7 +68,7 @@ struct AttachmentsController {
         let reportID = try context.parameters.require("id")
         guard let report = try await store.report(id: reportID) else { throw APIError.notFound("no such report") }
         let uploader = try await requireUploader(report, request, context)
-        let id = UUID().uuidString.lowercased()
+        let id = TimeOrderedID.make()
         let receiver = AttachmentReceiver(folder: folder.appendingPathComponent(reportID), maxBytes: maxBytes)
         let received = try await receiver.receive(request.body, declared: request.headers[.contentType], name: id)
         let attachment = Attachment(id: id, reportID: reportID, contentType: received.type.rawValue, size: received.size,

@@ -51,18 +51,17 @@ struct ReportsController {
         let placed = try ReportPlacement(layers: catalog.snapshot()).place(report.place)
         let anonymous: Bool = if case .misconduct(let m) = report { m.anonymous } else { false }
         let reporterID = anonymous ? nil : context.account?.id
-        let id = UUID().uuidString.lowercased()
+        let id = TimeOrderedID.make()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let now = Date()
         let record = ReportRecord(id: id, kind: report.kind.rawValue, status: .pending, version: 1, reporterID: reporterID,
                                   submittedAt: now, updatedAt: now, occurredOn: report.occurredOn, payload: try encoder.encode(report),
                                   lon: placed.lon, lat: placed.lat, areas: placed.areas, group: report.breakdownGroup)
-        let receiptHash = reporterID == nil ? Credentials.tokenHash(receipts.token(reportID: id)) : nil
         let isCovid = report.kind == .covid
         let outcome: SubmissionOutcome
         do {
-            outcome = try await store.submit(ReportSubmission(record: record, idempotencyKey: key, receiptHash: receiptHash)) { prior in
+            outcome = try await store.submit(ReportSubmission(record: record, idempotencyKey: key)) { prior in
                 guard isCovid, let opens = ResubmissionRule.nextAllowed(after: prior.map { ($0.submittedAt, $0.status) }, now: now) else { return }
                 throw TooSoon(opens: opens)
             }
@@ -119,7 +118,7 @@ struct ReportsController {
 
     private func holdsReceipt(_ request: Request, for r: ReportRecord) -> Bool {
         guard r.reporterID == nil, let token = request.headers[.receiptToken] else { return false }
-        return Credentials.constantTimeEqual(token, receipts.token(reportID: r.id))
+        return receipts.holds(token, reportID: r.id)
     }
 }
 

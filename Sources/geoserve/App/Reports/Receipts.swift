@@ -4,17 +4,25 @@ import Storage
 
 /// Receipt tokens of anonymous reports: HMAC-SHA256 of the report id under the installation's
 /// secret. Derived rather than stored, so that an offline client that retries with the same
-/// Idempotency-Key gets the same receipt again; only its SHA-256 is stored, for look-up.
+/// Idempotency-Key gets the same receipt again, and nothing about it is written at intake: a
+/// request presents the report id (in its path) and the token, and the token is recomputed.
 struct Receipts: Sendable {
-    let secret: SymmetricKey
+    /// The HMAC already keyed: copying it skips hashing the key for every token.
+    private let keyed: HMAC<SHA256>
 
     init(secretHex: String) {
-        secret = SymmetricKey(data: Data(hex: secretHex))
+        keyed = HMAC<SHA256>(key: SymmetricKey(data: Data(hex: secretHex)))
     }
 
     func token(reportID: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data(reportID.utf8), using: secret)
-        return Data(mac).base64URLEncoded
+        var mac = keyed
+        mac.update(data: Data(reportID.utf8))
+        return Data(mac.finalize()).base64URLEncoded
+    }
+
+    /// Whether `token` is the receipt of `reportID`, compared in constant time.
+    func holds(_ token: String, reportID: String) -> Bool {
+        Credentials.constantTimeEqual(token, self.token(reportID: reportID))
     }
 }
 
