@@ -12,7 +12,7 @@ enum AuditChain {
                      from: ReportStatus?, to: ReportStatus?, reason: String?) -> String {
         // Fields are separated by the ASCII unit separator, which no field may contain unescaped.
         let fields = [previous, String(sequence), reportID ?? "", actor, at, action, from?.rawValue ?? "", to?.rawValue ?? "", reason ?? ""]
-        let text = fields.map { $0.contains("\u{1F}") ? $0.replacingOccurrences(of: "\u{1F}", with: "\u{1F}\u{1F}") : $0 }.joined(separator: "\u{1F}")
+        let text = fields.map { $0.utf8.contains(0x1F) ? $0.replacingOccurrences(of: "\u{1F}", with: "\u{1F}\u{1F}") : $0 }.joined(separator: "\u{1F}")
         return SHA256.hash(data: Data(text.utf8)).hexString
     }
 }

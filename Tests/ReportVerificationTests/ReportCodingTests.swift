@@ -48,3 +48,68 @@ struct ReportCodingTests {
                 == #"{"code":"tooLong","field":"witnesses[1].statement","reason":"must be at most 5000 characters"}"#)
     }
 }
+
+@Suite("stored report JSON")
+struct StoredJSONTests {
+    /// A deterministic generator, so that a failure names a reproducible case.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let pieces = ["a", "Ü", "\"", "\\", "/", "\n", "\t", "\u{1}", "\u{1F}", "😀", "e\u{301}", " ", "<>&", "\u{2028}", "x"]
+
+    static func text(_ g: inout SplitMix) -> String {
+        (0..<Int.random(in: 0...12, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
+    }
+
+    static func optionalText(_ g: inout SplitMix) -> String? { Bool.random(using: &g) ? text(&g) : nil }
+
+    static func place(_ g: inout SplitMix) -> ReportPlace {
+        if Bool.random(using: &g) { return .area(layer: text(&g), areaID: text(&g)) }
+        return .location(lon: Double.random(in: -180...180, using: &g), lat: Double.random(in: -90...90, using: &g),
+                         accuracyMetres: Bool.random(using: &g) ? Double(Int.random(in: 0...5000, using: &g)) / 7 : nil)
+    }
+
+    static func report(_ g: inout SplitMix) -> Report {
+        if Bool.random(using: &g) {
+            return .covid(CovidReport(affiliation: Affiliation.allCases.randomElement(using: &g)!, age: Bool.random(using: &g) ? Int.random(in: 0...120, using: &g) : nil,
+                                      phone: text(&g), place: place(&g), testDate: text(&g), lastOnCampus: text(&g),
+                                      diagnosis: Bool.random(using: &g) ? Diagnosis.allCases.randomElement(using: &g) : nil, notes: optionalText(&g)))
+        }
+        return .misconduct(MisconductReport(
+            occurredAt: text(&g), place: place(&g), officerName: optionalText(&g), badgeNumber: optionalText(&g),
+            officerDescription: text(&g), incidentDescription: text(&g),
+            witnesses: (0..<Int.random(in: 0...3, using: &g)).map { _ in Witness(contact: optionalText(&g), statement: optionalText(&g)) },
+            victim: Bool.random(using: &g) ? Victim(race: optionalText(&g), gender: optionalText(&g), comments: optionalText(&g)) : nil,
+            attachments: (0..<Int.random(in: 0...3, using: &g)).map { _ in AttachmentID(rawValue: text(&g)) }, anonymous: Bool.random(using: &g)))
+    }
+
+    @Test("the hand-written JSON reads back as the same report and holds the same members as JSONEncoder's")
+    func agreesWithCodable() throws {
+        var g = SplitMix(state: 20_261_123)
+        let fixed = [Report.covid(FieldVisibilityTests.fullCovid()), .misconduct(FieldVisibilityTests.fullMisconduct())]
+        for report in fixed + (0..<500).map({ _ in Self.report(&g) }) {
+            let written = Data(report.storedJSON)
+            #expect(try JSONDecoder().decode(Report.self, from: written) == report)
+            let mine = try JSONSerialization.jsonObject(with: written) as? NSDictionary
+            let theirs = try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? NSDictionary
+            #expect(mine != nil && mine == theirs, "\(String(decoding: written, as: UTF8.self))")
+        }
+    }
+
+    @Test("keys come out sorted and strings escaped as RFC 8259 asks")
+    func text() {
+        let r = Report.misconduct(MisconductReport(occurredAt: "2026-11-02T21:30:00Z", place: .area(layer: "halls", areaID: "H\"1"),
+                                                   officerDescription: "tall\n\u{1}", incidentDescription: "a\\b"))
+        #expect(String(decoding: r.storedJSON, as: UTF8.self) == #"{"kind":"misconduct","misconduct":{"anonymous":true,"attachments":[],"#
+            + #""incidentDescription":"a\\b","occurredAt":"2026-11-02T21:30:00Z","officerDescription":"tall\n\u0001","#
+            + #""place":{"area":{"id":"H\"1","layer":"halls"}},"witnesses":[]}}"#)
+    }
+}

@@ -24,8 +24,9 @@ extension DraftValidator {
     /// the campus is — the day it is counted on.
     mutating func instant(_ field: String, _ value: String?) -> String? {
         guard let raw = text(field, value, max: 40, required: true) else { return nil }
-        let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        guard let date = (try? Date(raw, strategy: .iso8601)) ?? (try? Date(raw, strategy: withFraction)) else {
+        let strict = RFC3339.parse(raw)
+        guard let date = strict ?? (try? Date(raw, strategy: .iso8601))
+                ?? (try? Date(raw, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) else {
             fail(field, .badFormat, "must be an ISO 8601 date-time with a zone, such as 2026-11-20T21:15:00Z")
             return nil
         }
@@ -33,8 +34,14 @@ extension DraftValidator {
             fail(field, .inFuture, "must not be in the future")
             return nil
         }
+        if strict != nil, let text = RFC3339.format(date, offsetSeconds: calendar.timeZone.secondsFromGMT(for: date)) { return text }
+        return Self.foundationInstant(date, in: calendar.timeZone)
+    }
+
+    /// The slow path of `instant`'s output, and the reference its fast path is tested against.
+    static func foundationInstant(_ date: Date, in zone: TimeZone) -> String {
         // RFC 3339 wants the offset with a colon (-06:00), which is not the style's default.
-        return date.formatted(Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: calendar.timeZone))
+        date.formatted(Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: zone))
     }
 
     /// Year, month and day of exactly `DDDD-DD-DD` in ASCII digits; `Int(_:)` alone would take

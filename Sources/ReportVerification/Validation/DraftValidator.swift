@@ -25,7 +25,7 @@ struct DraftValidator {
     /// Trimmed text within a length. Blank counts as absent, because an empty form field is
     /// what a client sends for "not filled in".
     mutating func text(_ field: String, _ value: String?, max: Int, required: Bool = false) -> String? {
-        guard let trimmed = value?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else {
+        guard let trimmed = value.map(trimmingWhitespace), !trimmed.isEmpty else {
             if required { fail(field, .required, "is required") }
             return nil
         }
@@ -72,4 +72,20 @@ func isGiven(_ value: String?) -> Bool {
 /// Whether an optional list counts as given (present and non-empty).
 func isGiven<T>(_ value: [T]?) -> Bool {
     !(value?.isEmpty ?? true)
+}
+
+/// `s` without leading and trailing white space, as `trimmingCharacters(in: .whitespacesAndNewlines)`
+/// trims it, but without bridging to `NSString`, and without a copy when there is nothing to trim.
+func trimmingWhitespace(_ s: String) -> String {
+    let scalars = s.unicodeScalars
+    guard let first = scalars.firstIndex(where: { !isTrimmed($0) }) else { return "" }
+    let last = scalars.lastIndex(where: { !isTrimmed($0) })!
+    if first == scalars.startIndex, scalars.index(after: last) == scalars.endIndex { return s }
+    return String(scalars[first...last])
+}
+
+/// Whether trimming removes the scalar: Unicode's `White_Space` and the zero width space, which
+/// is the set `CharacterSet.whitespacesAndNewlines` holds.
+func isTrimmed(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.properties.isWhitespace || scalar.value == 0x200B
 }

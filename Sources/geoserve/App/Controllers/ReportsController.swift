@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import HTTPTypes
 import Hummingbird
 import ReportVerification
@@ -12,7 +13,8 @@ struct ReportsController {
     let receipts: Receipts
     let timeZone: TimeZone
 
-    struct Submitted: ResponseEncodable, Codable {
+    /// The 201 body: written by hand, as it is on the intake path of every report.
+    struct Submitted {
         let id: String
         let kind: String
         let status: ReportStatus
@@ -20,6 +22,28 @@ struct ReportsController {
         /// For reports not linked to an account: the only key to the report's status. Shown once
         /// (and again on an idempotent retry).
         let receipt: String?
+
+        var json: [UInt8] {
+            var out = JSONBuffer(capacity: 256)
+            out.beginObject()
+            out.member("id", id)
+            out.member("kind", kind)
+            out.member("status", status.rawValue)
+            out.key("areas")
+            out.beginArray()
+            for a in areas {
+                out.beginObject()
+                out.member("layer", a.layer)
+                out.key("layerVersion")
+                out.int(a.layerVersion)
+                out.member("areaID", a.areaID)
+                out.endObject()
+            }
+            out.endArray()
+            out.member("receipt", receipt)
+            out.endObject()
+            return out.bytes
+        }
     }
 
     /// Refusal of the 14-day rule, thrown from inside the store's transaction.
@@ -52,11 +76,9 @@ struct ReportsController {
         let anonymous: Bool = if case .misconduct(let m) = report { m.anonymous } else { false }
         let reporterID = anonymous ? nil : context.account?.id
         let id = TimeOrderedID.make()
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         let now = Date()
         let record = ReportRecord(id: id, kind: report.kind.rawValue, status: .pending, version: 1, reporterID: reporterID,
-                                  submittedAt: now, updatedAt: now, occurredOn: report.occurredOn, payload: try encoder.encode(report),
+                                  submittedAt: now, updatedAt: now, occurredOn: report.occurredOn, payload: Data(report.storedJSON),
                                   lon: placed.lon, lat: placed.lat, areas: placed.areas, group: report.breakdownGroup)
         let isCovid = report.kind == .covid
         let outcome: SubmissionOutcome
@@ -73,9 +95,8 @@ struct ReportsController {
         let stored = outcome.record
         let body = Submitted(id: stored.id, kind: stored.kind, status: stored.status, areas: stored.areas,
                              receipt: stored.reporterID == nil ? receipts.token(reportID: stored.id) : nil)
-        var response = try body.response(from: request, context: context)
-        response.status = .created
-        response.headers[.location] = "/v1/reports/\(stored.id)"
+        var response = Response(status: .created, headers: [.contentType: "application/json; charset=utf-8", .location: "/v1/reports/\(stored.id)"],
+                                body: .init(byteBuffer: ByteBuffer(bytes: body.json)))
         if case .replayed = outcome { response.headers[.idempotencyReplayed] = "true" }
         return response
     }

@@ -82,9 +82,7 @@ struct RevisionsController {
             throw APIError.invalid("an edit cannot change the report's kind", field: "kind")
         }
         let placed = try ReportPlacement(layers: catalog.snapshot()).place(report.place)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let change = ReportEdit(occurredOn: report.occurredOn, lon: placed.lon, lat: placed.lat, areas: placed.areas, payload: try encoder.encode(report))
+        let change = ReportEdit(occurredOn: report.occurredOn, lon: placed.lon, lat: placed.lat, areas: placed.areas, payload: Data(report.storedJSON))
         do {
             return ReportView(try await store.edit(reportID: id, change, actor: account.id, expectedVersion: body.version, keep: keep, allowed: rule))
         } catch let e as ReportChangeError {

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import ReportVerification
+
+@Suite("RFC 3339 fast path")
+struct RFC3339Tests {
+    static let zones = ["UTC", "America/Chicago", "Europe/London", "Asia/Kolkata", "Pacific/Chatham", "America/St_Johns", "Australia/Lord_Howe"]
+        .map { TimeZone(identifier: $0)! }
+
+    @Test("reading and writing agree with Foundation's ISO 8601 styles on random instants, offsets, fractions and zones")
+    func agreesWithFoundation() throws {
+        var g = StoredJSONTests.SplitMix(state: 3339)
+        for _ in 0..<3_000 {
+            let instant = Date(timeIntervalSince1970: Double(Int64.random(in: -2_000_000_000...4_000_000_000, using: &g)))
+            let sent = TimeZone(secondsFromGMT: Int.random(in: -14...14, using: &g) * 3600 + [0, 1800, 2700].randomElement(using: &g)!)!
+            var text = instant.formatted(Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: sent))
+            if Bool.random(using: &g) {
+                // After the seconds, before the offset.
+                text.insert(contentsOf: "." + String(Int.random(in: 0...999, using: &g)), at: text.index(text.startIndex, offsetBy: 19))
+            }
+            let reference = try (try? Date(text, strategy: .iso8601)) ?? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            let parsed = try #require(RFC3339.parse(text), "\(text)")
+            #expect(abs(parsed.timeIntervalSince(reference)) < 0.001, "\(text)")
+            let zone = Self.zones.randomElement(using: &g)!
+            let offset = zone.secondsFromGMT(for: parsed)
+            if offset % 60 == 0 {
+                #expect(RFC3339.format(parsed, offsetSeconds: offset) == DraftValidator.foundationInstant(reference, in: zone), "\(text) in \(zone.identifier)")
+            } else {
+                #expect(RFC3339.format(parsed, offsetSeconds: offset) == nil)
+            }
+        }
+    }
+
+    @Test("days that do not exist, out-of-range fields and other spellings are left to the slow path", arguments: [
+        "2026-02-29T10:00:00Z", "2024-02-30T10:00:00Z", "2026-04-31T10:00:00Z", "2026-13-01T10:00:00Z", "2026-11-02T24:00:00Z",
+        "2026-11-02T23:60:00Z", "2026-11-02T23:59:60Z", "2026-11-02 21:30:00Z", "2026-11-02T21:30:00", "2026-11-02T21:30:00z",
+        "2026-11-02T21:30:00+0100", "2026-11-02T21:30:00+15:00", "2026-11-02T21:30:00.Z", "20261102T213000Z", "0999-01-01T00:00:00Z",
+        "2026-11-02T21:30:00Zx", "+2026-11-02T21:30:00Z",
+    ])
+    func refused(text: String) {
+        #expect(RFC3339.parse(text) == nil)
+    }
+
+    @Test("leap days and century years read as the calendar has them")
+    func leapDays() throws {
+        for text in ["2024-02-29T12:00:00Z", "2000-02-29T12:00:00Z"] {
+            #expect(try RFC3339.parse(text) == Date(text, strategy: .iso8601))
+        }
+        #expect(RFC3339.parse("2100-02-29T12:00:00Z") == nil)
+        for days in stride(from: -800_000, through: 3_000_000, by: 97) {
+            let (y, m, d) = RFC3339.civil(daysSinceEpoch: days)
+            #expect(RFC3339.daysSinceEpoch(year: y, month: m, day: d) == days)
+        }
+    }
+}
