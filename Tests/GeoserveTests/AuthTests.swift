@@ -60,6 +60,7 @@ extension TestClientProtocol {
 
 func errorCode(_ body: [String: Any]) -> String? { (body["error"] as? [String: Any])?["code"] as? String }
 func errorField(_ body: [String: Any]) -> String? { (body["error"] as? [String: Any])?["field"] as? String }
+func errorMessage(_ body: [String: Any]) -> String? { (body["error"] as? [String: Any])?["message"] as? String }
 
 @Suite("accounts and tokens")
 struct AuthTests {

@@ -120,7 +120,12 @@ struct ReportIntakeTests {
             let fields = ((body["error"] as? [String: Any])?["problems"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String }
             #expect(Set(fields) == ["affiliation", "phone", "testDate", "lastOnCampus"])
             #expect(try await client.submit(Drafts.covid(hall: "H99")).0 == .unprocessableContent)
-            #expect(try await client.submit(#"{"kind":"covid""#).0 == .badRequest)
+            let (s1, b1, _) = try await client.submit(#"{"kind":"covid""#)
+            #expect(s1 == .badRequest && errorCode(b1) == "bad_request" && errorMessage(b1) == "the body is not valid JSON")
+            let (s2, b2, _) = try await client.submit(#"{"kind":"covid","location":{"lon":"-87.6","lat":41.79}}"#)
+            #expect(s2 == .badRequest && errorMessage(b2) == #"member "location.lon" has the wrong type"#)
+            let (s3, b3, _) = try await client.submit("[]")
+            #expect(s3 == .badRequest && errorMessage(b3) == "the body is not the expected JSON object")
             #expect(try await client.submit(Drafts.covid().replacingOccurrences(of: "\"halls\"", with: "\"nowhere\"")).0 == .unprocessableContent)
             let admin = try await client.login(TestService.adminEmail)
             let (_, queue) = try await client.json(.get, "/v1/verification/queue", token: admin)

@@ -65,7 +65,11 @@ struct ReportsController {
         if let key, !(16...200).contains(key.count) || key.contains(where: { !$0.isASCII || $0.isWhitespace }) {
             throw APIError.invalid("Idempotency-Key must be 16 to 200 visible ASCII characters (a UUID is ideal)", field: "Idempotency-Key")
         }
-        let draft = try await request.decode(as: ReportDraft.self, context: context)
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let draft: ReportDraft
+        do throws(ReportDraft.ReadError) { draft = try ReportDraft(json: Array(body.readableBytesView)) } catch {
+            throw APIError(status: .badRequest, code: "bad_request", message: error.message)
+        }
         let report: Report
         do { report = try draft.validated(now: Date(), timeZone: timeZone) } catch {
             let first = error.problems.first
@@ -93,10 +97,10 @@ struct ReportsController {
                            nextAllowed: day)
         }
         let stored = outcome.record
-        let body = Submitted(id: stored.id, kind: stored.kind, status: stored.status, areas: stored.areas,
-                             receipt: stored.reporterID == nil ? receipts.token(reportID: stored.id) : nil)
+        let submitted = Submitted(id: stored.id, kind: stored.kind, status: stored.status, areas: stored.areas,
+                                  receipt: stored.reporterID == nil ? receipts.token(reportID: stored.id) : nil)
         var response = Response(status: .created, headers: [.contentType: "application/json; charset=utf-8", .location: "/v1/reports/\(stored.id)"],
-                                body: .init(byteBuffer: ByteBuffer(bytes: body.json)))
+                                body: .init(byteBuffer: ByteBuffer(bytes: submitted.json)))
         if case .replayed = outcome { response.headers[.idempotencyReplayed] = "true" }
         return response
     }
@@ -146,4 +150,16 @@ struct ReportsController {
 extension HTTPField.Name {
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
     static let idempotencyReplayed = HTTPField.Name("Idempotency-Replayed")!
+}
+
+extension ReportDraft.ReadError {
+    /// In the words `JSONErrorMiddleware` uses for `JSONDecoder`'s errors, naming the member but
+    /// never echoing the submitted value.
+    var message: String {
+        switch self {
+        case .notJSON: return "the body is not valid JSON"
+        case .notAnObject: return "the body is not the expected JSON object"
+        case .wrongType(let path): return "member \"\(path)\" has the wrong type"
+        }
+    }
 }

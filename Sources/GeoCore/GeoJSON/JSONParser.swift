@@ -1,0 +1,215 @@
+/// An RFC 8259 JSON parser into `JSONValue`, for request bodies on hot paths where
+/// `JSONDecoder` costs more than the rest of the request. Strict: one value with optional white
+/// space around it, no comments, no trailing commas, no leading zeros, no lone surrogates.
+/// A member that occurs twice keeps its last value.
+public struct JSONParser {
+    /// Why a text is not JSON, with the byte offset where reading stopped.
+    public struct SyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+        public let offset: Int
+        public let reason: String
+        public var description: String { "\(reason) at byte \(offset)" }
+    }
+
+    /// Nesting beyond this is refused rather than risking the stack.
+    public static let maxDepth = 64
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var i = 0
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// The value of a complete JSON text.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> JSONValue {
+        var p = JSONParser(bytes)
+        p.skipSpace()
+        let value = try p.value(depth: 0)
+        p.skipSpace()
+        guard p.i == bytes.count else { throw p.error("text after the value") }
+        return value
+    }
+
+    /// The value of a complete JSON text.
+    public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+        let result: Result<JSONValue, SyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            do throws(SyntaxError) { return .success(try parse(buffer)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    private func error(_ reason: String) -> SyntaxError {
+        SyntaxError(offset: i, reason: reason)
+    }
+
+    private mutating func skipSpace() {
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+    }
+
+    private mutating func value(depth: Int) throws(SyntaxError) -> JSONValue {
+        guard i < bytes.count else { throw error("unexpected end") }
+        switch bytes[i] {
+        case UInt8(ascii: "{"): return try object(depth: depth + 1)
+        case UInt8(ascii: "["): return try array(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        default: throw error("unexpected character")
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(SyntaxError) {
+        let n = word.utf8CodeUnitCount
+        guard i + n <= bytes.count else { throw error("unexpected end") }
+        for k in 0..<n where bytes[i + k] != word.utf8Start[k] { throw error("unexpected character") }
+        i += n
+    }
+
+    private mutating func object(depth: Int) throws(SyntaxError) -> JSONValue {
+        guard depth <= Self.maxDepth else { throw error("nested too deeply") }
+        i += 1
+        var members: [String: JSONValue] = [:]
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+        while true {
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+            let key = try string()
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected a colon") }
+            i += 1
+            skipSpace()
+            members[key] = try value(depth: depth)
+            skipSpace()
+            guard i < bytes.count else { throw error("unexpected end") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            guard bytes[i] == UInt8(ascii: "}") else { throw error("expected a comma or a closing brace") }
+            i += 1
+            return .object(members)
+        }
+    }
+
+    private mutating func array(depth: Int) throws(SyntaxError) -> JSONValue {
+        guard depth <= Self.maxDepth else { throw error("nested too deeply") }
+        i += 1
+        var elements: [JSONValue] = []
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(elements) }
+        while true {
+            skipSpace()
+            elements.append(try value(depth: depth))
+            skipSpace()
+            guard i < bytes.count else { throw error("unexpected end") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            guard bytes[i] == UInt8(ascii: "]") else { throw error("expected a comma or a closing bracket") }
+            i += 1
+            return .array(elements)
+        }
+    }
+
+    private mutating func string() throws(SyntaxError) -> String {
+        i += 1
+        let start = i
+        // The common case: no escapes, so the bytes between the quotes are the string.
+        while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 { i += 1 }
+        guard i < bytes.count else { throw error("unterminated string") }
+        if bytes[i] == UInt8(ascii: "\"") {
+            let text = try utf8(start..<i)
+            i += 1
+            return text
+        }
+        var out = Array(bytes[start..<i])
+        while true {
+            guard i < bytes.count else { throw error("unterminated string") }
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") { break }
+            guard b >= 0x20 else { throw error("control character in a string") }
+            guard b == UInt8(ascii: "\\") else { out.append(b); i += 1; continue }
+            i += 1
+            guard i < bytes.count else { throw error("unterminated string") }
+            let e = bytes[i]
+            i += 1
+            switch e {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4()
+                if (0xD800...0xDBFF).contains(scalar) {
+                    guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+                        throw error("lone surrogate")
+                    }
+                    i += 2
+                    let low = try hex4()
+                    guard (0xDC00...0xDFFF).contains(low) else { throw error("lone surrogate") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    throw error("lone surrogate")
+                }
+                out.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
+            default:
+                throw error("unknown escape")
+            }
+        }
+        i += 1
+        guard let text = String(validating: out, as: UTF8.self) else { throw error("invalid UTF-8") }
+        return text
+    }
+
+    private func utf8(_ range: Range<Int>) throws(SyntaxError) -> String {
+        guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) else {
+            throw SyntaxError(offset: range.lowerBound, reason: "invalid UTF-8")
+        }
+        return text
+    }
+
+    private mutating func hex4() throws(SyntaxError) -> UInt32 {
+        guard i + 4 <= bytes.count else { throw error("unterminated string") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let b = bytes[i]
+            let d: UInt32
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(b - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(b - UInt8(ascii: "A") + 10)
+            default: throw error("bad \\u escape")
+            }
+            v = v << 4 | d
+            i += 1
+        }
+        return v
+    }
+
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, read by `Double`'s own parser.
+    private mutating func number() throws(SyntaxError) -> Double {
+        let start = i
+        func digits(_ p: inout JSONParser) -> Int {
+            let s = p.i
+            while p.i < p.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(p.bytes[p.i]) { p.i += 1 }
+            return p.i - s
+        }
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        let intStart = i
+        let intDigits = digits(&self)
+        guard intDigits > 0 else { throw error("bad number") }
+        guard !(intDigits > 1 && bytes[intStart] == UInt8(ascii: "0")) else { throw SyntaxError(offset: intStart, reason: "leading zero") }
+        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            guard digits(&self) > 0 else { throw error("bad number") }
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+            guard digits(&self) > 0 else { throw error("bad number") }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+        guard let d = Double(text), d.isFinite else { throw SyntaxError(offset: start, reason: "number out of range") }
+        return d
+    }
+}
