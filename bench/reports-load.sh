@@ -5,7 +5,8 @@
 # posts reports at about half the best rate measured (each connection pausing between
 # requests) to show the latency a server below its limit gives.
 #
-#   bench/reports-load.sh          # env: CONNECTIONS (default 32), DURATION seconds (default 10), ROUNDS (default 2)
+#   bench/reports-load.sh          # env: CONNECTIONS (default 32), DURATION seconds (default 10), ROUNDS (default 2),
+#                                  #      KEYS=1 for an Idempotency-Key on every report
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 command -v wrk >/dev/null || { echo "wrk is needed (apt-get install wrk)" >&2; exit 2; }

@@ -2,7 +2,9 @@
 -- The requests are made once per thread and cycled, so that formatting them does not take
 -- CPU from the server on the same machine; 4,096 points per thread keep placement varied.
 -- PAUSE_MS (environment) makes each connection wait that long between a response and its next
--- request, to hold the load below the server's maximum.
+-- request, to hold the load below the server's maximum. KEYS=1 gives every request its own
+-- Idempotency-Key, as offline clients send (65,536 prepared per thread; after that they are
+-- retries, which the server answers from the stored report).
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 local body = '{"kind":"misconduct","occurredAt":"2026-11-02T21:30:00Z","location":{"lon":%.6f,"lat":%.6f,"accuracyM":10},' ..
@@ -15,10 +17,15 @@ setup = function(thread)
 end
 init = function(args)
   math.randomseed(seed or os.time())
-  for i = 1, 4096 do
+  local keyed = os.getenv("KEYS") == "1"
+  for i = 1, keyed and 65536 or 4096 do
     local lon = -87.6020 + math.random() * 0.0215
     local lat = 41.7880 + math.random() * 0.0143
-    requests[i] = wrk.format(nil, "/v1/reports", nil, string.format(body, lon, lat))
+    local headers = nil
+    if keyed then
+      headers = { ["Content-Type"] = "application/json", ["Idempotency-Key"] = string.format("bench-%d-%08x-%08x", seed or 0, i, math.random(0, 2147483646)) }
+    end
+    requests[i] = wrk.format(nil, "/v1/reports", headers, string.format(body, lon, lat))
   end
 end
 request = function()

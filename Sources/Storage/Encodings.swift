@@ -16,15 +16,25 @@ extension Sequence where Element == UInt8 {
 
 extension Data {
     /// Base64 with the URL-safe alphabet and no padding (RFC 4648 §5): tokens, cursors.
+    /// Written out directly: every anonymous report's receipt goes through it.
     public var base64URLEncoded: String {
-        String(decoding: base64EncodedData().compactMap { c -> UInt8? in
-            switch c {
-            case UInt8(ascii: "+"): return UInt8(ascii: "-")
-            case UInt8(ascii: "/"): return UInt8(ascii: "_")
-            case UInt8(ascii: "="): return nil
-            default: return c
-            }
-        }, as: UTF8.self)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity((count * 4 + 2) / 3)
+        var i = startIndex
+        while i < endIndex {
+            let remaining = distance(from: i, to: endIndex)
+            let b0 = UInt32(self[i])
+            let b1 = remaining > 1 ? UInt32(self[index(i, offsetBy: 1)]) : 0
+            let b2 = remaining > 2 ? UInt32(self[index(i, offsetBy: 2)]) : 0
+            let group = b0 << 16 | b1 << 8 | b2
+            out.append(alphabet[Int(group >> 18 & 63)])
+            out.append(alphabet[Int(group >> 12 & 63)])
+            if remaining > 1 { out.append(alphabet[Int(group >> 6 & 63)]) }
+            if remaining > 2 { out.append(alphabet[Int(group & 63)]) }
+            i = index(i, offsetBy: Swift.min(3, remaining))
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes URL-safe base64 with or without padding.

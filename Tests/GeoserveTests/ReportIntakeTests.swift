@@ -88,7 +88,12 @@ struct ReportIntakeTests {
             let admin = try await client.login(TestService.adminEmail)
             let (_, queue) = try await client.json(.get, "/v1/verification/queue", token: admin)
             #expect((queue["reports"] as? [[String: Any]])?.count == 1)
-            #expect(try await client.submit(Drafts.misconduct(), key: "short").0 == .unprocessableContent)
+            for bad in ["short", "sixteen-chars-with space", "sixteen-chars-non-ascii-é", String(repeating: "k", count: 201)] {
+                let (status, body, _) = try await client.submit(Drafts.misconduct(), key: bad)
+                #expect(status == .unprocessableContent && errorField(body) == "Idempotency-Key", "\(bad)")
+            }
+            let (_, after) = try await client.json(.get, "/v1/verification/queue", token: admin)
+            #expect((after["reports"] as? [[String: Any]])?.count == 1)
         }
     }
 

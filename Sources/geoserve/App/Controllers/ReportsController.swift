@@ -62,7 +62,7 @@ struct ReportsController {
             throw APIError(status: .forbidden, code: "forbidden", message: "the \(account.role.rawValue) role does not submit reports")
         }
         let key = request.headers[.idempotencyKey]
-        if let key, !(16...200).contains(key.count) || key.contains(where: { !$0.isASCII || $0.isWhitespace }) {
+        if let key, !(16...200).contains(key.utf8.count) || key.utf8.contains(where: { !(0x21...0x7E).contains($0) }) {
             throw APIError.invalid("Idempotency-Key must be 16 to 200 visible ASCII characters (a UUID is ideal)", field: "Idempotency-Key")
         }
         let body = try await request.body.collect(upTo: context.maxUploadSize)
