@@ -1,5 +1,4 @@
 import Foundation
-import GeoCore
 import HTTPTypes
 import Hummingbird
 import ReportVerification
@@ -12,39 +11,6 @@ struct ReportsController {
     let catalog: LayerCatalog
     let receipts: Receipts
     let timeZone: TimeZone
-
-    /// The 201 body: written by hand, as it is on the intake path of every report.
-    struct Submitted {
-        let id: String
-        let kind: String
-        let status: ReportStatus
-        let areas: [AreaAssignment]
-        /// For reports not linked to an account: the only key to the report's status. Shown once
-        /// (and again on an idempotent retry).
-        let receipt: String?
-
-        var json: [UInt8] {
-            var out = JSONBuffer(capacity: 256)
-            out.beginObject()
-            out.member("id", id)
-            out.member("kind", kind)
-            out.member("status", status.rawValue)
-            out.key("areas")
-            out.beginArray()
-            for a in areas {
-                out.beginObject()
-                out.member("layer", a.layer)
-                out.key("layerVersion")
-                out.int(a.layerVersion)
-                out.member("areaID", a.areaID)
-                out.endObject()
-            }
-            out.endArray()
-            out.member("receipt", receipt)
-            out.endObject()
-            return out.bytes
-        }
-    }
 
     /// Refusal of the 14-day rule, thrown from inside the store's transaction.
     struct TooSoon: Error {
@@ -97,7 +63,7 @@ struct ReportsController {
                            nextAllowed: day)
         }
         let stored = outcome.record
-        let submitted = Submitted(id: stored.id, kind: stored.kind, status: stored.status, areas: stored.areas,
+        let submitted = SubmittedReport(id: stored.id, kind: stored.kind, status: stored.status, areas: stored.areas,
                                   receipt: stored.reporterID == nil ? receipts.token(reportID: stored.id) : nil)
         var response = Response(status: .created, headers: [.contentType: "application/json; charset=utf-8", .location: "/v1/reports/\(stored.id)"],
                                 body: .init(byteBuffer: ByteBuffer(bytes: submitted.json)))
@@ -150,16 +116,4 @@ struct ReportsController {
 extension HTTPField.Name {
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
     static let idempotencyReplayed = HTTPField.Name("Idempotency-Replayed")!
-}
-
-extension ReportDraft.ReadError {
-    /// In the words `JSONErrorMiddleware` uses for `JSONDecoder`'s errors, naming the member but
-    /// never echoing the submitted value.
-    var message: String {
-        switch self {
-        case .notJSON: return "the body is not valid JSON"
-        case .notAnObject: return "the body is not the expected JSON object"
-        case .wrongType(let path): return "member \"\(path)\" has the wrong type"
-        }
-    }
 }
