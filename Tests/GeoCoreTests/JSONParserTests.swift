@@ -4,20 +4,9 @@ import GeoCore
 
 @Suite("JSON parser and buffer")
 struct JSONParserTests {
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let pieces = ["a", "Ü", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "😀", "e\u{301}", " ", "\u{2028}", "\u{7F}", "\u{FFFF}"]
 
-    static func value(_ g: inout SplitMix, depth: Int = 0) -> JSONValue {
+    static func value(_ g: inout SeededRandom, depth: Int = 0) -> JSONValue {
         switch Int.random(in: 0...(depth > 3 ? 3 : 5), using: &g) {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &g))
@@ -55,7 +44,7 @@ struct JSONParserTests {
 
     @Test("random values read back the same, from JSONBuffer's text and from JSONEncoder's escaping")
     func roundTrip() throws {
-        var g = SplitMix(state: 8259)
+        var g = SeededRandom(seed: 8259)
         for _ in 0..<1_000 {
             let v = Self.value(&g)
             var out = JSONBuffer()

@@ -5,13 +5,11 @@ import ReportVerification
 
 @Suite("reading drafts from request bodies")
 struct DraftReadingTests {
-    typealias SplitMix = StoredJSONTests.SplitMix
-
-    static func text(_ g: inout SplitMix) -> String? {
+    static func text(_ g: inout SeededRandom) -> String? {
         Int.random(in: 0...3, using: &g) == 0 ? nil : StoredJSONTests.text(&g)
     }
 
-    static func draft(_ g: inout SplitMix) -> ReportDraft {
+    static func draft(_ g: inout SeededRandom) -> ReportDraft {
         var d = ReportDraft()
         d.kind = [nil, "covid", "misconduct", "other"].randomElement(using: &g)!
         if Bool.random(using: &g) {
@@ -52,7 +50,7 @@ struct DraftReadingTests {
 
     @Test("bodies read as JSONDecoder reads them, extra members and nulls included")
     func agreesWithDecoder() throws {
-        var g = SplitMix(state: 42)
+        var g = SeededRandom(seed: 42)
         for _ in 0..<400 {
             let draft = Self.draft(&g)
             guard case .object(var members) = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(draft)) else {

@@ -67,3 +67,17 @@ func jsonKeys(_ value: some Encodable) throws -> Set<String> {
     let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) as? [String: Any]
     return Set(object?.keys.map { $0 } ?? [])
 }
+
+/// A small deterministic random generator (SplitMix64), so that a property test's failure names a
+/// reproducible case.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

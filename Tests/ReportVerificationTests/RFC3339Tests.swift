@@ -9,7 +9,7 @@ struct RFC3339Tests {
 
     @Test("reading and writing agree with Foundation's ISO 8601 styles on random instants, offsets, fractions and zones")
     func agreesWithFoundation() throws {
-        var g = StoredJSONTests.SplitMix(state: 3339)
+        var g = SeededRandom(seed: 3339)
         for _ in 0..<3_000 {
             let instant = Date(timeIntervalSince1970: Double(Int64.random(in: -2_000_000_000...4_000_000_000, using: &g)))
             let sent = TimeZone(secondsFromGMT: Int.random(in: -14...14, using: &g) * 3600 + [0, 1800, 2700].randomElement(using: &g)!)!

@@ -51,33 +51,21 @@ struct ReportCodingTests {
 
 @Suite("stored report JSON")
 struct StoredJSONTests {
-    /// A deterministic generator, so that a failure names a reproducible case.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let pieces = ["a", "Ü", "\"", "\\", "/", "\n", "\t", "\u{1}", "\u{1F}", "😀", "e\u{301}", " ", "<>&", "\u{2028}", "x"]
 
-    static func text(_ g: inout SplitMix) -> String {
+    static func text(_ g: inout SeededRandom) -> String {
         (0..<Int.random(in: 0...12, using: &g)).map { _ in pieces.randomElement(using: &g)! }.joined()
     }
 
-    static func optionalText(_ g: inout SplitMix) -> String? { Bool.random(using: &g) ? text(&g) : nil }
+    static func optionalText(_ g: inout SeededRandom) -> String? { Bool.random(using: &g) ? text(&g) : nil }
 
-    static func place(_ g: inout SplitMix) -> ReportPlace {
+    static func place(_ g: inout SeededRandom) -> ReportPlace {
         if Bool.random(using: &g) { return .area(layer: text(&g), areaID: text(&g)) }
         return .location(lon: Double.random(in: -180...180, using: &g), lat: Double.random(in: -90...90, using: &g),
                          accuracyMetres: Bool.random(using: &g) ? Double(Int.random(in: 0...5000, using: &g)) / 7 : nil)
     }
 
-    static func report(_ g: inout SplitMix) -> Report {
+    static func report(_ g: inout SeededRandom) -> Report {
         if Bool.random(using: &g) {
             return .covid(CovidReport(affiliation: Affiliation.allCases.randomElement(using: &g)!, age: Bool.random(using: &g) ? Int.random(in: 0...120, using: &g) : nil,
                                       phone: text(&g), place: place(&g), testDate: text(&g), lastOnCampus: text(&g),
@@ -93,7 +81,7 @@ struct StoredJSONTests {
 
     @Test("the hand-written JSON reads back as the same report and holds the same members as JSONEncoder's")
     func agreesWithCodable() throws {
-        var g = SplitMix(state: 20_261_123)
+        var g = SeededRandom(seed: 20_261_123)
         let fixed = [Report.covid(FieldVisibilityTests.fullCovid()), .misconduct(FieldVisibilityTests.fullMisconduct())]
         for report in fixed + (0..<500).map({ _ in Self.report(&g) }) {
             let written = Data(report.storedJSON)

@@ -55,12 +55,13 @@ public struct JSONBuffer: Sendable {
     public mutating func number(_ d: Double) {
         precondition(d.isFinite, "JSON has no NaN or infinity")
         separate()
-        if d == d.rounded(), abs(d) < 1e15 {
-            bytes.append(contentsOf: String(Int64(d)).utf8)
-        } else {
-            bytes.append(contentsOf: d.description.utf8)
-        }
+        bytes.append(contentsOf: Self.numberText(d).utf8)
         afterValue = true
+    }
+
+    /// The text `number(_:)` writes for a finite double.
+    public static func numberText(_ d: Double) -> String {
+        d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : d.description
     }
 
     public mutating func int(_ n: Int) {

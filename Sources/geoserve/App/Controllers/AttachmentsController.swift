@@ -50,8 +50,7 @@ struct AttachmentsController {
             if report.reporterID == account.id, report.status == .pending { return account.id }
             throw APIError(status: .forbidden, code: "forbidden", message: "only the reporter (while pending) or a verifier may attach files")
         }
-        if report.reporterID == nil, let receipt = request.headers[.receiptToken], receipts.holds(receipt, reportID: report.id),
-           report.status == .pending {
+        if receipts.isPresented(in: request, for: report), report.status == .pending {
             return "anonymous"
         }
         throw APIError.unauthorized("this needs a bearer token or the report's receipt token")

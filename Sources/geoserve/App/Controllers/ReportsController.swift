@@ -85,7 +85,7 @@ struct ReportsController {
             }
             if r.reporterID == account.id { return try ReportStatusView(r).response(from: request, context: context) }
         }
-        if holdsReceipt(request, for: r) { return try ReportStatusView(r).response(from: request, context: context) }
+        if receipts.isPresented(in: request, for: r) { return try ReportStatusView(r).response(from: request, context: context) }
         throw APIError.notFound("no such report")
     }
 
@@ -95,7 +95,7 @@ struct ReportsController {
         let actor: String
         if let account = context.account, r.reporterID == account.id {
             actor = account.id
-        } else if holdsReceipt(request, for: r) {
+        } else if receipts.isPresented(in: request, for: r) {
             actor = "anonymous"
         } else {
             throw APIError.notFound("no such report")
@@ -105,11 +105,6 @@ struct ReportsController {
         } catch let e as ReportChangeError {
             throw e.apiError
         }
-    }
-
-    private func holdsReceipt(_ request: Request, for r: ReportRecord) -> Bool {
-        guard r.reporterID == nil, let token = request.headers[.receiptToken] else { return false }
-        return receipts.holds(token, reportID: r.id)
     }
 }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Hummingbird
 import Storage
 
 /// Receipt tokens of anonymous reports: HMAC-SHA256 of the report id under the installation's
@@ -20,9 +21,11 @@ struct Receipts: Sendable {
         return Data(mac.finalize()).base64URLEncoded
     }
 
-    /// Whether `token` is the receipt of `reportID`, compared in constant time.
-    func holds(_ token: String, reportID: String) -> Bool {
-        Credentials.constantTimeEqual(token, self.token(reportID: reportID))
+    /// Whether the request carries the receipt of `report` (`X-Receipt-Token`), compared in
+    /// constant time. Only reports not linked to an account have receipts.
+    func isPresented(in request: Request, for report: ReportRecord) -> Bool {
+        guard report.reporterID == nil, let presented = request.headers[.receiptToken] else { return false }
+        return Credentials.constantTimeEqual(presented, token(reportID: report.id))
     }
 }
 
