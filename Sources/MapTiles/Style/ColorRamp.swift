@@ -13,11 +13,16 @@ public enum ColorRamp: String, Hashable, Sendable, CaseIterable, Codable {
     /// The colours for a number of classes (clamped to 3...9).
     public func colors(classes: Int) -> [TileColor] {
         let n = min(max(classes, Self.classRange.lowerBound), Self.classRange.upperBound)
-        return table[n - Self.classRange.lowerBound].map(TileColor.init(rgb:))
+        return Self.tables[self]![n - Self.classRange.lowerBound]
     }
 
-    private var table: [[UInt32]] {
-        switch self {
+    /// Every ramp's colours, converted once: renderers ask for them on every tile.
+    private static let tables: [ColorRamp: [[TileColor]]] = Dictionary(uniqueKeysWithValues: allCases.map { ramp in
+        (ramp, published(ramp).map { $0.map(TileColor.init(rgb:)) })
+    })
+
+    private static func published(_ ramp: ColorRamp) -> [[UInt32]] {
+        switch ramp {
         case .ylOrRd: return [
             [0xffeda0, 0xfeb24c, 0xf03b20],
             [0xffffb2, 0xfecc5c, 0xfd8d3c, 0xe31a1c],
