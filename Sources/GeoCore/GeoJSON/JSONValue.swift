@@ -14,9 +14,7 @@ public enum JSONValue: Hashable, Sendable {
     public var stringValue: String? {
         switch self {
         case .string(let s): return s
-        case .number(let n):
-            if n.rounded() == n, abs(n) < 1e15 { return String(Int64(n)) }
-            return String(n)
+        case .number(let n): return JSONBuffer.numberText(n)
         default: return nil
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The embedded store's schema, one migration per version. Migrations are append-only: a
 /// released one is never edited.
 enum SQLiteMigrations {
@@ -158,6 +160,15 @@ enum SQLiteMigrations {
             PRIMARY KEY (layer, basis, area_id, day, kind, status, grp)
         ) WITHOUT ROWID;
         """),
+    ]
+
+    /// Work a migration does on the data after its SQL, in the same transaction.
+    static let dataSteps: [Int: @Sendable (SQLiteConnection, TimeZone) throws -> Void] = [
+        // Counters start from the reports already stored.
+        8: { db, zone in
+            try SQLiteStore.backfillGroups(db)
+            _ = try SQLiteStore.rebuildCounters(zone: zone, db)
+        },
     ]
 
     static var latest: Int { all.last!.version }

@@ -38,7 +38,18 @@ extension SQLiteStore {
 
     /// Counter cells of one layer and basis, statuses verified and pending (what statistics read).
     public func counters(layer: String, basis: TimeBasis) async throws -> [(CounterKey, Int)] {
+        try await counterSnapshot(layer: layer, basis: basis).cells
+    }
+
+    /// The cells of `counters(layer:basis:)` with the data version they belong to, both read in
+    /// one read transaction, so that whatever is labelled with the version holds its numbers.
+    public func counterSnapshot(layer: String, basis: TimeBasis) async throws -> (dataVersion: Int64, cells: [(CounterKey, Int)]) {
         try await run { db in
+            try db.cached("BEGIN").bind().run()
+            defer { try? db.cached("COMMIT").bind().run() }
+            let read = try db.cached("SELECT value FROM meta WHERE key = 'data_version'").bind()
+            let version = try read.firstInt() ?? 0
+            try read.finish()
             let s = try db.cached("""
                 SELECT area_id, day, kind, status, grp, n FROM counters
                 WHERE layer = ? AND basis = ? AND status IN ('verified', 'pending')
@@ -49,7 +60,7 @@ extension SQLiteStore {
                 out.append((CounterKey(layer: layer, areaID: s.text(0)!, kind: s.text(2)!, status: s.text(3)!, basis: basis, day: day,
                                        group: s.text(4)!), Int(s.int(5))))
             }
-            return out
+            return (version, out)
         }
     }
 

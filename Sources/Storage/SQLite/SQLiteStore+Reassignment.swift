@@ -1,17 +1,26 @@
+import Aggregation
 import Foundation
 import ReportVerification
 
 extension SQLiteStore {
     /// Moves every report to its area in the new version of `layer`, inside the caller's
-    /// transaction; counters follow each move.
+    /// transaction; counters follow the moves, summed and written once.
     static func reassign(layer: String, version: Int, resolve: AreaResolver, zone: TimeZone, _ db: SQLiteConnection) throws -> Int {
-        // Read first, write after: the loop below changes report_areas, which the read joins.
+        // Read first, write after: the loop below changes report_areas. One scan reads every
+        // report's areas rather than a query per report.
+        let areaRows = try db.prepare("SELECT report_id, layer, layer_version, area_id FROM report_areas ORDER BY report_id, layer")
+        var areasByReport: [String: [AreaAssignment]] = [:]
+        while try areaRows.step() {
+            areasByReport[areaRows.text(0)!, default: []].append(AreaAssignment(layer: areaRows.text(1)!, layerVersion: Int(areaRows.int(2)),
+                                                                                areaID: areaRows.text(3)!))
+        }
         let rows = try db.prepare("SELECT \(reportColumns) FROM reports")
         var all: [ReportRecord] = []
-        while try rows.step() { all.append(try readReport(rows, db)) }
+        while try rows.step() { all.append(readReport(rows, areas: areasByReport[rows.text(0)!] ?? [])) }
         let delete = try db.prepare("DELETE FROM report_areas WHERE report_id = ? AND layer = ?")
         let insert = try db.prepare("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")
         var moved = 0
+        var counters: [CounterKey: Int] = [:]
         for var r in all {
             let id = r.id
             var named: (layer: String, area: String)?
@@ -30,9 +39,10 @@ extension SQLiteStore {
                 r.areas.append(AreaAssignment(layer: layer, layerVersion: version, areaID: target))
                 r.areas.sort { $0.layer < $1.layer }
             }
-            try applyCounters(from: before, to: r, zone: zone, db)
+            for (key, change) in Counters.delta(from: facts(before, zone: zone), to: facts(r, zone: zone)) { counters[key, default: 0] += change }
             if current?.areaID != target { moved += 1 }
         }
+        try writeCounters(counters, db)
         return moved
     }
 }

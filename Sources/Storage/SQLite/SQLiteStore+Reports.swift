@@ -9,11 +9,15 @@ extension SQLiteStore: ReportStore {
 
     /// Reads a report row (columns as `reportColumns`) and its area assignments.
     static func readReport(_ s: SQLiteStatement, _ db: SQLiteConnection) throws -> ReportRecord {
-        let id = s.text(0)!
-        let areas = try db.cached("SELECT layer, layer_version, area_id FROM report_areas WHERE report_id = ? ORDER BY layer").bind(.text(id))
+        let areas = try db.cached("SELECT layer, layer_version, area_id FROM report_areas WHERE report_id = ? ORDER BY layer").bind(.text(s.text(0)!))
         var assignments: [AreaAssignment] = []
         while try areas.step() { assignments.append(AreaAssignment(layer: areas.text(0)!, layerVersion: Int(areas.int(1)), areaID: areas.text(2)!)) }
-        return ReportRecord(id: id, kind: s.text(1)!, status: ReportStatus(rawValue: s.text(2)!) ?? .pending, version: Int(s.int(3)),
+        return readReport(s, areas: assignments)
+    }
+
+    /// Reads a report row whose area assignments the caller already has.
+    static func readReport(_ s: SQLiteStatement, areas assignments: [AreaAssignment]) -> ReportRecord {
+        ReportRecord(id: s.text(0)!, kind: s.text(1)!, status: ReportStatus(rawValue: s.text(2)!) ?? .pending, version: Int(s.int(3)),
                             reporterID: s.text(4), submittedAt: Timestamp.parse(s.text(5)!), updatedAt: Timestamp.parse(s.text(6)!),
                             occurredOn: s.text(7)!, payload: Data(s.text(8)!.utf8),
                             lon: s.isNull(9) ? nil : s.double(9), lat: s.isNull(10) ? nil : s.double(10), areas: assignments,

@@ -124,11 +124,7 @@ public final class SQLiteStore: AreaStore {
             for m in SQLiteMigrations.all where m.version > current {
                 try db.transaction {
                     try db.execute(m.sql)
-                    if m.version == 8 {
-                        // Counters start from the reports already stored.
-                        try Self.backfillGroups(db)
-                        _ = try Self.rebuildCounters(zone: zone, db)
-                    }
+                    try SQLiteMigrations.dataSteps[m.version]?(db, zone)
                     try db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)")
                         .bind(.int(Int64(m.version)), .text(Timestamp.now())).run()
                 }
@@ -255,7 +251,7 @@ public final class SQLiteStore: AreaStore {
     }
 
     public func dataVersion() async throws -> Int64 {
-        try await run { db in try db.scalar("SELECT value FROM meta WHERE key = 'data_version'") ?? 0 }
+        try currentDataVersion()
     }
 
     /// The data version as of the last commit, read on the calling thread.

@@ -56,8 +56,7 @@ struct AreaStatsExport {
     /// Builds the export for `actor` and records it in the audit trail.
     func run(_ p: Parameters, areaIDs: [String], denominators: [String: Double], layerVersion: Int, actor: String) async throws -> (ExportTable, Provenance) {
         try Self.validate(p, areaCount: areaIDs.count)
-        let dataVersion = try store.currentDataVersion()
-        let counters = try await store.counters(layer: p.layer, basis: p.basis)
+        let (dataVersion, counters) = try await store.counterSnapshot(layer: p.layer, basis: p.basis)
         let request = ExportRequest(layer: p.layer, kind: p.kind, basis: p.basis, from: p.from, to: p.to, bucket: p.bucket)
         let table = Export.table(request, areaIDs: areaIDs, counters: counters, denominators: denominators, control: DisclosureControl(policy: policy))
         try await store.recordEvent(actor: actor, action: "export", detail: p.summary + " rows=\(table.rows.count) data_version=\(dataVersion)")

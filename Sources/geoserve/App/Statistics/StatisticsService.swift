@@ -52,12 +52,13 @@ final class StatisticsService: Sendable {
 
     /// The released statistics of a layer for an audience at the current data version.
     func release(_ layer: PublishedLayer, _ request: StatisticsRequest, for audience: Audience, dataVersion: Int64) async throws -> ReleasedLayerStatistics {
-        let key = Self.key(layer, request, audience, dataVersion)
-        if let hit = releases.get(key) { return hit }
-        let counters = try await store.counters(layer: layer.info.layer, basis: request.basis)
-        let stats = Statistics.compute(request, areaIDs: layer.encoded.ids, counters: counters, denominators: layer.denominators)
+        if let hit = releases.get(Self.key(layer, request, audience, dataVersion)) { return hit }
+        let counters = try await store.counterSnapshot(layer: layer.info.layer, basis: request.basis)
+        let stats = Statistics.compute(request, areaIDs: layer.encoded.ids, counters: counters.cells, denominators: layer.denominators)
         let released = control.release(stats, for: audience)
-        releases.put(key, released)
+        // Kept under the version the counters were read at, which a commit since the caller's
+        // read may have moved on.
+        releases.put(Self.key(layer, request, audience, counters.dataVersion), released)
         return released
     }
 
