@@ -156,4 +156,31 @@ struct ReportIntakeTests {
             #expect(s == .ok && (full["report"] as? [String: Any]) != nil && full["location"] != nil)
         }
     }
+
+    @Test("a granted viewer reads the fields the visibility table gives viewers: no contact details of the reporter or of witnesses")
+    func grantedViewer() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            let (viewerID, viewer) = try await client.account("viewer", admin: admin)
+            func fields(_ draft: String) async throws -> (staff: [String: Any], viewer: [String: Any]) {
+                let (_, body, _) = try await client.submit(draft)
+                let id = body["id"] as? String ?? ""
+                #expect(try await client.json(.post, "/v1/reports/\(id)/grants", token: admin, body: #"{"viewerId":"\#(viewerID)"}"#).0 == .noContent)
+                let (s1, staff) = try await client.json(.get, "/v1/reports/\(id)", token: admin)
+                let (s2, granted) = try await client.json(.get, "/v1/reports/\(id)", token: viewer)
+                #expect(s1 == .ok && s2 == .ok)
+                let kind = staff["kind"] as? String ?? ""
+                return (((staff["report"] as? [String: Any])?[kind] as? [String: Any]) ?? [:],
+                        ((granted["report"] as? [String: Any])?[kind] as? [String: Any]) ?? [:])
+            }
+            let covid = try await fields(Drafts.covid())
+            #expect(covid.staff["phone"] != nil && covid.viewer["phone"] == nil)
+            #expect(covid.viewer["testDate"] as? String == "2026-11-01" && covid.viewer["notes"] != nil)
+            let misconduct = try await fields(Drafts.misconduct())
+            #expect(misconduct.staff["witnesses"] != nil && misconduct.viewer["witnesses"] == nil)
+            #expect(misconduct.viewer["officerDescription"] as? String == "tall, grey uniform")
+        }
+    }
 }

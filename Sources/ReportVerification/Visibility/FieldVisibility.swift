@@ -9,8 +9,8 @@ public enum FieldVisibility: String, CaseIterable, Hashable, Sendable {
     case verifierOnly
     /// Personal contact data — the reporter's phone, third parties' contacts — and evidence
     /// files: the reporter who gave it and the verifiers who must follow up. Not even a granted
-    /// viewer: a grant shares the report, not other people's contact details, and viewers hold
-    /// no permission to read attachments (see `Role.permissions`).
+    /// viewer: a grant shares the report, not other people's contact details; the evidence files
+    /// a grant does share are listed and read through the attachments routes.
     case reporterOnly
 
     /// Whether an audience may see fields of this visibility.

@@ -4,7 +4,8 @@ import Hummingbird
 import ReportVerification
 import Storage
 
-/// A report as verifiers and granted viewers see it: every field, the exact location, the areas.
+/// A report as verifiers and granted viewers see it: the fields its kind's visibility table shows
+/// the audience (every field for verifiers), the exact location, the areas.
 struct ReportView: ResponseEncodable, Codable {
     let id: String
     let kind: String
@@ -24,7 +25,7 @@ struct ReportView: ResponseEncodable, Codable {
         let lat: Double
     }
 
-    init(_ r: ReportRecord, claim: ReportClaim? = nil) {
+    init(_ r: ReportRecord, audience: ReportAudience = .verifier, claim: ReportClaim? = nil) {
         id = r.id
         kind = r.kind
         status = r.status
@@ -34,7 +35,14 @@ struct ReportView: ResponseEncodable, Codable {
         occurredOn = r.occurredOn
         if let lon = r.lon, let lat = r.lat { location = Location(lon: lon, lat: lat) } else { location = nil }
         areas = r.areas
-        report = (try? JSONDecoder().decode(JSONValue.self, from: r.payload)) ?? .null
+        let stored = (try? JSONDecoder().decode(JSONValue.self, from: r.payload)) ?? .null
+        if audience == .verifier {
+            report = stored
+        } else if let typed = try? JSONDecoder().decode(Report.self, from: r.payload), let shown = try? typed.fields(visibleTo: audience) {
+            report = .object(["kind": .string(typed.kind.rawValue), typed.kind.rawValue: .object(shown)])
+        } else {
+            report = .null
+        }
         self.claim = claim
     }
 }

@@ -81,7 +81,7 @@ struct ReportsController {
                 return try ReportView(r, claim: try await store.claim(reportID: id, now: Date())).response(from: request, context: context)
             }
             if account.role == .viewer, try await store.isGranted(reportID: id, viewerID: account.id) {
-                return try ReportView(r).response(from: request, context: context)
+                return try ReportView(r, audience: .grantedViewer).response(from: request, context: context)
             }
             if r.reporterID == account.id { return try ReportStatusView(r).response(from: request, context: context) }
         }
