@@ -3,14 +3,17 @@ import Aggregation
 
 @Suite("researcher exports")
 struct ExportTests {
-    private func key(_ area: String, _ iso: String, status: String = "verified", layer: String = "halls") -> CounterKey {
-        CounterKey(layer: layer, areaID: area, kind: "covid", status: status, basis: .occurred, day: Day(iso: iso)!, group: "student")
+    private func key(_ area: String, _ iso: String, status: String = "verified", layer: String = "halls",
+                     kind: String = "covid", basis: TimeBasis = .occurred) -> CounterKey {
+        CounterKey(layer: layer, areaID: area, kind: kind, status: status, basis: basis, day: Day(iso: iso)!, group: "student")
     }
 
     private var counters: [(CounterKey, Int)] {
         [(key("H1", "2024-03-04"), 12), (key("H1", "2024-03-06"), 1), (key("H2", "2024-03-12"), 3),
          (key("H1", "2024-03-05", status: "pending"), 5), (key("H1", "2024-03-05", layer: "zones"), 40),
-         (key("H1", "2024-03-18"), 50), (key("H3", "2024-02-10"), 11), (key("H3", "2024-02-29"), 2)]
+         (key("H1", "2024-03-18"), 50), (key("H3", "2024-02-10"), 11), (key("H3", "2024-02-29"), 2),
+         // Another kind and another time basis: in every table's range, and filtered out.
+         (key("H2", "2024-03-05", kind: "misconduct"), 20), (key("H3", "2024-03-12", basis: .submitted), 30)]
     }
 
     private func table(_ bucket: Bucket, from: String, to: String) -> ExportTable {
@@ -57,5 +60,7 @@ struct ExportTests {
         #expect(t.rows.prefix(3).map(\.verified) == [.value(12), .value(0), .suppressed])
         #expect(t.rows[2].ratePer1000 == .suppressed)
         #expect(t.rows[0].bucketStart == t.rows[0].bucketEnd)
+        #expect(t.rows[4].areaID == "H2" && t.rows[4].bucketStart == Day(iso: "2024-03-05")! && t.rows[4].verified == .value(0),
+                "another kind is not counted")
     }
 }

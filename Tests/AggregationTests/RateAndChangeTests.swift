@@ -47,6 +47,16 @@ struct RateAndChangeTests {
         #expect(AreaStatistics.rate(count: 3, denominator: 1500) == 2)
     }
 
+    @Test("verifiers see the real pending counts; the public sees none")
+    func pendingForVerifiers() {
+        let verifier = DisclosureControl().release(stats, for: .verifier)
+        #expect(verifier.areas["H1"]!.pending?[.d7] == 4)
+        #expect(verifier.areas["H1"]!.pending?[.all] == 4)
+        #expect(verifier.areas["H2"]!.pending?[.d7] == 0)
+        #expect(verifier.total.pending?[.d7] == 4)
+        #expect(DisclosureControl().release(stats, for: .public).areas["H1"]!.pending == nil)
+    }
+
     @Test("the layer total's denominator is the sum when every area has one")
     func totalRate() {
         let full = Statistics.compute(StatisticsRequest(layer: "halls", kind: nil, basis: .occurred, end: end),

@@ -54,10 +54,7 @@ struct AreaRelease {
         }
         var groupCounts = [String: [Window: Released<Int>]](minimumCapacity: groups.count)
         for (g, name) in groups.enumerated() { groupCounts[name] = byGroup[g] }
-        var rates: [Window: Released<Double>]?
-        if AreaStatistics.rate(count: 0, denominator: stats.denominator) != nil {
-            rates = counts.mapValues { $0.map { AreaStatistics.rate(count: $0, denominator: stats.denominator)! } }
-        }
+        let rates = AreaStatistics.releasedRate(denominator: stats.denominator).map { counts.mapValues($0) }
         var pending: [Window: Int]?
         if audience == .verifier {
             var p = [Window: Int](minimumCapacity: windows)

@@ -14,7 +14,6 @@
 /// withheld: nothing touching it is published.
 struct SuppressionPlan {
     let grid: CellGrid
-    private let counts: [Int]
     /// Per cell: its block's id (-1 for a zero cell).
     private let blockOf: [Int]
     // Per block id, what "every touched block lies inside the number" needs:
@@ -26,7 +25,6 @@ struct SuppressionPlan {
     /// Plans the release of `counts` (one per cell of `grid`).
     init(grid: CellGrid, counts: [Int], threshold: Int, order: MergeOrder = .timeWithinArea) {
         self.grid = grid
-        self.counts = counts
         let merger = BlockMerger(grid: grid, counts: counts, threshold: threshold, order: order)
         let (blockOf, withheld) = merger.run()
         self.blockOf = blockOf

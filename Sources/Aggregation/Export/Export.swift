@@ -21,8 +21,7 @@ public enum Export {
             for range in ranges {
                 let n = counts[id]?[range.start] ?? 0
                 let verified: Released<Int> = n == 0 || n >= threshold ? .value(n) : .suppressed
-                let rate: Released<Double>? = AreaStatistics.rate(count: 0, denominator: denominators[id]) == nil
-                    ? nil : verified.map { AreaStatistics.rate(count: $0, denominator: denominators[id])! }
+                let rate = AreaStatistics.releasedRate(denominator: denominators[id]).map { $0(verified) }
                 rows.append(ExportTable.Row(areaID: id, bucketStart: range.start, bucketEnd: range.end, verified: verified, ratePer1000: rate))
             }
         }

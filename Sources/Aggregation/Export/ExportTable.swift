@@ -31,14 +31,3 @@ public struct ExportTable: Sendable, Hashable {
         "suppressed": "true when the count (and so the rate) is withheld because it is between 1 and the threshold minus 1",
     ]
 }
-
-extension ExportTable {
-    /// The CSV columns, in order (the same for every table).
-    public var columns: [String] { Self.columns }
-
-    /// What each column holds and in which unit.
-    public var units: [String: String] { Self.units }
-}
-
-/// One area in one bucket of an export.
-public typealias ExportRow = ExportTable.Row

@@ -27,9 +27,6 @@ public struct AreaStatistics: Sendable, Hashable {
     /// Window count minus previous window count; nil for `all`.
     public func change(_ window: Window) -> Int? { previous(window).map { count(window) - $0 } }
 
-    /// Verified reports of one group in a window.
-    public func count(group: String, _ window: Window) -> Int { verified[group]?.count(window) ?? 0 }
-
     /// Pending reports in a window.
     public func pendingCount(_ window: Window) -> Int { pending.count(window) }
 
@@ -40,7 +37,21 @@ public struct AreaStatistics: Sendable, Hashable {
 
     /// `count` per 1,000 of `denominator`; nil unless the denominator is positive.
     public static func rate(count: Int, denominator: Double?) -> Double? {
-        guard let denominator, denominator > 0, denominator.isFinite else { return nil }
-        return Double(count) * 1000 / denominator
+        usable(denominator).map { perThousand(count, $0) }
     }
+
+    /// How a released count becomes its released rate per 1,000 of `denominator`: shown exactly
+    /// when the count is (a suppressed count's rate is suppressed with it). nil unless the
+    /// denominator is positive: then there is no rate at all.
+    static func releasedRate(denominator: Double?) -> ((Released<Int>) -> Released<Double>)? {
+        usable(denominator).map { denominator in { count in count.map { perThousand($0, denominator) } } }
+    }
+
+    /// The denominator when it is positive and finite.
+    private static func usable(_ denominator: Double?) -> Double? {
+        guard let denominator, denominator > 0, denominator.isFinite else { return nil }
+        return denominator
+    }
+
+    private static func perThousand(_ count: Int, _ denominator: Double) -> Double { Double(count) * 1000 / denominator }
 }
