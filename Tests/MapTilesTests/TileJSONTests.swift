@@ -31,6 +31,16 @@ struct TileJSONTests {
         #expect(png.width == 180 && png.height == 5 * 18 + 12)
         let retina = try DecodedPNG(LegendRenderer(scale: .x2).png(painting.legend, style: painting.style))
         #expect(retina.width == 360)
+        // The first swatch spans x 6.5…28.5, y 9.5…21.5 (scale 1): its middle is the first class colour.
+        let first = try #require(painting.legend.classes.first).color
+        #expect(first == TileColor(rgb: 0xffeda0))
+        func rgba(_ image: DecodedPNG, _ x: Int, _ y: Int) -> [UInt8] {
+            let o = 4 * (y * image.width + x)
+            return Array(image.rgba[o..<(o + 4)])
+        }
+        let expected = [first.red, first.green, first.blue, first.alpha]
+        #expect(rgba(png, 17, 15) == expected)
+        #expect(rgba(retina, 34, 30) == expected)
     }
 
     @Test("the style fingerprint is stable and tells styles apart")

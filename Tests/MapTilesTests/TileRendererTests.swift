@@ -158,6 +158,12 @@ struct TileRendererTests {
         #expect(x >= 0 && x < 1)  // lon 0 is the tile's west edge
         #expect(c.color(x: 128, y: 128) == TileColor(rgb: 0xf03b20))
         #expect(c.color(x: 0, y: 128).alpha == 255)
+        // The fill alone makes that pixel opaque: the outline (#555555) must darken it away from
+        // the fill colour, while a pixel just east of the line keeps the plain fill.
+        let border = c.color(x: 0, y: 128)
+        #expect(border != TileColor(rgb: 0xf03b20))
+        #expect(border.red < 0xf0)
+        #expect(c.color(x: 2, y: 128) == TileColor(rgb: 0xf03b20))
     }
 
     @Test("the ring clipper keeps what is inside and cuts the rest at the rectangle")
@@ -197,6 +203,12 @@ struct TileRendererTests {
         let a = try #require(TileRenderer().draw(layer: layer, painting: plain, frame: key.frame()))
         let b = try #require(TileRenderer().draw(layer: layer, painting: labelled, frame: key.frame()))
         #expect(a.png() != b.png())
+        // The label map is used: without it "mid" is labelled with its id, not "Midway".
+        let unnamed = try self.layer()
+        let byID = TilePainting(layer: unnamed, values: Fixtures.gridValues, style: style, dataVersion: "d1")
+        let c = try #require(TileRenderer().draw(layer: unnamed, painting: byID, frame: key.frame()))
+        #expect(c.png() != b.png())
+        #expect(c.png() != a.png())
         style.labelMinZoom = 11
         let tooFar = TilePainting(layer: layer, values: Fixtures.gridValues, style: style, dataVersion: "d1")
         #expect(TileRenderer().png(layer: layer, painting: tooFar, key: key) == TileRenderer().png(layer: layer, painting: plain, key: key))

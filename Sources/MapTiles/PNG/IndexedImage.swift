@@ -9,8 +9,6 @@ struct IndexedImage {
     var palette: [UInt32]
     /// One palette index per pixel, row by row, no padding.
     var indices: [UInt8]
-    /// Whether colours were merged to fit 256 entries (the image is then approximate).
-    var quantized: Bool
 
     /// The image as palette indices: exact when it has at most 256 colours, merged when it has
     /// more and `quantize` is set, nil otherwise.
@@ -51,7 +49,7 @@ struct IndexedImage {
                 }
             }
         }
-        return IndexedImage(palette: palette, indices: indices, quantized: table.colors.count > 256)
+        return IndexedImage(palette: palette, indices: indices)
     }
 
     /// Palette and entry-to-index map for more than 256 colours. Colours covering at least

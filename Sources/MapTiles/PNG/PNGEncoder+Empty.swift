@@ -9,7 +9,7 @@ extension PNGEncoder {
     private static let emptyTile512 = emptyPNG(side: 512)
 
     private static func emptyPNG(side: Int) -> [UInt8] {
-        let image = IndexedImage(palette: [0], indices: [UInt8](repeating: 0, count: side * side), quantized: false)
+        let image = IndexedImage(palette: [0], indices: [UInt8](repeating: 0, count: side * side))
         return indexedPNG(image, width: side, height: side, level: 9, strategy: Strategy.standard.rawValue)
     }
 }
