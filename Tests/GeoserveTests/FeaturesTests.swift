@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import GeoCore
+import Storage
 @testable import geoserve
 
 extension TestClientProtocol {
@@ -248,6 +250,22 @@ struct FeaturesTests {
             #expect(errorField(body) == "lon")
             let (unknown, _, _) = try await client.getJSON("/v1/areas/containing?lon=1&lat=1&radius=3")
             #expect(unknown == .badRequest)
+        }
+    }
+
+    @Test("a layer another process publishes is served by the first request after it")
+    func publishedElsewhere() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            #expect(try await client.getJSON("/collections/blocks/items").0 == .notFound)
+            // A second connection, as the CLI's import-areas would be.
+            let other = try SQLiteStore(path: service.configuration.databasePath)
+            let ring = [(-87.61, 41.78), (-87.60, 41.78), (-87.60, 41.79), (-87.61, 41.79), (-87.61, 41.78)].map { try! Position(lon: $0.0, lat: $0.1) }
+            try await other.importLayer(LayerImport(layer: "blocks", kind: .areas, source: nil,
+                                                    areas: [StoredArea(id: "B1", name: nil, properties: [:], geometry: .polygon(try Polygon(rings: [ring])))]))
+            let (status, _, body) = try await client.getJSON("/collections/blocks/items")
+            #expect(status == .ok && (body["features"] as? [[String: Any]])?.count == 1)
         }
     }
 }

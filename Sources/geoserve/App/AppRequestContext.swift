@@ -6,10 +6,13 @@ struct AppRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The authenticated account, nil for anonymous requests.
     var account: StoredAccount?
+    /// The data version as of this request, set by `CatalogRefreshMiddleware`.
+    var dataVersion: Int64
 
     init(source: Source) {
         coreContext = .init(source: source)
         account = nil
+        dataVersion = 0
     }
 
     /// JSON bodies are small: reports, logins, transitions. Uploads stream separately.

@@ -37,13 +37,15 @@ func buildRouter(store: SQLiteStore, catalog: LayerCatalog, configuration: AppCo
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))
     }
     let cache = ResponseCache(capacityBytes: configuration.responseCacheBytes)
-    let features = router.group().add(middleware: BearerAuthMiddleware(accounts: store))
+    let refresh = CatalogRefreshMiddleware(store: store, catalog: catalog)
+    let features = router.group().add(middleware: BearerAuthMiddleware(accounts: store)).add(middleware: refresh)
     let statistics = StatisticsService(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone)
     FeaturesController(store: store, catalog: catalog, cache: cache, publicURL: configuration.publicURL, statistics: statistics)
         .addRoutes(to: features)
     TilesController(store: store, catalog: catalog, tiles: TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes),
-                    publicURL: configuration.publicURL, responses: ResponseCache(capacityBytes: configuration.tileCacheBytes / 4)).addRoutes(to: router)
-    let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store))
+                    publicURL: configuration.publicURL, responses: ResponseCache(capacityBytes: configuration.tileCacheBytes / 4))
+        .addRoutes(to: router.group().add(middleware: refresh))
+    let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store)).add(middleware: refresh)
     PlacesController(catalog: catalog).addRoutes(to: v1)
     ExportsController(export: AreaStatsExport(store: store, policy: configuration.disclosure), catalog: catalog).addRoutes(to: v1)
     LayersController(store: store, catalog: catalog).addRoutes(to: v1)

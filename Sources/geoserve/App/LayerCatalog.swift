@@ -84,12 +84,10 @@ final class LayerCatalog: Sendable {
 
     /// Refreshes when the data version moved since the last look, so that a layer published by
     /// another process (or the CLI) is served without a restart.
+    /// The version is recorded only once the refresh succeeded, so a failed one is tried again.
     func refreshIfChanged(from store: any AreaStore, dataVersion: Int64) async throws {
-        let stale = refreshedAt.withLock { seen -> Bool in
-            guard seen != dataVersion else { return false }
-            seen = dataVersion
-            return true
-        }
-        if stale { try await refresh(from: store) }
+        guard refreshedAt.withLock({ $0 }) != dataVersion else { return }
+        try await refresh(from: store)
+        refreshedAt.withLock { $0 = dataVersion }
     }
 }

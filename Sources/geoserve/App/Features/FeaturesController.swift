@@ -99,8 +99,7 @@ struct FeaturesController {
     private func respond(_ request: Request, _ context: AppRequestContext, layer: PublishedLayer, query: FeatureQuery, resource: String,
                          build: (FeatureStatistics?) throws -> String) async throws -> Response {
         let audience = Self.audience(context)
-        let version = try store.currentDataVersion()
-        try await catalog.refreshIfChanged(from: store, dataVersion: version)
+        let version = context.dataVersion
         // Without `datetime` the windows end today: the day belongs in the key (and the ETag).
         let key = [resource, layer.info.layer, String(layer.info.version), String(version), audience.rawValue, query.canonical,
                    (query.windowEnd ?? statistics.today).iso, base(request)].joined(separator: "|")

@@ -21,10 +21,10 @@ struct TilesController {
 
     static let immutable = "public, max-age=31536000, immutable"
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("tiles/:layer") { request, context in try await tileJSON(request, context) }
-        router.get("tiles/:layer/legend.png") { request, context in try await legend(request, context) }
-        router.get("tiles/:layer/:z/:x/:y") { request, context in try await tile(request, context) }
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("tiles/:layer") { request, context in try await tileJSON(request, context) }
+        group.get("tiles/:layer/legend.png") { request, context in try await legend(request, context) }
+        group.get("tiles/:layer/:z/:x/:y") { request, context in try await tile(request, context) }
     }
 
     func base(_ request: Request) -> String {
@@ -42,14 +42,12 @@ struct TilesController {
         guard document.hasSuffix(".json") else { throw APIError.notFound("no such resource: \(request.uri.path)") }
         let query = try TileQuery(request, allowed: TileQuery.declared.subtracting(["v"]))
         let layer = try areaLayer(String(document.dropLast(5)))
-        let version = try store.currentDataVersion()
-        try await catalog.refreshIfChanged(from: store, dataVersion: version)
+        let version = context.dataVersion
         let tileLayer = try await tiles.tileLayer(layer)
         let painting = try await tiles.painting(layer, tiles: tileLayer, query: query, dataVersion: version)
         let name = URLQuery.escape(layer.info.layer)
         let url = "\(base(request))/tiles/\(name)/{z}/{x}/{y}.png?v=\(URLQuery.escape(painting.dataVersion))&\(query.linkQuery)"
-        var doc = TileJSON(layer: tileLayer, painting: painting, tilesURL: url, attribution: "geoserve: verified reports, disclosure-controlled")
-        doc.name = layer.info.layer
+        let doc = TileJSON(layer: tileLayer, painting: painting, tilesURL: url, attribution: "geoserve: verified reports, disclosure-controlled")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = ByteBuffer(bytes: try encoder.encode(doc))
@@ -58,7 +56,7 @@ struct TilesController {
     }
 
     func tile(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        let version = try store.currentDataVersion()
+        let version = context.dataVersion
         // Today is part of the key: the windows end today, so a new day is a new picture.
         let fastKey = "\(version)|\(tiles.statistics.today.iso)|" + request.uri.description
         if let hit = responses.get(fastKey) {
@@ -68,7 +66,6 @@ struct TilesController {
         let (key, scale) = try Self.address(z: try context.parameters.require("z"), x: try context.parameters.require("x"),
                                             y: try context.parameters.require("y"))
         let query = try TileQuery(request)
-        try await catalog.refreshIfChanged(from: store, dataVersion: version)
         let tileLayer = try await tiles.tileLayer(layer)
         let painting = try await tiles.painting(layer, tiles: tileLayer, query: query, dataVersion: version)
         let (png, etag) = try await tiles.tile(tileLayer, painting: painting, key: key, scale: scale)
@@ -81,12 +78,12 @@ struct TilesController {
     func legend(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let layer = try areaLayer(try context.parameters.require("layer"))
         let query = try TileQuery(request)
-        let version = try store.currentDataVersion()
+        let version = context.dataVersion
         let tileLayer = try await tiles.tileLayer(layer)
         let painting = try await tiles.painting(layer, tiles: tileLayer, query: query, dataVersion: version)
         let png = LegendRenderer().png(painting.legend, style: painting.style)
         return Conditional.response(request, body: ByteBuffer(bytes: png), contentType: "image/png",
-                                    etag: Conditional.etag("legend", layer.info.layer, painting.dataVersion, painting.style.fingerprint),
+                                    etag: Conditional.etag("legend", layer.info.layer, painting.dataVersion, painting.styleFingerprint),
                                     cacheControl: Conditional.publicCaching)
     }
 
