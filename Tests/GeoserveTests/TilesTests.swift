@@ -113,6 +113,11 @@ struct TilesTests {
                 let ordinal = try #require(tileLayer.ordinal(of: id))
                 #expect((painting.classIndex(ofArea: ordinal) == nil) == (value == .suppressed), "\(id)")
             }
+            // And the routes do draw from it: the served tile over H07 is that painting's tile.
+            let point = try #require(halls.interiorPoints["H07"])
+            let key = try TileKey.containing(lon: point.lon, lat: point.lat, zoom: 16)
+            let served = try await client.execute(uri: "/tiles/halls/16/\(key.x)/\(key.y).png", method: .get) { [UInt8]($0.body.readableBytesView) }
+            #expect(served == (try await tiles.tile(tileLayer, painting: painting, key: key, scale: .x1)).png)
         }
     }
 }
