@@ -58,9 +58,9 @@ extension SQLiteStore: RevisionStore {
                               allowed: (ReportRecord) throws -> Void, zone: TimeZone, _ db: SQLiteConnection) throws -> ReportRecord {
         guard var r = try loadReport(id: reportID, db) else { throw ReportChangeError.notFound }
         let before = r
-        let group = (try? JSONDecoder().decode(Report.self, from: edit.payload))?.breakdownGroup ?? r.group
         if let expectedVersion, expectedVersion != r.version { throw ReportChangeError.staleVersion(current: r.version, status: r.status) }
         try allowed(r)
+        let group = (try? JSONDecoder().decode(Report.self, from: edit.payload))?.breakdownGroup ?? r.group
         let at = Timestamp.now()
         var latest = Int(try db.prepare("SELECT COALESCE(MAX(revision), 0) FROM revisions WHERE report_id = ?").bind(.text(reportID)).firstInt() ?? 0)
         if latest == 0 {
