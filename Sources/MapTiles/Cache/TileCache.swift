@@ -1,12 +1,13 @@
+import GeoCore
 import Synchronization
 
 /// An in-memory least-recently-used cache of encoded tiles, bounded in bytes.
 ///
 /// Tiles range from under a hundred bytes (empty) to tens of kilobytes, so an entry count says
 /// little about memory; the bound is on the bytes held. Safe to share between threads: every
-/// operation takes one lock for a few pointer updates.
+/// operation takes one lock for a few index updates.
 public final class TileCache: Sendable {
-    /// Counters for `/metrics`.
+    /// What the cache did and holds.
     public struct Statistics: Equatable, Sendable {
         /// Look-ups answered from the cache.
         public var hits = 0
@@ -23,38 +24,23 @@ public final class TileCache: Sendable {
     }
 
     /// Byte bound on the tiles held (keys and bookkeeping are not counted).
-    public let capacityBytes: Int
-    private let state: Mutex<LRUList>
+    public var capacityBytes: Int { state.withLock { $0.capacityBytes } }
+    private let state: Mutex<ByteBoundedLRU<TileCacheKey, [UInt8]>>
 
     /// Creates an empty cache holding at most `capacityBytes` of tiles.
     public init(capacityBytes: Int) {
-        self.capacityBytes = capacityBytes
-        self.state = Mutex(LRUList())
+        state = Mutex(ByteBoundedLRU(capacityBytes: capacityBytes) { _, tile in tile.count })
     }
 
     /// The tile for a key, marking it most recently used; nil on a miss.
     public func tile(for key: TileCacheKey) -> [UInt8]? {
-        state.withLock { s in
-            guard let i = s.slots[key] else { s.statistics.misses += 1; return nil }
-            s.statistics.hits += 1
-            s.moveToFront(i)
-            return s.nodes[i].value
-        }
+        state.withLock { $0.get(key) }
     }
 
     /// Stores a tile, evicting least recently used tiles until it fits. A tile larger than the
     /// whole cache is not stored.
     public func insert(_ tile: [UInt8], for key: TileCacheKey) {
-        guard tile.count <= capacityBytes else { return }
-        state.withLock { s in
-            if let i = s.slots[key] { s.remove(i) }
-            while s.statistics.bytes + tile.count > capacityBytes, let last = s.tail {
-                s.remove(last)
-                s.statistics.evictions += 1
-            }
-            s.pushFront(key, tile)
-            s.statistics.insertions += 1
-        }
+        state.withLock { $0.insert(tile, for: key) }
     }
 
     /// The tile for a key, made with `render` and stored on a miss. Two threads missing the same
@@ -67,82 +53,17 @@ public final class TileCache: Sendable {
     }
 
     /// Keys from most to least recently used (for tests and diagnostics).
-    public var keysByRecency: [TileCacheKey] {
-        state.withLock { s in
-            var out: [TileCacheKey] = []
-            var i = s.head
-            while let n = i { out.append(s.nodes[n].key); i = s.nodes[n].next }
-            return out
-        }
-    }
+    public var keysByRecency: [TileCacheKey] { state.withLock { $0.keysByRecency } }
 
     /// Current counters.
-    public var statistics: Statistics { state.withLock { $0.statistics } }
+    public var statistics: Statistics {
+        state.withLock { s in
+            Statistics(hits: s.hits, misses: s.misses, insertions: s.insertions, evictions: s.evictions, entries: s.count, bytes: s.bytes)
+        }
+    }
 
     /// Drops every tile (counters other than entries and bytes are kept).
     public func removeAll() {
-        state.withLock { s in
-            let stats = s.statistics
-            s = LRUList()
-            s.statistics = stats
-            s.statistics.entries = 0
-            s.statistics.bytes = 0
-        }
-    }
-}
-
-/// A doubly linked list in an array (indices, not references, so no retain traffic) with a
-/// free list for reuse, and a dictionary from key to node.
-struct LRUList: Sendable {
-    struct Node: Sendable {
-        var key: TileCacheKey
-        var value: [UInt8]
-        var previous: Int?
-        var next: Int?
-    }
-
-    var nodes: [Node] = []
-    var free: [Int] = []
-    var slots: [TileCacheKey: Int] = [:]
-    var head: Int?
-    var tail: Int?
-    var statistics = TileCache.Statistics()
-
-    mutating func pushFront(_ key: TileCacheKey, _ value: [UInt8]) {
-        let node = Node(key: key, value: value, previous: nil, next: head)
-        let i: Int
-        if let f = free.popLast() { nodes[f] = node; i = f } else { nodes.append(node); i = nodes.count - 1 }
-        if let h = head { nodes[h].previous = i }
-        head = i
-        if tail == nil { tail = i }
-        slots[key] = i
-        statistics.entries += 1
-        statistics.bytes += value.count
-    }
-
-    mutating func unlink(_ i: Int) {
-        let (p, n) = (nodes[i].previous, nodes[i].next)
-        if let p { nodes[p].next = n } else { head = n }
-        if let n { nodes[n].previous = p } else { tail = p }
-        nodes[i].previous = nil
-        nodes[i].next = nil
-    }
-
-    mutating func moveToFront(_ i: Int) {
-        guard head != i else { return }
-        unlink(i)
-        nodes[i].next = head
-        if let h = head { nodes[h].previous = i }
-        head = i
-        if tail == nil { tail = i }
-    }
-
-    mutating func remove(_ i: Int) {
-        unlink(i)
-        slots[nodes[i].key] = nil
-        statistics.entries -= 1
-        statistics.bytes -= nodes[i].value.count
-        nodes[i].value = []
-        free.append(i)
+        state.withLock { $0.removeAll() }
     }
 }

@@ -1,3 +1,4 @@
+import GeoCore
 import Hummingbird
 import Synchronization
 
@@ -13,54 +14,22 @@ final class ResponseCache: Sendable {
         var cacheControl = Conditional.publicCaching
     }
 
-    private struct State {
-        var entries: [String: (entry: Entry, tick: UInt64)] = [:]
-        var bytes = 0
-        var tick: UInt64 = 0
-        var hits = 0
-        var misses = 0
-    }
-
     let capacityBytes: Int
-    private let state = Mutex(State())
+    private let state: Mutex<ByteBoundedLRU<String, Entry>>
 
     init(capacityBytes: Int) {
         self.capacityBytes = capacityBytes
+        state = Mutex(ByteBoundedLRU(capacityBytes: capacityBytes) { key, entry in entry.body.readableBytes + key.utf8.count })
     }
 
     func get(_ key: String) -> Entry? {
-        state.withLock { s in
-            s.tick += 1
-            guard var found = s.entries[key] else { s.misses += 1; return nil }
-            s.hits += 1
-            found.tick = s.tick
-            s.entries[key] = found
-            return found.entry
-        }
+        state.withLock { $0.get(key) }
     }
 
+    /// Stores a body; one larger than a quarter of the cache is not kept, so that a few large
+    /// answers cannot push out everything else.
     func put(_ key: String, _ entry: Entry) {
-        let size = entry.body.readableBytes + key.utf8.count
-        guard size <= capacityBytes / 4 else { return }
-        state.withLock { s in
-            s.tick += 1
-            if let old = s.entries[key] { s.bytes -= old.entry.body.readableBytes + key.utf8.count }
-            s.entries[key] = (entry, s.tick)
-            s.bytes += size
-            if s.bytes > capacityBytes {
-                // Evict the oldest half of the overflow in one pass: sorting once per eviction
-                // round is cheaper than keeping an ordered list on every hit.
-                let byAge = s.entries.sorted { $0.value.tick < $1.value.tick }
-                for (k, v) in byAge where s.bytes > capacityBytes * 3 / 4 {
-                    s.entries[k] = nil
-                    s.bytes -= v.entry.body.readableBytes + k.utf8.count
-                }
-            }
-        }
-    }
-
-    /// Hits, misses, bytes held and entries, for `/metrics`.
-    var statistics: (hits: Int, misses: Int, bytes: Int, entries: Int) {
-        state.withLock { ($0.hits, $0.misses, $0.bytes, $0.entries.count) }
+        guard entry.body.readableBytes + key.utf8.count <= capacityBytes / 4 else { return }
+        state.withLock { $0.insert(entry, for: key) }
     }
 }
