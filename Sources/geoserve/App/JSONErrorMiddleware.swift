@@ -33,6 +33,10 @@ struct APIError: Error, Sendable {
     static func invalid(_ message: String, field: String? = nil) -> APIError {
         APIError(status: .unprocessableContent, code: "invalid", message: message, field: field)
     }
+    /// A query parameter that is malformed or out of range: `400 bad_parameter`.
+    static func badParameter(_ message: String, field: String) -> APIError {
+        APIError(status: .badRequest, code: "bad_parameter", message: message, field: field)
+    }
     static func conflict(_ message: String) -> APIError { APIError(status: .conflict, code: "conflict", message: message) }
 
     /// 400 for the first query parameter a route does not declare: OGC API – Features requires

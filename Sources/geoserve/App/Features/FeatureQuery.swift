@@ -36,7 +36,7 @@ struct FeatureQuery: Hashable, Sendable {
         format = try ResponseFormat(request)
         if let raw = q["limit"] {
             guard let n = Int(raw), n >= 1 else {
-                throw APIError(status: .badRequest, code: "bad_parameter", message: "limit must be a whole number of at least 1", field: "limit")
+                throw APIError.badParameter("limit must be a whole number of at least 1", field: "limit")
             }
             limit = min(n, Self.maxLimit)
         }
@@ -47,19 +47,19 @@ struct FeatureQuery: Hashable, Sendable {
         }
         if let raw = q["cursor"] {
             guard let c = PageCursor(token: String(raw)) else {
-                throw APIError(status: .badRequest, code: "bad_parameter", message: "cursor is not one this service issued", field: "cursor")
+                throw APIError.badParameter("cursor is not one this service issued", field: "cursor")
             }
             cursor = c
         }
         if let raw = q["kind"] {
             guard Self.kinds.contains(String(raw)) else {
-                throw APIError(status: .badRequest, code: "bad_parameter", message: "kind must be covid or misconduct", field: "kind")
+                throw APIError.badParameter("kind must be covid or misconduct", field: "kind")
             }
             kind = String(raw)
         }
         if let raw = q["basis"] {
             guard let parsed = TimeBasis(rawValue: String(raw)) else {
-                throw APIError(status: .badRequest, code: "bad_parameter", message: "basis must be occurred, submitted or verified", field: "basis")
+                throw APIError.badParameter("basis must be occurred, submitted or verified", field: "basis")
             }
             basis = parsed
         }
@@ -70,13 +70,12 @@ struct FeatureQuery: Hashable, Sendable {
     static func parseBox(_ raw: String) throws -> BoxFilter {
         let parts = raw.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 4 || parts.count == 6, parts.allSatisfy({ $0?.isFinite == true }) else {
-            throw APIError(status: .badRequest, code: "bad_parameter", message: "bbox must be four numbers: minLon,minLat,maxLon,maxLat", field: "bbox")
+            throw APIError.badParameter("bbox must be four numbers: minLon,minLat,maxLon,maxLat", field: "bbox")
         }
         let v = parts.map { $0! }
         let (w, s, e, n) = parts.count == 4 ? (v[0], v[1], v[2], v[3]) : (v[0], v[1], v[3], v[4])
         guard (-180...180).contains(w), (-180...180).contains(e), (-90...90).contains(s), (-90...90).contains(n), s <= n else {
-            throw APIError(status: .badRequest, code: "bad_parameter",
-                           message: "bbox must lie within -180..180, -90..90 with minLat ≤ maxLat", field: "bbox")
+            throw APIError.badParameter("bbox must lie within -180..180, -90..90 with minLat ≤ maxLat", field: "bbox")
         }
         let original = BoundingBox(west: w, south: s, east: e, north: n)
         if w <= e { return BoxFilter(boxes: [original], original: original) }
@@ -87,8 +86,7 @@ struct FeatureQuery: Hashable, Sendable {
     /// The statistics window ends on the last day the `datetime` value names: an RFC 3339 date
     /// or date-time, or an interval `start/end` whose end may be open (`..`, meaning today).
     static func parseWindowEnd(_ raw: String) throws -> Day? {
-        let bad = APIError(status: .badRequest, code: "bad_parameter",
-                           message: "datetime must be an RFC 3339 date or date-time, or an interval start/end with '..' for an open end", field: "datetime")
+        let bad = APIError.badParameter("datetime must be an RFC 3339 date or date-time, or an interval start/end with '..' for an open end", field: "datetime")
         let parts = raw.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard (1...2).contains(parts.count) else { throw bad }
         for p in parts where p != ".." && p != "" && day(of: p) == nil { throw bad }
@@ -166,7 +164,7 @@ enum ResponseFormat: String, Hashable, Sendable {
             switch f {
             case "json", "geojson": self = .json
             case "html": self = .html
-            default: throw APIError(status: .badRequest, code: "bad_parameter", message: "f must be json or html", field: "f")
+            default: throw APIError.badParameter("f must be json or html", field: "f")
             }
             return
         }

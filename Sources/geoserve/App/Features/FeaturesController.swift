@@ -32,8 +32,7 @@ struct FeaturesController {
     }
 
     func base(_ request: Request) -> String {
-        if let publicURL { return publicURL }
-        return "http://" + (request.head.authority ?? "localhost")
+        request.baseURL(publicURL: publicURL)
     }
 
     func landing(_ request: Request, _ context: AppRequestContext) throws -> Response {

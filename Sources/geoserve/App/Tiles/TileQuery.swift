@@ -20,7 +20,7 @@ struct TileQuery: Hashable, Sendable {
     init(_ request: Request, allowed: Set<String> = declared) throws {
         let q = request.uri.queryParameters
         func bad(_ field: String, _ message: String) -> APIError {
-            APIError(status: .badRequest, code: "bad_parameter", message: message, field: field)
+            APIError.badParameter(message, field: field)
         }
         try APIError.refuseUnknownParameters(request, allowed: allowed)
         if let m = q["metric"] {

@@ -28,7 +28,7 @@ struct TilesController {
     }
 
     func base(_ request: Request) -> String {
-        publicURL ?? "http://" + (request.head.authority ?? "localhost")
+        request.baseURL(publicURL: publicURL)
     }
 
     private func areaLayer(_ name: String) throws -> PublishedLayer {
