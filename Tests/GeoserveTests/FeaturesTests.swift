@@ -253,7 +253,7 @@ struct FeaturesTests {
         }
     }
 
-    @Test("a layer another process publishes is served by the first request after it")
+    @Test("a layer another process publishes is served by the first request after it, its rings counter-clockwise")
     func publishedElsewhere() async throws {
         let service = try await TestService()
         defer { service.remove() }
@@ -261,11 +261,17 @@ struct FeaturesTests {
             #expect(try await client.getJSON("/collections/blocks/items").0 == .notFound)
             // A second connection, as the CLI's import-areas would be.
             let other = try SQLiteStore(path: service.configuration.databasePath)
-            let ring = [(-87.61, 41.78), (-87.60, 41.78), (-87.60, 41.79), (-87.61, 41.79), (-87.61, 41.78)].map { try! Position(lon: $0.0, lat: $0.1) }
+            // Wound clockwise, against RFC 7946's rule, to see the service turn it.
+            let ring = [(-87.61, 41.78), (-87.61, 41.79), (-87.60, 41.79), (-87.60, 41.78), (-87.61, 41.78)].map { try! Position(lon: $0.0, lat: $0.1) }
             try await other.importLayer(LayerImport(layer: "blocks", kind: .areas, source: nil,
                                                     areas: [StoredArea(id: "B1", name: nil, properties: [:], geometry: .polygon(try Polygon(rings: [ring])))]))
             let (status, _, body) = try await client.getJSON("/collections/blocks/items")
             #expect(status == .ok && (body["features"] as? [[String: Any]])?.count == 1)
+            let (_, _, feature) = try await client.getJSON("/collections/blocks/items/B1")
+            let served = try #require(((feature["geometry"] as? [String: Any])?["coordinates"] as? [[[Double]]])?.first)
+            var twiceArea = 0.0
+            for k in 0..<(served.count - 1) { twiceArea += served[k][0] * served[k + 1][1] - served[k + 1][0] * served[k][1] }
+            #expect(twiceArea > 0, "exterior rings are served counter-clockwise")
         }
     }
 }
