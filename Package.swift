@@ -20,28 +20,30 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // System-library shims: headers and link flags come from pkg-config.
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         .target(name: "GeoCore", dependencies: ["CGEOS"], swiftSettings: strict),
         .target(name: "ReportVerification", dependencies: ["GeoCore"], swiftSettings: strict),
-        .target(name: "Aggregation", dependencies: ["GeoCore"], swiftSettings: strict),
+        .target(name: "Aggregation", swiftSettings: strict),
         .target(name: "MapTiles", dependencies: ["GeoCore", "CCairo", "CZlib"], swiftSettings: strict),
+        // The store's protocols and the backend-neutral logic; each backend only runs its SQL.
         .target(
             name: "Storage",
-            dependencies: ["GeoCore", "ReportVerification", "Aggregation", "CSQLite", "CLibPQ", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["GeoCore", "ReportVerification", "Aggregation", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
+        .target(name: "StorageSQLite", dependencies: ["Storage", "GeoCore", "ReportVerification", "Aggregation", "CSQLite"], swiftSettings: strict),
         .executableTarget(
             name: "geoserve",
             dependencies: [
-                "GeoCore", "Storage", "ReportVerification", "Aggregation", "MapTiles",
+                "GeoCore", "Storage", "StorageSQLite", "ReportVerification", "Aggregation", "MapTiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -49,6 +51,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -57,14 +60,15 @@ let package = Package(
         .testTarget(name: "ReportVerificationTests", dependencies: ["ReportVerification"], swiftSettings: strict),
         .testTarget(name: "AggregationTests", dependencies: ["Aggregation", "GeoCore"], swiftSettings: strict),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "GeoCore", "CZlib", "CCairo"], swiftSettings: strict),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "GeoCore", "ReportVerification", "Aggregation"], swiftSettings: strict),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "GeoCore", "ReportVerification", "Aggregation"], swiftSettings: strict),
         .testTarget(
             name: "GeoserveTests",
             dependencies: [
-                "geoserve", "GeoCore", "Storage", "Aggregation",
+                "geoserve", "GeoCore", "Storage", "StorageSQLite", "Aggregation", "MapTiles", "ReportVerification",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(libgeos-dev libcairo2-dev libpq-dev libsqlite3-dev zlib1g-dev pkg-config)
+packages=(libgeos-dev libcairo2-dev libsqlite3-dev zlib1g-dev pkg-config)
 
 ensure_packages() {
   local missing=()

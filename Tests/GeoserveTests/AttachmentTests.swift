@@ -19,8 +19,8 @@ struct AttachmentTests {
     }
 
     /// Files left in the attachments folder, temporary ones included.
-    func files(_ service: TestService) -> [String] {
-        let folder = service.configuration.attachmentsFolder
+    func files(_ service: TestService) throws -> [String] {
+        let folder = try service.configuration.attachmentsFolder
         return (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).filter { !$0.hasSuffix("/") && $0.contains("-") }
     }
 
@@ -69,7 +69,7 @@ struct AttachmentTests {
             let (_, list) = try await client.json(.get, "/v1/reports/r/attachments", token: admin)
             #expect((list["attachments"] as? [[String: Any]])?.isEmpty == true)
         }
-        #expect(files(service).isEmpty)
+        #expect(try files(service).isEmpty)
     }
 
     @Test("an upload over the limit is refused with 413 and leaves no file")
@@ -83,7 +83,7 @@ struct AttachmentTests {
             let (status, body) = try await upload(client, token: admin, bytes: Self.jpeg)
             #expect(status == .contentTooLarge && errorCode(body) == "too_large")
         }
-        #expect(files(service).isEmpty)
+        #expect(try files(service).isEmpty)
     }
 
     @Test("reporters cannot attach to others' reports; anonymous callers need the receipt")

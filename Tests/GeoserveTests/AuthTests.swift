@@ -19,11 +19,11 @@ struct TestService {
     init(demo: Bool = true) async throws {
         folder = try temporaryFolder()
         var c = AppConfiguration()
-        c.databasePath = folder.appendingPathComponent("var/geoserve.sqlite").path
+        c.database = folder.appendingPathComponent("var/geoserve.sqlite").path
         c.demoDataPath = demo ? repositoryRoot.appendingPathComponent("data").path : nil
         c.logLevel = .error
         configuration = c
-        let store = try SQLiteStore(path: c.databasePath)
+        let store = try openStore(c.database)
         try await store.migrate()
         _ = try await store.createAccount(email: Self.adminEmail, role: .admin, passwordHash: await c.credentials.hash(password: Self.password))
     }

@@ -99,8 +99,7 @@ struct AuthorizationMatrixTests {
     func coverage() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let router = buildRouter(store: try .init(path: folder.appendingPathComponent("s.sqlite").path), catalog: LayerCatalog(),
-                                 configuration: AppConfiguration(), receipts: Receipts(secretHex: "00"))
+        let router = try routerForInspection(folder: folder)
         // Routes whose authorization is tested in their own suites (tokens, attachments, claims, grants, restores).
         let elsewhere: Set<String> = ["POST /v1/auth/login", "POST /v1/auth/logout", "POST /v1/accounts", "POST /v1/accounts/{}/revoke-tokens",
                                       "POST /v1/reports/{}/attachments", "GET /v1/attachments/{}", "DELETE /v1/reports/{}/claim",

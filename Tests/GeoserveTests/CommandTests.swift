@@ -21,7 +21,7 @@ struct CommandTests {
         try write(squares, to: folder.appendingPathComponent("a.geojson"))
         let db = folder.appendingPathComponent("db.sqlite").path
         try await ImportAreasCommand.parse([folder.appendingPathComponent("a.geojson").path, "--layer", "zones", "--database", db]).run()
-        let (info, areas) = try await SQLiteStore(path: db).publishedAreas(layer: "zones")
+        let (info, areas) = try await openStore(db).publishedAreas(layer: "zones")
         #expect(info.version == 1)
         #expect(areas.map(\.id) == ["east", "empty", "west"])
     }
@@ -35,7 +35,7 @@ struct CommandTests {
         try write(bad, to: URL(fileURLWithPath: file))
         let db = folder.appendingPathComponent("db.sqlite").path
         await #expect(throws: ExitCode(1)) { try await ImportAreasCommand.parse([file, "--layer", "zones", "--database", db]).run() }
-        let store = try SQLiteStore(path: db)
+        let store = try openStore(db)
         try await store.migrate()
         #expect(try await store.layers().isEmpty)
         try await ImportAreasCommand.parse([file, "--layer", "zones", "--database", db, "--skip-invalid"]).run()

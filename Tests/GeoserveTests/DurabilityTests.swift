@@ -17,7 +17,7 @@ struct DurabilityTests {
         let db = folder.appendingPathComponent("var/g.sqlite").path
         let demo = repositoryRoot.appendingPathComponent("data").path
         do {
-            let store = try SQLiteStore(path: db)
+            let store = try openStore(db)
             try await store.migrate()
             _ = try await store.createAccount(email: "admin@campus.example", role: .admin,
                                               passwordHash: await Credentials().hash(password: "correct horse battery"))
@@ -66,7 +66,7 @@ struct DurabilityTests {
             ids.insert(id)
         }
         #expect(ids.count == log.sent.withLock { $0.count })
-        let store = try SQLiteStore(path: db)
+        let store = try openStore(db)
         let all = try await store.queue(QueueFilter(statuses: [.pending]), limit: 10_000, cursor: nil)
         #expect(all.reports.count == ids.count)
         #expect(try await store.verifyAuditChain() == nil)

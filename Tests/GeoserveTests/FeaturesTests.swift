@@ -253,24 +253,30 @@ struct FeaturesTests {
         }
     }
 
-    @Test("a layer another process publishes is served by the first request after it, its rings counter-clockwise")
+    @Test("a layer another process publishes is served and used by intake once the watcher polls, its rings counter-clockwise")
     func publishedElsewhere() async throws {
         let service = try await TestService()
         defer { service.remove() }
         try await service.run { client in
             #expect(try await client.getJSON("/collections/blocks/items").0 == .notFound)
             // A second connection, as the CLI's import-areas would be.
-            let other = try SQLiteStore(path: service.configuration.databasePath)
+            let other = try openStore(service.configuration.database)
             // Wound clockwise, against RFC 7946's rule, to see the service turn it.
             let ring = [(-87.61, 41.78), (-87.61, 41.79), (-87.60, 41.79), (-87.60, 41.78), (-87.61, 41.78)].map { try! Position(lon: $0.0, lat: $0.1) }
             try await other.importLayer(LayerImport(layer: "blocks", kind: .areas, source: nil,
                                                     areas: [StoredArea(id: "B1", name: nil, properties: [:], geometry: .polygon(try Polygon(rings: [ring])))]))
-            let (status, _, body) = try await client.getJSON("/collections/blocks/items")
-            #expect(status == .ok && (body["features"] as? [[String: Any]])?.count == 1)
+            // The watcher polls every 250 ms; the bound leaves room for a loaded test machine.
+            #expect(try await eventually(within: 10) { try await client.getJSON("/collections/blocks/items").0 == .ok })
+            // Intake places reports in it too: the misconduct draft's location lies inside B1.
+            let (created, report, _) = try await client.submit(Drafts.misconduct())
+            #expect(created == .created)
+            #expect((report["areas"] as? [[String: Any]])?.contains { $0["layer"] as? String == "blocks" && $0["areaID"] as? String == "B1" } == true)
+            let (_, _, body) = try await client.getJSON("/collections/blocks/items")
+            #expect((body["features"] as? [[String: Any]])?.count == 1)
             let (_, _, feature) = try await client.getJSON("/collections/blocks/items/B1")
-            let served = try #require(((feature["geometry"] as? [String: Any])?["coordinates"] as? [[[Double]]])?.first)
+            let exterior = try #require(((feature["geometry"] as? [String: Any])?["coordinates"] as? [[[Double]]])?.first)
             var twiceArea = 0.0
-            for k in 0..<(served.count - 1) { twiceArea += served[k][0] * served[k + 1][1] - served[k + 1][0] * served[k][1] }
+            for k in 0..<(exterior.count - 1) { twiceArea += exterior[k][0] * exterior[k + 1][1] - exterior[k + 1][0] * exterior[k][1] }
             #expect(twiceArea > 0, "exterior rings are served counter-clockwise")
         }
     }

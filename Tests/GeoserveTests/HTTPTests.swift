@@ -9,7 +9,7 @@ import Testing
 struct HTTPTests {
     func configuration(folder: URL, demo: Bool = true) -> AppConfiguration {
         var c = AppConfiguration()
-        c.databasePath = folder.appendingPathComponent("var/geoserve.sqlite").path
+        c.database = folder.appendingPathComponent("var/geoserve.sqlite").path
         c.demoDataPath = demo ? repositoryRoot.appendingPathComponent("data").path : nil
         c.logLevel = .error
         return c

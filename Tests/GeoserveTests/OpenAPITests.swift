@@ -11,8 +11,7 @@ struct OpenAPITests {
     func routesMatch() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try SQLiteStore(path: folder.appendingPathComponent("s.sqlite").path)
-        let router = buildRouter(store: store, catalog: LayerCatalog(), configuration: AppConfiguration(), receipts: Receipts(secretHex: "00"))
+        let router = try routerForInspection(folder: folder)
         let routed = Set(router.routes.map { route -> String in
             let path = "/" + route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
             return "\(route.method.rawValue.lowercased()) \(path)"

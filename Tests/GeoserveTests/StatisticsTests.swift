@@ -3,7 +3,8 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-@testable import Storage
+import Storage
+@testable import StorageSQLite
 import Synchronization
 import Testing
 @testable import geoserve
@@ -117,7 +118,7 @@ struct StatisticsTests {
             #expect(tooBig == .unprocessableContent)
             #expect(errorField(tooBigBody) == "to")
         }
-        let store = try SQLiteStore(path: service.configuration.databasePath)
+        let store = try openStore(service.configuration.database)
         let exports = try await store.events(action: "export")
         #expect(exports.count == 2)
         #expect(exports.first?.reason?.contains("layer=halls from=2026-10-31 to=2026-11-02 bucket=day kind=covid") == true)
@@ -132,7 +133,7 @@ struct StatisticsTests {
             let admin = try await client.login(TestService.adminEmail)
             try await verifiedReports(client, admin: admin, hall: "H07", count: 3)
         }
-        let db = service.configuration.databasePath
+        let db = service.configuration.database
         try await AggregatesCheckCommand.parse(["--database", db]).run()
         try SQLiteConnection(path: db).execute("UPDATE counters SET n = n + 1 WHERE status = 'verified'")
         await #expect(throws: ExitCode(1)) { try await AggregatesCheckCommand.parse(["--database", db]).run() }
@@ -165,9 +166,9 @@ struct ReimportTests {
         features.removeAll { $0["id"] as? String == "H01" }
         let file = service.folder.appendingPathComponent("halls-v2.geojson")
         try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": features]).write(to: file)
-        let db = service.configuration.databasePath
+        let db = service.configuration.database
         try await ImportAreasCommand.parse([file.path, "--layer", "halls", "--database", db]).run()
-        let store = try SQLiteStore(path: db)
+        let store = try openStore(db)
         let (located, named) = ids.withLock { $0 }
         let moved = try #require(try await store.report(id: located))
         #expect(!moved.areas.contains { $0.layer == "halls" })
@@ -175,7 +176,7 @@ struct ReimportTests {
         let kept = try #require(try await store.report(id: named))
         #expect(kept.areas.first { $0.layer == "halls" } == AreaAssignment(layer: "halls", layerVersion: 2, areaID: "H07"))
         #expect(try await store.checkCounters().isEmpty)
-        let halls = try await store.counters(layer: "halls", basis: .occurred)
+        let halls = try await store.counterSnapshot(layer: "halls", basis: .occurred).cells
         #expect(!halls.contains { $0.0.areaID == "H01" })
         #expect(halls.contains { $0.0.areaID == "H07" && $0.0.status == "verified" && $0.1 == 1 })
     }

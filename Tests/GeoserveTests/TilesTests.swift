@@ -97,18 +97,18 @@ struct TilesTests {
                 published[f["id"] as? String ?? ""] = (counts?["14d"] as? Int).map { .value(Double($0)) } ?? .suppressed
             }
             #expect(published["H08"] == .suppressed)
-            let store = try SQLiteStore(path: service.configuration.databasePath)
+            let store = try openStore(service.configuration.database)
             let catalog = LayerCatalog()
             try await catalog.refresh(from: store)
             let halls = try #require(catalog.snapshot()["halls"])
-            let statistics = StatisticsService(store: store, policy: .default, timeZone: TimeZone(identifier: "UTC")!)
+            let statistics = StatisticsService(counters: store, policy: .default, timeZone: TimeZone(identifier: "UTC")!)
             let released = try await statistics.release(halls, statistics.request(layer: "halls", kind: nil, basis: .occurred, end: nil),
-                                                        for: .public, dataVersion: try store.currentDataVersion())
+                                                        for: .public, dataVersion: try await store.dataVersion())
             #expect(TileService.values(released, query: TileQuery()) == published)
             // The painting the tile routes draw from: suppressed areas get no class, shown ones do.
             let tiles = TileService(statistics: statistics, cacheBytes: 1 << 20)
             let tileLayer = try await tiles.tileLayer(halls)
-            let painting = try await tiles.painting(halls, tiles: tileLayer, query: TileQuery(), dataVersion: try store.currentDataVersion())
+            let painting = try await tiles.painting(halls, tiles: tileLayer, query: TileQuery(), dataVersion: try await store.dataVersion())
             for (id, value) in published {
                 let ordinal = try #require(tileLayer.ordinal(of: id))
                 #expect((painting.classIndex(ofArea: ordinal) == nil) == (value == .suppressed), "\(id)")
@@ -131,7 +131,7 @@ struct TilesSeedTests {
         try await service.run { _ in }
         let out = service.folder.appendingPathComponent("tiles")
         try await TilesSeedCommand.parse(["--layer", "halls", "--zooms", "15-16", "--out", out.path,
-                                          "--database", service.configuration.databasePath]).run()
+                                          "--database", service.configuration.database]).run()
         let files = FileManager.default.enumerator(atPath: out.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".png") } ?? []
         #expect(files.contains { $0.hasPrefix("15/") } && files.contains { $0.hasPrefix("16/") })
         let h07 = try TileKey.containing(lon: -87.5938, lat: 41.7917, zoom: 16)

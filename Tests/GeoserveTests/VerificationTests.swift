@@ -9,7 +9,7 @@ import Testing
 extension TestService {
     /// Stores pending reports directly, as intake would.
     func seedReports(_ ids: [String]) async throws {
-        let store = try SQLiteStore(path: configuration.databasePath)
+        let store = try openStore(configuration.database)
         for (i, id) in ids.enumerated() {
             let at = Date(timeIntervalSince1970: 1_790_000_000 + Double(i))
             let r = ReportRecord(id: id, kind: "covid", status: .pending, version: 1, reporterID: nil, submittedAt: at, updatedAt: at,

@@ -1,21 +1,15 @@
 import Foundation
 import ReportVerification
 import Testing
-@testable import Storage
+import Storage
 
-@Suite("SQLite account store")
+@Suite("account store")
 struct AccountStoreTests {
-    func store() async throws -> (SQLiteStore, URL) {
-        let (path, folder) = temporaryDatabase()
-        let s = try SQLiteStore(path: path)
-        try await s.migrate()
-        return (s, folder)
-    }
-
-    @Test("emails are unique regardless of case")
-    func uniqueEmail() async throws {
-        let (s, folder) = try await store()
-        defer { try? FileManager.default.removeItem(at: folder) }
+    @Test("emails are unique regardless of case", arguments: StoreBackend.allCases)
+    func uniqueEmail(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
         let a = try await s.createAccount(email: "Ada@Campus.example", role: .verifier, passwordHash: "h")
         await #expect(throws: StorageError.conflict("an account with this email")) {
             try await s.createAccount(email: "ada@campus.example", role: .viewer, passwordHash: "h")
@@ -24,10 +18,11 @@ struct AccountStoreTests {
         #expect(try await s.accounts().count == 1)
     }
 
-    @Test("a token works until it expires, is revoked, or its account is disabled")
-    func tokenLifecycle() async throws {
-        let (s, folder) = try await store()
-        defer { try? FileManager.default.removeItem(at: folder) }
+    @Test("a token works until it expires, is revoked, or its account is disabled", arguments: StoreBackend.allCases)
+    func tokenLifecycle(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
         let a = try await s.createAccount(email: "r@campus.example", role: .reporter, passwordHash: "h")
         let now = Date()
         try await s.storeToken(hash: "t1", accountID: a.id, expiresAt: now.addingTimeInterval(60))

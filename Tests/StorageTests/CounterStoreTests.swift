@@ -2,7 +2,7 @@ import Aggregation
 import Foundation
 import ReportVerification
 import Testing
-@testable import Storage
+import Storage
 
 /// A small deterministic generator (SplitMix64), so a failing sequence can be replayed.
 struct SeededGenerator: RandomNumberGenerator {
@@ -18,12 +18,11 @@ struct SeededGenerator: RandomNumberGenerator {
 
 @Suite("stored counters")
 struct CounterStoreTests {
-    @Test("after every random intake, transition and edit the stored counters equal a recompute from the reports", arguments: [1, 2, 3])
-    func randomHistories(seed: UInt64) async throws {
-        let (path, folder) = temporaryDatabase()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let s = try SQLiteStore(path: path, timeZone: TimeZone(identifier: "America/Chicago")!)
-        try await s.migrate()
+    @Test("after every random intake, transition and edit the stored counters equal a recompute from the reports", arguments: StoreBackend.allCases, [1, 2, 3])
+    func randomHistories(backend: StoreBackend, seed: UInt64) async throws {
+        let t = try await backend.make(timeZone: TimeZone(identifier: "America/Chicago")!)
+        defer { t.remove() }
+        let s = t.store
         var rng = SeededGenerator(state: seed)
         var ids: [String] = []
         var applied = 0
@@ -64,18 +63,17 @@ struct CounterStoreTests {
         #expect(applied > 0)
     }
 
-    @Test("a tampered counter is found by the check and repaired by a rebuild, which bumps the data version")
-    func tamperAndRebuild() async throws {
-        let (path, folder) = temporaryDatabase()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let s = try SQLiteStore(path: path)
-        try await s.migrate()
+    @Test("a tampered counter is found by the check and repaired by a rebuild, which bumps the data version", arguments: StoreBackend.allCases)
+    func tamperAndRebuild(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
         _ = try await s.submit(ReportSubmission(record: record("a"), idempotencyKey: nil)) { _ in }
         _ = try await s.transition(reportID: "a", .verify, reason: nil, actor: "v", expectedVersion: nil)
         #expect(try await s.checkCounters().isEmpty)
-        let verified = try await s.counters(layer: "halls", basis: .occurred).filter { $0.0.status == "verified" }
+        let verified = try await s.counterSnapshot(layer: "halls", basis: .occurred).cells.filter { $0.0.status == "verified" }
         #expect(verified.map(\.1) == [1])
-        try SQLiteConnection(path: path).execute("UPDATE counters SET n = n + 4 WHERE status = 'verified' AND layer = 'halls' AND basis = 'occurred'")
+        try t.raw("UPDATE counters SET n = n + 4 WHERE status = 'verified' AND layer = 'halls' AND basis = 'occurred'")
         let differences = try await s.checkCounters()
         #expect(differences.count == 1)
         #expect(differences.first?.stored == 5 && differences.first?.recomputed == 1)

@@ -2,7 +2,7 @@ import Aggregation
 import Foundation
 import ReportVerification
 import Testing
-@testable import Storage
+import Storage
 
 func record(_ id: String, reporter: String? = nil, kind: String = "covid", at: Date = Date()) -> ReportRecord {
     ReportRecord(id: id, kind: kind, status: .pending, version: 1, reporterID: reporter, submittedAt: at, updatedAt: at,
@@ -12,19 +12,13 @@ func record(_ id: String, reporter: String? = nil, kind: String = "covid", at: D
 
 struct Refused: Error, Equatable {}
 
-@Suite("SQLite report store")
+@Suite("report store")
 struct ReportStoreTests {
-    func store() async throws -> (SQLiteStore, URL) {
-        let (path, folder) = temporaryDatabase()
-        let s = try SQLiteStore(path: path)
-        try await s.migrate()
-        return (s, folder)
-    }
-
-    @Test("a submission is stored with its areas and reads back whole")
-    func submitAndRead() async throws {
-        let (s, folder) = try await store()
-        defer { try? FileManager.default.removeItem(at: folder) }
+    @Test("a submission is stored with its areas and reads back whole", arguments: StoreBackend.allCases)
+    func submitAndRead(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
         let r = record("r1")
         let outcome = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil)) { _ in }
         #expect(outcome == .created(r))
@@ -34,10 +28,11 @@ struct ReportStoreTests {
         #expect(try await s.report(id: "missing") == nil)
     }
 
-    @Test("a retry with the same idempotency key returns the first report and stores nothing new")
-    func idempotent() async throws {
-        let (s, folder) = try await store()
-        defer { try? FileManager.default.removeItem(at: folder) }
+    @Test("a retry with the same idempotency key returns the first report and stores nothing new", arguments: StoreBackend.allCases)
+    func idempotent(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
         let account = try await s.createAccount(email: "r@campus.example", role: .reporter, passwordHash: "h")
         let first = try await s.submit(ReportSubmission(record: record("a", reporter: account.id), idempotencyKey: "k-1")) { _ in }
         let retry = try await s.submit(ReportSubmission(record: record("b", reporter: account.id), idempotencyKey: "k-1")) { _ in }
@@ -48,10 +43,11 @@ struct ReportStoreTests {
         #expect(try await s.history(reportID: "a").count == 1)
     }
 
-    @Test("concurrent submissions and retries are each stored exactly once; a refused one is rolled back alone")
-    func groupCommit() async throws {
-        let (s, folder) = try await store()
-        defer { try? FileManager.default.removeItem(at: folder) }
+    @Test("concurrent submissions and retries are each stored exactly once; a refused one is rolled back alone", arguments: StoreBackend.allCases)
+    func groupCommit(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
         let reporter = try await s.createAccount(email: "r@campus.example", role: .reporter, passwordHash: "h").id
         // 250 distinct keys; calls 250..<300 are retries of keys 0..<50. Call 17 is refused by its
         // check; call 123 (a key nobody retries) fails half-way through its writes: two areas in one
@@ -82,14 +78,15 @@ struct ReportStoreTests {
         #expect(try await s.verifyAuditChain() == nil)
         // The batch's summed counter changes hold the stored reports and nothing of the two that failed.
         #expect(try await s.checkCounters().isEmpty)
-        let halls = try await s.counters(layer: "halls", basis: .submitted).reduce(0) { $0 + $1.1 }
+        let halls = try await s.counterSnapshot(layer: "halls", basis: .submitted).cells.reduce(0) { $0 + $1.1 }
         #expect(halls == 249)
     }
 
-    @Test("a check that refuses leaves nothing behind, and sees the reporter's earlier reports")
-    func check() async throws {
-        let (s, folder) = try await store()
-        defer { try? FileManager.default.removeItem(at: folder) }
+    @Test("a check that refuses leaves nothing behind, and sees the reporter's earlier reports", arguments: StoreBackend.allCases)
+    func check(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
         let account = try await s.createAccount(email: "r@campus.example", role: .reporter, passwordHash: "h")
         _ = try await s.submit(ReportSubmission(record: record("first", reporter: account.id), idempotencyKey: nil)) { prior in
             #expect(prior.isEmpty)
@@ -104,10 +101,11 @@ struct ReportStoreTests {
         #expect(try await s.history(reportID: "second").isEmpty)
     }
 
-    @Test("transitions follow the state machine, record the audit entry and bump the version")
-    func transitions() async throws {
-        let (s, folder) = try await store()
-        defer { try? FileManager.default.removeItem(at: folder) }
+    @Test("transitions follow the state machine, record the audit entry and bump the version", arguments: StoreBackend.allCases)
+    func transitions(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
         _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }
         let before = try await s.dataVersion()
         let verified = try await s.transition(reportID: "r", .verify, reason: nil, actor: "v1", expectedVersion: 1)
@@ -129,10 +127,11 @@ struct ReportStoreTests {
         #expect(history.last?.reason == "wrong hall" && history.last?.actor == "v2" && history.last?.fromStatus == .verified)
     }
 
-    @Test("of two concurrent transitions of one report exactly one wins")
-    func concurrentTransitions() async throws {
-        let (s, folder) = try await store()
-        defer { try? FileManager.default.removeItem(at: folder) }
+    @Test("of two concurrent transitions of one report exactly one wins", arguments: StoreBackend.allCases)
+    func concurrentTransitions(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
         _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for t in [ReportTransition.verify, .reject, .verify, .reject] {
@@ -146,23 +145,21 @@ struct ReportStoreTests {
         #expect(try await s.history(reportID: "r").count == 2)
     }
 
-    @Test("the audit chain detects an edited and a deleted entry")
-    func tamper() async throws {
-        let (path, folder) = temporaryDatabase()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let s = try SQLiteStore(path: path)
-        try await s.migrate()
+    @Test("the audit chain detects an edited and a deleted entry", arguments: StoreBackend.allCases)
+    func tamper(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
         for i in 0..<3 { _ = try await s.submit(ReportSubmission(record: record("r\(i)"), idempotencyKey: nil)) { _ in } }
         _ = try await s.transition(reportID: "r1", .reject, reason: "duplicate", actor: "v", expectedVersion: nil)
         #expect(try await s.verifyAuditChain() == nil)
-        let raw = try SQLiteConnection(path: path)
-        #expect(throws: StorageError.self) { try raw.execute("UPDATE audit SET reason = 'edited' WHERE sequence = 4") }
+                #expect(throws: (any Error).self) { try t.raw("UPDATE audit SET reason = 'edited' WHERE sequence = 4") }
         // Someone with write access to the file drops the guards and edits a row.
-        try raw.execute("DROP TRIGGER audit_no_update; DROP TRIGGER audit_no_delete; UPDATE audit SET reason = 'edited' WHERE sequence = 4")
+        try t.raw("DROP TRIGGER audit_no_update; DROP TRIGGER audit_no_delete; UPDATE audit SET reason = 'edited' WHERE sequence = 4")
         #expect(try await s.verifyAuditChain() == 4)
-        try raw.execute("UPDATE audit SET reason = 'duplicate' WHERE sequence = 4")
+        try t.raw("UPDATE audit SET reason = 'duplicate' WHERE sequence = 4")
         #expect(try await s.verifyAuditChain() == nil)
-        try raw.execute("DELETE FROM audit WHERE sequence = 2")
+        try t.raw("DELETE FROM audit WHERE sequence = 2")
         #expect(try await s.verifyAuditChain() == 3)
     }
 }

@@ -1,21 +1,20 @@
 import Foundation
 import ReportVerification
 import Testing
-@testable import Storage
+import Storage
 
-@Suite("SQLite revisions")
+@Suite("revision store")
 struct RevisionStoreTests {
     func edit(_ n: Int) -> ReportEdit {
         ReportEdit(occurredOn: "2026-11-\(10 + n)", lon: -87.6 + Double(n) / 1000, lat: 41.79,
                    areas: [AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H\(n)")], payload: Data(#"{"notes":"edit \#(n)"}"#.utf8))
     }
 
-    @Test("edits keep the last five revisions, newest first; the original is revision 1")
-    func keepFive() async throws {
-        let (path, folder) = temporaryDatabase()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let s = try SQLiteStore(path: path)
-        try await s.migrate()
+    @Test("edits keep the last five revisions, newest first; the original is revision 1", arguments: StoreBackend.allCases)
+    func keepFive(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
         _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }
         _ = try await s.edit(reportID: "r", edit(1), actor: "v", expectedVersion: 1, keep: 5) { _ in }
         #expect(try await s.revisions(reportID: "r").map(\.revision) == [2, 1])
@@ -27,12 +26,11 @@ struct RevisionStoreTests {
         #expect(current?.version == 7)
     }
 
-    @Test("restoring a kept revision brings back its content and areas as a new revision")
-    func restore() async throws {
-        let (path, folder) = temporaryDatabase()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let s = try SQLiteStore(path: path)
-        try await s.migrate()
+    @Test("restoring a kept revision brings back its content and areas as a new revision", arguments: StoreBackend.allCases)
+    func restore(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
         _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }
         _ = try await s.edit(reportID: "r", edit(1), actor: "v", expectedVersion: nil, keep: 5) { _ in }
         let restored = try await s.restore(reportID: "r", revision: 1, actor: "v", expectedVersion: nil, keep: 5) { _ in }
@@ -45,12 +43,11 @@ struct RevisionStoreTests {
         #expect(try await s.history(reportID: "r").map(\.action) == ["submit", "edit", "restore:1"])
     }
 
-    @Test("a refused or stale edit changes nothing")
-    func refused() async throws {
-        let (path, folder) = temporaryDatabase()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let s = try SQLiteStore(path: path)
-        try await s.migrate()
+    @Test("a refused or stale edit changes nothing", arguments: StoreBackend.allCases)
+    func refused(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
         _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }
         await #expect(throws: Refused.self) { try await s.edit(reportID: "r", edit(1), actor: "x", expectedVersion: nil, keep: 5) { _ in throw Refused() } }
         await #expect(throws: ReportChangeError.staleVersion(current: 1, status: .pending)) {

@@ -1,21 +1,15 @@
 import Foundation
 import ReportVerification
 import Testing
-@testable import Storage
+import Storage
 
-@Suite("SQLite verification store")
+@Suite("verification store")
 struct VerificationStoreTests {
-    func store() async throws -> (SQLiteStore, URL) {
-        let (path, folder) = temporaryDatabase()
-        let s = try SQLiteStore(path: path)
-        try await s.migrate()
-        return (s, folder)
-    }
-
-    @Test("the queue lists pending first, oldest first, filters, and pages with a stable cursor")
-    func queue() async throws {
-        let (s, folder) = try await store()
-        defer { try? FileManager.default.removeItem(at: folder) }
+    @Test("the queue lists pending first, oldest first, filters, and pages with a stable cursor", arguments: StoreBackend.allCases)
+    func queue(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
         let t0 = Date(timeIntervalSince1970: 1_790_000_000)
         for i in 0..<25 {
             var r = record(String(format: "r%02d", i), kind: i % 5 == 0 ? "misconduct" : "covid", at: t0.addingTimeInterval(Double(25 - i) * 60))
@@ -40,10 +34,11 @@ struct VerificationStoreTests {
         #expect(try await s.queue(QueueFilter(from: "2026-11-10", to: "2026-11-30"), limit: 100, cursor: nil).reports.count == 14)
     }
 
-    @Test("a claim keeps other verifiers out until it expires or is released")
-    func claims() async throws {
-        let (s, folder) = try await store()
-        defer { try? FileManager.default.removeItem(at: folder) }
+    @Test("a claim keeps other verifiers out until it expires or is released", arguments: StoreBackend.allCases)
+    func claims(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
         _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }
         let now = Date()
         let mine = try await s.claim(reportID: "r", holder: "alice", until: now.addingTimeInterval(600), now: now)
@@ -60,10 +55,11 @@ struct VerificationStoreTests {
         await #expect(throws: ClaimError.notFound) { try await s.claim(reportID: "x", holder: "a", until: now, now: now) }
     }
 
-    @Test("grants go to viewer accounts only, are audited, and can be withdrawn")
-    func grants() async throws {
-        let (s, folder) = try await store()
-        defer { try? FileManager.default.removeItem(at: folder) }
+    @Test("grants go to viewer accounts only, are audited, and can be withdrawn", arguments: StoreBackend.allCases)
+    func grants(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
         let viewer = try await s.createAccount(email: "da@county.example", role: .viewer, passwordHash: "h")
         let verifier = try await s.createAccount(email: "v@campus.example", role: .verifier, passwordHash: "h")
         _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }

@@ -7,8 +7,8 @@ import Logging
 struct AppConfiguration: Sendable {
     var host = "127.0.0.1"
     var port = 8080
-    /// SQLite database file.
-    var databasePath = "var/geoserve.sqlite"
+    /// Where the store lives (`StoreLocation`): a SQLite file path.
+    var database = "var/geoserve.sqlite"
     /// Folder whose layers are imported when the store has none; nil imports nothing.
     var demoDataPath: String? = "data"
     var logLevel: Logger.Level = .info
@@ -35,9 +35,14 @@ struct AppConfiguration: Sendable {
     var responseCacheBytes = 64 << 20
     /// Bytes of encoded tiles kept in memory.
     var tileCacheBytes = 128 << 20
+    /// How often the store's data version is polled: another process's changes (a layer
+    /// imported by the CLI, a second server) are served within this time.
+    var dataVersionInterval = Duration.milliseconds(250)
 
+    /// Where attachment files live: the configured folder, else beside the database file.
     var attachmentsFolder: URL {
-        attachmentsPath.map { URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("attachments")
+        get throws {
+            try attachmentsPath.map { URL(fileURLWithPath: $0) } ?? StoreLocation(database).defaultAttachmentsFolder
+        }
     }
 }

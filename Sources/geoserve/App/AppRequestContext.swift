@@ -6,7 +6,7 @@ struct AppRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The authenticated account, nil for anonymous requests.
     var account: StoredAccount?
-    /// The data version as of this request, set by `CatalogRefreshMiddleware`.
+    /// The data version as of this request, set by `DataVersionMiddleware` from the watcher.
     var dataVersion: Int64
 
     init(source: Source) {

@@ -3,61 +3,65 @@ import Logging
 import Storage
 
 /// Builds the service: opens and migrates the store, imports the demo data into an empty store,
-/// loads the published layers, and wires the routes.
+/// loads the published layers, and wires the routes. The data-version watcher runs in the
+/// application's service group.
 func buildApplication(_ configuration: AppConfiguration) async throws -> some ApplicationProtocol {
     var logger = Logger(label: "geoserve")
     logger.logLevel = configuration.logLevel
-    let store = try SQLiteStore(path: configuration.databasePath, timeZone: configuration.timeZone)
+    let store = try openStore(configuration.database, timeZone: configuration.timeZone)
     try await store.migrate()
     if let demo = configuration.demoDataPath {
         try await DemoData.importIfEmpty(into: store, from: demo, logger: logger)
     }
     let catalog = LayerCatalog(precision: configuration.coordinatePrecision)
-    try await catalog.refresh(from: store)
-    logger.info("layers loaded", metadata: ["count": "\(catalog.snapshot().count)"])
+    let watcher = DataVersionWatcher(source: store, layers: store, catalog: catalog, interval: configuration.dataVersionInterval, logger: logger)
+    try await watcher.check()
+    logger.info("layers loaded", metadata: ["count": "\(catalog.snapshot().count)", "dataVersion": "\(watcher.dataVersion)"])
 
     let receipts = Receipts(secretHex: try await store.secret(named: "receipts"))
-    let router = buildRouter(store: store, catalog: catalog, configuration: configuration, receipts: receipts)
+    let router = try buildRouter(store: store, catalog: catalog, watcher: watcher, configuration: configuration, receipts: receipts)
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geoserve"),
+        services: [watcher],
         logger: logger
     )
 }
 
 /// The routes, shared by the server and the tests.
-func buildRouter(store: SQLiteStore, catalog: LayerCatalog, configuration: AppConfiguration, receipts: Receipts) -> Router<AppRequestContext> {
+func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataVersionWatcher, configuration: AppConfiguration,
+                 receipts: Receipts) throws -> Router<AppRequestContext> {
     let credentials = configuration.credentials
     let router = Router(context: AppRequestContext.self)
     // Outermost, so that error responses carry the CORS headers too.
     router.add(middleware: CrossOriginMiddleware(allowedOrigins: configuration.corsOrigins))
     router.add(middleware: JSONErrorMiddleware())
+    router.add(middleware: DataVersionMiddleware(watcher: watcher))
     HealthController(store: store, catalog: catalog).addRoutes(to: router)
     router.get("openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))
     }
     let cache = ResponseCache(capacityBytes: configuration.responseCacheBytes)
-    let refresh = CatalogRefreshMiddleware(store: store, catalog: catalog)
-    let features = router.group().add(middleware: BearerAuthMiddleware(accounts: store)).add(middleware: refresh)
-    let statistics = StatisticsService(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone)
-    FeaturesController(store: store, catalog: catalog, cache: cache, publicURL: configuration.publicURL, statistics: statistics)
-        .addRoutes(to: features)
-    TilesController(store: store, catalog: catalog, tiles: TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes),
+    let authenticated = router.group().add(middleware: BearerAuthMiddleware(accounts: store))
+    let statistics = StatisticsService(counters: store, policy: configuration.disclosure, timeZone: configuration.timeZone)
+    FeaturesController(catalog: catalog, cache: cache, publicURL: configuration.publicURL, statistics: statistics)
+        .addRoutes(to: authenticated)
+    TilesController(catalog: catalog, tiles: TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes),
                     publicURL: configuration.publicURL, responses: ResponseCache(capacityBytes: configuration.tileCacheBytes / 4))
-        .addRoutes(to: router.group().add(middleware: refresh))
+        .addRoutes(to: router.group())
     let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store))
-    // Routes that look layers up see the catalog at the current data version. Intake does not
-    // pay for that read on every report (it cost about a tenth of intake throughput).
-    let v1Layers = v1.group().add(middleware: refresh)
-    PlacesController(catalog: catalog).addRoutes(to: v1Layers)
-    ExportsController(export: AreaStatsExport(store: store, policy: configuration.disclosure), catalog: catalog).addRoutes(to: v1Layers)
-    LayersController(store: store, catalog: catalog).addRoutes(to: v1Layers)
+    PlacesController(catalog: catalog).addRoutes(to: v1)
+    ExportsController(export: AreaStatsExport(counters: store, audit: store, policy: configuration.disclosure, timeZone: configuration.timeZone),
+                      catalog: catalog).addRoutes(to: v1)
+    LayersController(store: store).addRoutes(to: v1)
     AuthController(accounts: store, credentials: credentials).addRoutes(to: v1)
     AccountsController(accounts: store, credentials: credentials).addRoutes(to: v1)
-    ReportsController(store: store, catalog: catalog, receipts: receipts, timeZone: configuration.timeZone).addRoutes(to: v1)
-    VerificationController(store: store).addRoutes(to: v1)
-    MisconductSearchController(store: store).addRoutes(to: v1)
-    RevisionsController(store: store, catalog: catalog, timeZone: configuration.timeZone, keep: configuration.revisionsKept).addRoutes(to: v1)
-    AttachmentsController(store: store, receipts: receipts, folder: configuration.attachmentsFolder, maxBytes: configuration.maxAttachmentBytes).addRoutes(to: v1)
+    ReportsController(reports: store, verification: store, catalog: catalog, receipts: receipts, timeZone: configuration.timeZone).addRoutes(to: v1)
+    VerificationController(reports: store, verification: store, audit: store, watcher: watcher).addRoutes(to: v1)
+    MisconductSearchController(search: store).addRoutes(to: v1)
+    RevisionsController(reports: store, revisions: store, watcher: watcher, catalog: catalog, timeZone: configuration.timeZone,
+                        keep: configuration.revisionsKept).addRoutes(to: v1)
+    AttachmentsController(reports: store, attachments: store, verification: store, receipts: receipts, folder: try configuration.attachmentsFolder,
+                          maxBytes: configuration.maxAttachmentBytes).addRoutes(to: v1)
     return router
 }

@@ -56,8 +56,6 @@ extension PublishedLayer {
 /// single swap, so readers take a consistent snapshot and never wait for an index build.
 final class LayerCatalog: Sendable {
     private let layers = Mutex<[String: PublishedLayer]>([:])
-    /// The data version at the last refresh: a layer import anywhere bumps it.
-    private let refreshedAt = Mutex<Int64>(-1)
     /// Decimal places of coordinates in GeoJSON output.
     let precision: Int
 
@@ -80,14 +78,5 @@ final class LayerCatalog: Sendable {
             let built = PublishedLayer(info: info, features: features, precision: precision)
             layers.withLock { $0[summary.name] = built }
         }
-    }
-
-    /// Refreshes when the data version moved since the last look, so that a layer published by
-    /// another process (or the CLI) is served without a restart.
-    /// The version is recorded only once the refresh succeeded, so a failed one is tried again.
-    func refreshIfChanged(from store: any AreaStore, dataVersion: Int64) async throws {
-        guard refreshedAt.withLock({ $0 }) != dataVersion else { return }
-        try await refresh(from: store)
-        refreshedAt.withLock { $0 = dataVersion }
     }
 }

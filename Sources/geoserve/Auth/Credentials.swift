@@ -1,7 +1,7 @@
 import Crypto
 import Dispatch
 import Foundation
-import Storage
+import GeoCore
 import HummingbirdBcrypt
 
 /// Password hashing and bearer tokens.

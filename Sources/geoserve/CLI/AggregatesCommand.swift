@@ -19,8 +19,7 @@ struct AggregatesCheckCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let db = try store.open()
-        try await db.migrate()
+        let db = try await store.open()
         let differences = try await db.checkCounters()
         guard differences.isEmpty else {
             for d in differences.prefix(50) {
@@ -44,8 +43,7 @@ struct AggregatesRebuildCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let db = try store.open()
-        try await db.migrate()
+        let db = try await store.open()
         let repaired = try await db.rebuildCounters()
         try await db.recordEvent(actor: "cli", action: "rebuild-counters", detail: "cells repaired=\(repaired)")
         print(repaired == 0 ? "counters already matched the reports" : "rebuilt the counters: \(repaired) cells were wrong")

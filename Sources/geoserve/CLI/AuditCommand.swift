@@ -18,8 +18,7 @@ struct AuditVerifyCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let db = try store.open()
-        try await db.migrate()
+        let db = try await store.open()
         if let broken = try await db.verifyAuditChain() {
             printError("audit trail broken at entry \(broken): it, or the entry before it, was edited or deleted")
             throw ExitCode(1)

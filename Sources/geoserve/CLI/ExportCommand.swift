@@ -36,14 +36,13 @@ struct ExportAreaStatsCommand: AsyncParsableCommand {
         if let kind, !["covid", "misconduct"].contains(kind) { throw ValidationError("--kind must be covid or misconduct") }
         var policy = DisclosurePolicy.default
         policy.thresholds[.researcher] = try EnvironmentDefault.int(threshold, "GEOSERVE_K_RESEARCHER", policy.threshold(for: .researcher))
-        let db = try store.open()
-        try await db.migrate()
+        let db = try await store.open()
         guard let summary = try await db.layers().first(where: { $0.name == layer }), let version = summary.publishedVersion, summary.kind == .areas else {
             throw ValidationError("no published area layer \"\(layer)\"")
         }
         // Ids and denominators are all an export needs of the areas: no index to build.
         let areas = try await db.areas(layer: layer, version: version)
-        let export = AreaStatsExport(store: db, policy: policy)
+        let export = AreaStatsExport(counters: db, audit: db, policy: policy, timeZone: try store.timeZone())
         let parameters = AreaStatsExport.Parameters(layer: layer, from: from, to: to, bucket: bucket, kind: kind, basis: basis)
         do {
             let (table, provenance) = try await export.run(parameters, areaIDs: areas.map(\.id), denominators: StatisticsService.denominators(areas),

@@ -53,8 +53,7 @@ struct ImportAreasCommand: AsyncParsableCommand {
             printError("nothing imported: no usable features")
             throw ExitCode(1)
         }
-        let db = try store.open()
-        try await db.migrate()
+        let db = try await store.open()
         let (info, moved) = try await LayerReassignment.importLayer(file.layerImport(name: layer), into: db)
         print("layer \(info.layer) version \(info.version): \(info.featureCount) \(info.kind == .points ? "points" : "areas") published"
               + (info.kind == .areas ? "; \(moved) reports changed area" : ""))

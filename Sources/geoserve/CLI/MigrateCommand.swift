@@ -10,29 +10,8 @@ struct MigrateCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let db = try store.open()
+        let db = try await store.open()
         let version = try await db.migrate()
-        print("schema at version \(version): \(store.databasePath)")
-    }
-}
-
-struct LayersCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "layers",
-        abstract: "List layers, their versions and which version is published."
-    )
-
-    @OptionGroup var store: StoreOptions
-
-    func run() async throws {
-        let db = try store.open()
-        try await db.migrate()
-        for l in try await db.layers() {
-            let published = l.publishedVersion.map { "v\($0)" } ?? "none"
-            print("\(l.name) (\(l.kind.rawValue)), published \(published)")
-            for v in l.versions {
-                print("  v\(v.version): \(v.featureCount) features, \(v.repairedCount) repaired, \(v.rejectedCount) rejected, from \(v.source ?? "-")")
-            }
-        }
+        print("schema at version \(version): \(store.location)")
     }
 }

@@ -45,7 +45,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.host = EnvironmentDefault.string(host, "GEOSERVE_HOST", config.host)
         config.port = try EnvironmentDefault.int(port, "GEOSERVE_PORT", config.port)
         guard (0...65535).contains(config.port) else { throw ValidationError("port \(config.port) is outside 0...65535") }
-        config.databasePath = store.databasePath
+        config.database = store.location
         config.timeZone = try store.timeZone()
         let demo = EnvironmentDefault.string(demoData, "GEOSERVE_DEMO_DATA", "data")
         config.demoDataPath = demo == "none" ? nil : demo

@@ -43,17 +43,16 @@ struct TilesSeedCommand: AsyncParsableCommand {
     func run() async throws {
         let range = try zoomRange()
         guard TileQuery.metrics.contains(metric) else { throw ValidationError("--metric must be one of \(TileQuery.metrics.joined(separator: ", "))") }
-        let db = try store.open()
-        try await db.migrate()
+        let db = try await store.open()
         let catalog = LayerCatalog()
         try await catalog.refresh(from: db)
         guard let published = catalog.snapshot()[layer], published.areaIndex != nil else { throw ValidationError("no published area layer \"\(layer)\"") }
         var query = TileQuery()
         query.metric = metric
-        let statistics = StatisticsService(store: db, policy: .default, timeZone: db.timeZone)
+        let statistics = StatisticsService(counters: db, policy: .default, timeZone: try store.timeZone())
         let service = TileService(statistics: statistics, cacheBytes: 0)
         let tileLayer = try await service.tileLayer(published)
-        let painting = try await service.painting(published, tiles: tileLayer, query: query, dataVersion: try db.currentDataVersion())
+        let painting = try await service.painting(published, tiles: tileLayer, query: query, dataVersion: try await db.dataVersion())
         guard let bounds = tileLayer.bounds else { throw ValidationError("layer \"\(layer)\" has no area to draw") }
         var keys: [TileKey] = []
         for z in range {

@@ -39,8 +39,7 @@ struct UserCreateCommand: AsyncParsableCommand {
             throw ValidationError("no password given on standard input")
         }
         if let problem = Credentials.checkPassword(password) { throw ValidationError(problem) }
-        let db = try store.open()
-        try await db.migrate()
+        let db = try await store.open()
         let hash = await Credentials().hash(password: password)
         do {
             let account = try await db.createAccount(email: email, role: Role(rawValue: role)!, passwordHash: hash)
@@ -57,8 +56,7 @@ struct UserListCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let db = try store.open()
-        try await db.migrate()
+        let db = try await store.open()
         for a in try await db.accounts() {
             print("\(a.id)  \(a.role.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))  \(a.email)\(a.disabled ? "  (disabled)" : "")")
         }

@@ -1,7 +1,7 @@
 import Crypto
 import Dispatch
 import Foundation
-import Storage
+import GeoCore
 import Hummingbird
 
 /// Streams an upload to disk: never more than one chunk in memory, the checksum computed on the

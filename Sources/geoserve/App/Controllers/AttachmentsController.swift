@@ -7,7 +7,10 @@ import Storage
 /// Photo and video attachments: uploaded by the report's reporter (or the holder of its receipt)
 /// or a verifier; read only by verifiers and by viewers granted the report. Never public.
 struct AttachmentsController {
-    let store: SQLiteStore
+    let reports: any ReportStore
+    let attachments: any AttachmentStore
+    /// Viewer grants, for who may read attachments.
+    let verification: any VerificationStore
     let receipts: Receipts
     let folder: URL
     let maxBytes: Int
@@ -37,7 +40,7 @@ struct AttachmentsController {
         v1.get("reports/:id/attachments") { _, context in
             let id = try context.parameters.require("id")
             try await requireReader(reportID: id, context)
-            return AttachmentList(attachments: try await store.attachments(reportID: id).map(AttachmentView.init))
+            return AttachmentList(attachments: try await attachments.attachments(reportID: id).map(AttachmentView.init))
         }
         v1.get("attachments/:id") { _, context in try await download(context) }
     }
@@ -59,13 +62,13 @@ struct AttachmentsController {
     private func requireReader(reportID: String, _ context: AppRequestContext) async throws {
         guard let account = context.account else { throw APIError.unauthorized("this needs a bearer token") }
         if account.role.allows(.readAttachments) { return }
-        if account.role == .viewer, try await store.isGranted(reportID: reportID, viewerID: account.id) { return }
+        if account.role == .viewer, try await verification.isGranted(reportID: reportID, viewerID: account.id) { return }
         throw APIError(status: .forbidden, code: "forbidden", message: "attachments are for verifiers and viewers granted this report")
     }
 
     func upload(_ request: Request, _ context: AppRequestContext) async throws -> EditedResponse<AttachmentView> {
         let reportID = try context.parameters.require("id")
-        guard let report = try await store.report(id: reportID) else { throw APIError.notFound("no such report") }
+        guard let report = try await reports.report(id: reportID) else { throw APIError.notFound("no such report") }
         let uploader = try await requireUploader(report, request, context)
         let id = TimeOrderedID.make()
         let receiver = AttachmentReceiver(folder: folder.appendingPathComponent(reportID), maxBytes: maxBytes)
@@ -73,7 +76,7 @@ struct AttachmentsController {
         let attachment = Attachment(id: id, reportID: reportID, contentType: received.type.rawValue, size: received.size,
                                     sha256: received.sha256, file: "\(reportID)/\(received.file)", createdAt: Date())
         do {
-            try await store.addAttachment(attachment, uploadedBy: uploader)
+            try await attachments.addAttachment(attachment, uploadedBy: uploader)
         } catch {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(attachment.file))
             throw error
@@ -84,7 +87,7 @@ struct AttachmentsController {
     func download(_ context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
         guard context.account != nil else { throw APIError.unauthorized("this needs a bearer token") }
-        guard let a = try await store.attachment(id: id) else { throw APIError.notFound("no such attachment") }
+        guard let a = try await attachments.attachment(id: id) else { throw APIError.notFound("no such attachment") }
         try await requireReader(reportID: a.reportID, context)
         let data = try Data(contentsOf: folder.appendingPathComponent(a.file), options: .alwaysMapped)
         var headers = HTTPFields()

@@ -3,7 +3,7 @@ import Storage
 
 /// `/healthz` (the process is up) and `/readyz` (the store answers and areas are loaded).
 struct HealthController<Context: RequestContext> {
-    let store: any AreaStore
+    let store: any StoreAdmin
     let catalog: LayerCatalog
 
     struct Status: ResponseEncodable {

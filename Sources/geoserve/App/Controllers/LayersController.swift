@@ -5,7 +5,6 @@ import Storage
 /// `GET /v1/layers`: layers, their versions and area counts.
 struct LayersController<Context: RequestContext> {
     let store: any AreaStore
-    let catalog: LayerCatalog
 
     struct Version: Codable {
         let version: Int

@@ -7,7 +7,9 @@ import Storage
 /// Report intake and the reporter's side: submit (idempotent, durable), read one's own report's
 /// status, withdraw while pending.
 struct ReportsController {
-    let store: SQLiteStore
+    let reports: any ReportStore
+    /// Review claims and viewer grants, for who may read a report.
+    let verification: any VerificationStore
     let catalog: LayerCatalog
     let receipts: Receipts
     let timeZone: TimeZone
@@ -53,7 +55,7 @@ struct ReportsController {
         let isCovid = report.kind == .covid
         let outcome: SubmissionOutcome
         do {
-            outcome = try await store.submit(ReportSubmission(record: record, idempotencyKey: key)) { prior in
+            outcome = try await reports.submit(ReportSubmission(record: record, idempotencyKey: key)) { prior in
                 guard isCovid, let opens = ResubmissionRule.nextAllowed(after: prior.map { ($0.submittedAt, $0.status) }, now: now) else { return }
                 throw TooSoon(opens: opens)
             }
@@ -75,12 +77,12 @@ struct ReportsController {
     /// receipt see its status; everyone else learns nothing, not even that it exists.
     func read(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        guard let r = try await store.report(id: id) else { throw APIError.notFound("no such report") }
+        guard let r = try await reports.report(id: id) else { throw APIError.notFound("no such report") }
         if let account = context.account {
             if account.role.allows(.readReportHistory) {
-                return try ReportView(r, claim: try await store.claim(reportID: id, now: Date())).response(from: request, context: context)
+                return try ReportView(r, claim: try await verification.claim(reportID: id, now: Date())).response(from: request, context: context)
             }
-            if account.role == .viewer, try await store.isGranted(reportID: id, viewerID: account.id) {
+            if account.role == .viewer, try await verification.isGranted(reportID: id, viewerID: account.id) {
                 return try ReportView(r, audience: .grantedViewer).response(from: request, context: context)
             }
             if r.reporterID == account.id { return try ReportStatusView(r).response(from: request, context: context) }
@@ -91,7 +93,7 @@ struct ReportsController {
 
     func withdraw(_ request: Request, _ context: AppRequestContext) async throws -> ReportStatusView {
         let id = try context.parameters.require("id")
-        guard let r = try await store.report(id: id) else { throw APIError.notFound("no such report") }
+        guard let r = try await reports.report(id: id) else { throw APIError.notFound("no such report") }
         let actor: String
         if let account = context.account, r.reporterID == account.id {
             actor = account.id
@@ -101,7 +103,7 @@ struct ReportsController {
             throw APIError.notFound("no such report")
         }
         do {
-            return ReportStatusView(try await store.transition(reportID: id, .withdraw, reason: nil, actor: actor, expectedVersion: nil))
+            return ReportStatusView(try await reports.transition(reportID: id, .withdraw, reason: nil, actor: actor, expectedVersion: nil))
         } catch let e as ReportChangeError {
             throw e.apiError
         }

@@ -8,7 +8,10 @@ import Storage
 /// each edit re-validates the whole report, re-places it, and keeps the previous content as a
 /// revision (the newest `keep` are kept); any kept revision can be restored.
 struct RevisionsController {
-    let store: SQLiteStore
+    let reports: any ReportStore
+    let revisions: any RevisionStore
+    /// Told after each edit or restore, so that this process serves the new numbers at once.
+    let watcher: DataVersionWatcher
     let catalog: LayerCatalog
     let timeZone: TimeZone
     let keep: Int
@@ -31,7 +34,7 @@ struct RevisionsController {
         v1.get("reports/:id/revisions") { _, context in
             let id = try context.parameters.require("id")
             _ = try await editor(of: id, context)
-            let kept = try await store.revisions(reportID: id)
+            let kept = try await revisions.revisions(reportID: id)
             return Revisions(revisions: kept.map {
                 RevisionView(revision: $0.revision, at: $0.at, actor: $0.actor, occurredOn: $0.occurredOn, areas: $0.areas,
                              report: JSONValueBox(data: $0.payload))
@@ -42,7 +45,8 @@ struct RevisionsController {
             guard let revision = Int(try context.parameters.require("revision")) else { throw APIError.notFound("no such revision") }
             let (account, rule) = try await editor(of: id, context)
             do {
-                let r = try await store.restore(reportID: id, revision: revision, actor: account.id, expectedVersion: nil, keep: keep, allowed: rule)
+                let r = try await revisions.restore(reportID: id, revision: revision, actor: account.id, expectedVersion: nil, keep: keep, allowed: rule)
+                await watcher.noteCommit()
                 return ReportView(r)
             } catch let e as ReportChangeError {
                 throw e.apiError
@@ -58,7 +62,7 @@ struct RevisionsController {
     /// while pending (the status may change between this check and the write).
     private func editor(of id: String, _ context: AppRequestContext) async throws -> (StoredAccount, @Sendable (ReportRecord) throws -> Void) {
         guard let account = context.account else { throw APIError.unauthorized("editing needs a bearer token") }
-        guard let r = try await store.report(id: id) else { throw APIError.notFound("no such report") }
+        guard let r = try await reports.report(id: id) else { throw APIError.notFound("no such report") }
         if account.role.allows(.editAnyReport) { return (account, { _ in }) }
         guard r.reporterID == account.id, account.role.allows(.editOwnPendingReport) else { throw APIError.notFound("no such report") }
         return (account, { current in
@@ -78,13 +82,15 @@ struct RevisionsController {
             throw APIError(status: .unprocessableContent, code: "invalid", message: error.problems.map(\.description).joined(separator: "; "),
                            field: error.problems.first?.field, problems: error.problems)
         }
-        guard let current = try await store.report(id: id), current.kind == report.kind.rawValue else {
+        guard let current = try await reports.report(id: id), current.kind == report.kind.rawValue else {
             throw APIError.invalid("an edit cannot change the report's kind", field: "kind")
         }
         let placed = try ReportPlacement(layers: catalog.snapshot()).place(report.place)
         let change = ReportEdit(occurredOn: report.occurredOn, lon: placed.lon, lat: placed.lat, areas: placed.areas, payload: Data(report.storedJSON))
         do {
-            return ReportView(try await store.edit(reportID: id, change, actor: account.id, expectedVersion: body.version, keep: keep, allowed: rule))
+            let r = try await revisions.edit(reportID: id, change, actor: account.id, expectedVersion: body.version, keep: keep, allowed: rule)
+            await watcher.noteCommit()
+            return ReportView(r)
         } catch let e as ReportChangeError {
             throw e.apiError
         }

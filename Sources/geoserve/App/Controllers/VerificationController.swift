@@ -7,7 +7,11 @@ import Storage
 /// The verifiers' side: the queue, transitions (one or many), review claims, history and viewer
 /// grants. Role checks live on the route groups.
 struct VerificationController {
-    let store: SQLiteStore
+    let reports: any ReportStore
+    let verification: any VerificationStore
+    let audit: any AuditLog
+    /// Told after each transition, so that this process serves the new numbers at once.
+    let watcher: DataVersionWatcher
     /// How long a review claim lasts unless renewed.
     let claimDuration: TimeInterval = 15 * 60
 
@@ -58,26 +62,26 @@ struct VerificationController {
         verifier.post(":id/transitions") { request, context in try await transition(request, context) }
         verifier.post(":id/claim") { _, context in try await claim(context) }
         verifier.delete(":id/claim") { _, context in
-            try await store.release(reportID: try context.parameters.require("id"), holder: context.account!.id)
+            try await verification.release(reportID: try context.parameters.require("id"), holder: context.account!.id)
             return Response(status: .noContent)
         }
         reports.group().add(middleware: RequirePermission(.readReportHistory)).get(":id/history") { _, context in
             let id = try context.parameters.require("id")
-            guard try await store.report(id: id) != nil else { throw APIError.notFound("no such report") }
-            return HistoryResponse(entries: try await store.history(reportID: id))
+            guard try await self.reports.report(id: id) != nil else { throw APIError.notFound("no such report") }
+            return HistoryResponse(entries: try await audit.history(reportID: id))
         }
         let grants = reports.group().add(middleware: RequirePermission(.manageGrants))
         grants.post(":id/grants") { request, context in
             let body = try await request.decode(as: GrantRequest.self, context: context)
             do {
-                try await store.grant(reportID: try context.parameters.require("id"), viewerID: body.viewerId, by: context.account!.id)
+                try await verification.grant(reportID: try context.parameters.require("id"), viewerID: body.viewerId, by: context.account!.id)
             } catch StorageError.notFound(let what) {
                 throw APIError.notFound("\(what) does not exist")
             }
             return Response(status: .noContent)
         }
         grants.delete(":id/grants/:viewer") { _, context in
-            try await store.revokeGrant(reportID: try context.parameters.require("id"), viewerID: try context.parameters.require("viewer"),
+            try await verification.revokeGrant(reportID: try context.parameters.require("id"), viewerID: try context.parameters.require("viewer"),
                                         by: context.account!.id)
             return Response(status: .noContent)
         }
@@ -108,7 +112,7 @@ struct VerificationController {
         }
         if filter.areaID != nil, filter.layer == nil { throw APIError.invalid("area needs layer", field: "area") }
         let limit = try QueryNumber.int(q["limit"], name: "limit", default: 50, range: 1...200)
-        let page = try await store.queue(filter, limit: limit, cursor: q["cursor"].map(String.init))
+        let page = try await verification.queue(filter, limit: limit, cursor: q["cursor"].map(String.init))
         return QueueResponse(reports: page.reports.map { ReportView($0) }, next: page.nextCursor)
     }
 
@@ -118,12 +122,13 @@ struct VerificationController {
         guard body.transition != .withdraw else {
             throw APIError(status: .forbidden, code: "forbidden", message: "only the reporter withdraws a report")
         }
-        if let claim = try await store.claim(reportID: id, now: Date()), claim.holder != context.account!.id {
+        if let claim = try await verification.claim(reportID: id, now: Date()), claim.holder != context.account!.id {
             throw APIError(status: .conflict, code: "claimed", message: "another verifier is reviewing this report until \(claim.expiresAt)")
         }
         do {
-            let r = try await store.transition(reportID: id, body.transition, reason: body.reason, actor: context.account!.id, expectedVersion: body.version)
-            try await store.release(reportID: id, holder: context.account!.id)
+            let r = try await reports.transition(reportID: id, body.transition, reason: body.reason, actor: context.account!.id, expectedVersion: body.version)
+            try await verification.release(reportID: id, holder: context.account!.id)
+            await watcher.noteCommit()
             return ReportView(r)
         } catch let e as ReportChangeError {
             throw e.apiError
@@ -138,25 +143,26 @@ struct VerificationController {
         }
         var results: [BulkResult] = []
         for id in body.ids {
-            if let claim = try await store.claim(reportID: id, now: Date()), claim.holder != context.account!.id {
+            if let claim = try await verification.claim(reportID: id, now: Date()), claim.holder != context.account!.id {
                 results.append(BulkResult(id: id, ok: false, status: nil, error: "another verifier is reviewing this report"))
                 continue
             }
             do {
-                let r = try await store.transition(reportID: id, body.transition, reason: body.reason, actor: context.account!.id, expectedVersion: nil)
+                let r = try await reports.transition(reportID: id, body.transition, reason: body.reason, actor: context.account!.id, expectedVersion: nil)
                 results.append(BulkResult(id: id, ok: true, status: r.status, error: nil))
             } catch let e as ReportChangeError {
                 let current: ReportStatus? = if case .transition(_, let c) = e { c } else { nil }
                 results.append(BulkResult(id: id, ok: false, status: current, error: e.apiError.message))
             }
         }
+        await watcher.noteCommit()
         return BulkResponse(results: results)
     }
 
     func claim(_ context: AppRequestContext) async throws -> ReportClaim {
         let id = try context.parameters.require("id")
         do {
-            return try await store.claim(reportID: id, holder: context.account!.id, until: Date().addingTimeInterval(claimDuration), now: Date())
+            return try await verification.claim(reportID: id, holder: context.account!.id, until: Date().addingTimeInterval(claimDuration), now: Date())
         } catch ClaimError.heldByOther(let c) {
             throw APIError(status: .conflict, code: "claimed", message: "held by \(c.holder) until \(c.expiresAt)")
         } catch ClaimError.notFound {

@@ -2,7 +2,6 @@ import Aggregation
 import Foundation
 import GeoCore
 import Hummingbird
-import Storage
 
 /// The query of an items request, parsed the OGC way: every parameter declared with its range
 /// and default, an undeclared one refused with 400 (OGC API – Features /req/core/query-param-unknown),

@@ -12,7 +12,6 @@ import Storage
 /// the current data version; their ETag covers both, and public bodies are kept in a byte-bounded
 /// cache, so a repeated request costs a key lookup.
 struct FeaturesController {
-        let store: SQLiteStore
     let catalog: LayerCatalog
     let cache: ResponseCache
     let publicURL: String?

@@ -17,7 +17,7 @@ enum LayerReassignment {
     }
 
     /// Stages a layer and publishes it with every report re-assigned, in one transaction.
-    static func importLayer(_ layer: LayerImport, into store: SQLiteStore) async throws -> (info: LayerVersionInfo, moved: Int) {
+    static func importLayer(_ layer: LayerImport, into store: any AreaStore) async throws -> (info: LayerVersionInfo, moved: Int) {
         let info = try await store.stage(layer)
         guard layer.kind == .areas else {
             try await store.publish(layer: info.layer, version: info.version)

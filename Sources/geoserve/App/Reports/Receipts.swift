@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import GeoCore
 import Hummingbird
 import Storage
 

@@ -40,8 +40,12 @@ struct AreaStatsExport {
     /// The largest export, in rows: beyond it a request is refused rather than built.
     static let maxRows = 500_000
 
-    let store: SQLiteStore
+    let counters: any CounterStore
+    /// Every export is recorded before anything leaves.
+    let audit: any AuditLog
     let policy: DisclosurePolicy
+    /// The campus zone the days are in, named in the provenance.
+    let timeZone: TimeZone
 
     /// Checks the parameters against the layer; the error names the parameter.
     static func validate(_ p: Parameters, areaCount: Int) throws {
@@ -56,13 +60,14 @@ struct AreaStatsExport {
     /// Builds the export for `actor` and records it in the audit trail.
     func run(_ p: Parameters, areaIDs: [String], denominators: [String: Double], layerVersion: Int, actor: String) async throws -> (ExportTable, Provenance) {
         try Self.validate(p, areaCount: areaIDs.count)
-        let (dataVersion, counters) = try await store.counterSnapshot(layer: p.layer, basis: p.basis)
+        let snapshot = try await counters.counterSnapshot(layer: p.layer, basis: p.basis)
+        let dataVersion = snapshot.dataVersion
         let request = ExportRequest(layer: p.layer, kind: p.kind, basis: p.basis, from: p.from, to: p.to, bucket: p.bucket)
-        let table = Export.table(request, areaIDs: areaIDs, counters: counters, denominators: denominators, control: DisclosureControl(policy: policy))
-        try await store.recordEvent(actor: actor, action: "export", detail: p.summary + " rows=\(table.rows.count) data_version=\(dataVersion)")
+        let table = Export.table(request, areaIDs: areaIDs, counters: snapshot.cells, denominators: denominators, control: DisclosureControl(policy: policy))
+        try await audit.recordEvent(actor: actor, action: "export", detail: p.summary + " rows=\(table.rows.count) data_version=\(dataVersion)")
         let provenance = Provenance(layer: p.layer, layerVersion: layerVersion, dataVersion: dataVersion,
                                     generatedAt: Date().formatted(.iso8601), threshold: table.threshold, kind: p.kind, basis: p.basis.rawValue,
-                                    bucket: p.bucket.rawValue, from: p.from.iso, to: p.to.iso, timeZone: store.timeZone.identifier,
+                                    bucket: p.bucket.rawValue, from: p.from.iso, to: p.to.iso, timeZone: timeZone.identifier,
                                     columns: ExportTable.units)
         return (table, provenance)
     }

@@ -10,14 +10,14 @@ import Storage
 /// Releases are kept per (layer version, data version, request, audience), so repeated requests
 /// and the tiles of one map view share one computation; a change of data version makes new keys.
 final class StatisticsService: Sendable {
-    let store: SQLiteStore
+    let counters: any CounterStore
     let control: DisclosureControl
     let timeZone: TimeZone
     private let releases = VersionedMemo<ReleasedLayerStatistics>()
     private let fragments = VersionedMemo<FeatureStatistics>()
 
-    init(store: SQLiteStore, policy: DisclosurePolicy, timeZone: TimeZone) {
-        self.store = store
+    init(counters: any CounterStore, policy: DisclosurePolicy, timeZone: TimeZone) {
+        self.counters = counters
         self.control = DisclosureControl(policy: policy)
         self.timeZone = timeZone
     }
@@ -53,12 +53,12 @@ final class StatisticsService: Sendable {
     /// The released statistics of a layer for an audience at the current data version.
     func release(_ layer: PublishedLayer, _ request: StatisticsRequest, for audience: Audience, dataVersion: Int64) async throws -> ReleasedLayerStatistics {
         if let hit = releases.get(Self.key(layer, request, audience, dataVersion)) { return hit }
-        let counters = try await store.counterSnapshot(layer: layer.info.layer, basis: request.basis)
-        let stats = Statistics.compute(request, areaIDs: layer.encoded.ids, counters: counters.cells, denominators: layer.denominators)
+        let snapshot = try await counters.counterSnapshot(layer: layer.info.layer, basis: request.basis)
+        let stats = Statistics.compute(request, areaIDs: layer.encoded.ids, counters: snapshot.cells, denominators: layer.denominators)
         let released = control.release(stats, for: audience)
         // Kept under the version the counters were read at, which a commit since the caller's
         // read may have moved on.
-        releases.put(Self.key(layer, request, audience, counters.dataVersion), released)
+        releases.put(Self.key(layer, request, audience, snapshot.dataVersion), released)
         return released
     }
 

@@ -11,7 +11,6 @@ import Storage
 /// for a year, because a new data version makes a new URL. A tile asked for without `v`, or with
 /// an old one, is drawn from the current numbers and must be revalidated.
 struct TilesController {
-    let store: SQLiteStore
     let catalog: LayerCatalog
     let tiles: TileService
     let publicURL: String?

@@ -1,0 +1,14 @@
+import Foundation
+
+/// Where a report was placed in one layer.
+public struct AreaAssignment: Hashable, Sendable, Codable {
+    public let layer: String
+    public let layerVersion: Int
+    public let areaID: String
+
+    public init(layer: String, layerVersion: Int, areaID: String) {
+        self.layer = layer
+        self.layerVersion = layerVersion
+        self.areaID = areaID
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import ReportVerification
+
+/// A report as stored: the typed report travels as JSON (`payload`, encoded by
+/// `ReportVerification`); the columns the store queries and guards are kept beside it.
+public struct ReportRecord: Hashable, Sendable {
+    public let id: String
+    /// `covid` or `misconduct`.
+    public let kind: String
+    public var status: ReportStatus
+    /// Increases with every change; transitions and edits may require the version they read.
+    public var version: Int
+    /// The submitting account, nil for an anonymous report.
+    public let reporterID: String?
+    public let submittedAt: Date
+    public var updatedAt: Date
+    /// Day of the test date or incident, `YYYY-MM-DD` in the campus time zone.
+    public var occurredOn: String
+    public var payload: Data
+    /// Exact location; never public.
+    public var lon: Double?
+    public var lat: Double?
+    public var areas: [AreaAssignment]
+    /// Campus day of the latest transition into `verified`, `YYYY-MM-DD`; nil if never verified.
+    public var verifiedOn: String?
+    /// The statistics breakdown group (a covid reporter's affiliation), "" for none.
+    public var group: String
+
+    public init(id: String, kind: String, status: ReportStatus, version: Int, reporterID: String?, submittedAt: Date, updatedAt: Date,
+                occurredOn: String, payload: Data, lon: Double?, lat: Double?, areas: [AreaAssignment],
+                verifiedOn: String? = nil, group: String = "") {
+        self.verifiedOn = verifiedOn
+        self.group = group
+        self.id = id
+        self.kind = kind
+        self.status = status
+        self.version = version
+        self.reporterID = reporterID
+        self.submittedAt = submittedAt
+        self.updatedAt = updatedAt
+        self.occurredOn = occurredOn
+        self.payload = payload
+        self.lon = lon
+        self.lat = lat
+        self.areas = areas
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// One kept state of a report's content.
+public struct ReportRevision: Hashable, Sendable, Codable {
+    public let reportID: String
+    /// 1 for the submitted content, then one more per edit or restore.
+    public let revision: Int
+    public let at: Date
+    public let actor: String
+    public let occurredOn: String
+    public let lon: Double?
+    public let lat: Double?
+    public let areas: [AreaAssignment]
+    public let payload: Data
+
+    public init(reportID: String, revision: Int, at: Date, actor: String, occurredOn: String, lon: Double?, lat: Double?, areas: [AreaAssignment], payload: Data) {
+        self.reportID = reportID
+        self.revision = revision
+        self.at = at
+        self.actor = actor
+        self.occurredOn = occurredOn
+        self.lon = lon
+        self.lat = lat
+        self.areas = areas
+        self.payload = payload
+    }
+}

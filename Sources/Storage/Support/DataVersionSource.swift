@@ -1,0 +1,9 @@
+/// The data version: a number that increases with every committed change that can alter a
+/// public number (a transition into or out of `verified`, an edit of a verified report, a layer
+/// publication, a counter rebuild). Caches and ETags are keyed by it, so every process that reads
+/// the same store agrees on what is current.
+public protocol DataVersionSource: Sendable {
+    /// The data version as of the newest commit of any process. Must not block the caller's
+    /// thread on I/O: backends run the read on their own threads.
+    func dataVersion() async throws -> Int64
+}

@@ -1,0 +1,5 @@
+/// Why a claim was refused.
+public enum ClaimError: Error, Equatable, Sendable {
+    case heldByOther(ReportClaim)
+    case notFound
+}

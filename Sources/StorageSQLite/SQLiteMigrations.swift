@@ -1,0 +1,176 @@
+import Foundation
+import Storage
+
+/// The embedded store's schema, one migration per version. Migrations are append-only: a
+/// released one is never edited.
+enum SQLiteMigrations {
+    static let all: [(version: Int, sql: String)] = [
+        (1, """
+        CREATE TABLE meta (
+            key   TEXT PRIMARY KEY,
+            value INTEGER NOT NULL
+        );
+        INSERT INTO meta (key, value) VALUES ('data_version', 0);
+        CREATE TABLE layers (
+            name              TEXT PRIMARY KEY,
+            kind              TEXT NOT NULL CHECK (kind IN ('areas', 'points')),
+            published_version INTEGER,
+            created_at        TEXT NOT NULL
+        );
+        CREATE TABLE layer_versions (
+            layer          TEXT NOT NULL REFERENCES layers (name),
+            version        INTEGER NOT NULL,
+            created_at     TEXT NOT NULL,
+            source         TEXT,
+            feature_count  INTEGER NOT NULL,
+            repaired_count INTEGER NOT NULL,
+            rejected_count INTEGER NOT NULL,
+            PRIMARY KEY (layer, version)
+        );
+        CREATE TABLE areas (
+            layer      TEXT NOT NULL,
+            version    INTEGER NOT NULL,
+            area_id    TEXT NOT NULL,
+            name       TEXT,
+            properties TEXT NOT NULL,
+            geometry   TEXT NOT NULL,
+            PRIMARY KEY (layer, version, area_id),
+            FOREIGN KEY (layer, version) REFERENCES layer_versions (layer, version)
+        );
+        """),
+        (2, """
+        CREATE TABLE accounts (
+            id            TEXT PRIMARY KEY,
+            email         TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            role          TEXT NOT NULL CHECK (role IN ('reporter', 'verifier', 'researcher', 'viewer', 'admin')),
+            password_hash TEXT NOT NULL,
+            disabled      INTEGER NOT NULL DEFAULT 0,
+            created_at    TEXT NOT NULL
+        );
+        CREATE TABLE tokens (
+            token_hash TEXT PRIMARY KEY,
+            account_id TEXT NOT NULL REFERENCES accounts (id),
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL,
+            revoked_at TEXT
+        );
+        CREATE INDEX tokens_by_account ON tokens (account_id);
+        """),
+        (3, """
+        CREATE TABLE reports (
+            id                TEXT PRIMARY KEY,
+            kind              TEXT NOT NULL CHECK (kind IN ('covid', 'misconduct')),
+            status            TEXT NOT NULL CHECK (status IN ('pending', 'verified', 'rejected', 'revoked', 'withdrawn')),
+            version           INTEGER NOT NULL,
+            reporter_id       TEXT REFERENCES accounts (id),
+            receipt_hash      TEXT UNIQUE,
+            idempotency_scope TEXT,
+            idempotency_key   TEXT,
+            occurred_on       TEXT NOT NULL,
+            submitted_at      TEXT NOT NULL,
+            updated_at        TEXT NOT NULL,
+            lon               REAL,
+            lat               REAL,
+            payload           TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX reports_by_idempotency ON reports (idempotency_scope, idempotency_key) WHERE idempotency_key IS NOT NULL;
+        CREATE INDEX reports_by_reporter ON reports (reporter_id, kind, submitted_at);
+        CREATE INDEX reports_by_status ON reports (status, submitted_at);
+        CREATE TABLE report_areas (
+            report_id     TEXT NOT NULL REFERENCES reports (id),
+            layer         TEXT NOT NULL,
+            layer_version INTEGER NOT NULL,
+            area_id       TEXT NOT NULL,
+            PRIMARY KEY (report_id, layer)
+        );
+        CREATE INDEX report_areas_by_area ON report_areas (layer, area_id);
+        CREATE TABLE audit (
+            sequence    INTEGER PRIMARY KEY,
+            report_id   TEXT,
+            actor       TEXT NOT NULL,
+            at          TEXT NOT NULL,
+            action      TEXT NOT NULL,
+            from_status TEXT,
+            to_status   TEXT,
+            reason      TEXT,
+            hash        TEXT NOT NULL
+        );
+        CREATE INDEX audit_by_report ON audit (report_id, sequence);
+        CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
+        CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
+        """),
+        (4, """
+        CREATE TABLE claims (
+            report_id  TEXT PRIMARY KEY REFERENCES reports (id),
+            holder     TEXT NOT NULL,
+            expires_at TEXT NOT NULL
+        );
+        CREATE TABLE grants (
+            report_id  TEXT NOT NULL REFERENCES reports (id),
+            viewer_id  TEXT NOT NULL REFERENCES accounts (id),
+            granted_by TEXT NOT NULL,
+            granted_at TEXT NOT NULL,
+            PRIMARY KEY (viewer_id, report_id)
+        );
+        """),
+        (5, """
+        CREATE TABLE attachments (
+            id           TEXT PRIMARY KEY,
+            report_id    TEXT NOT NULL REFERENCES reports (id),
+            content_type TEXT NOT NULL,
+            size         INTEGER NOT NULL,
+            sha256       TEXT NOT NULL,
+            file         TEXT NOT NULL,
+            uploaded_by  TEXT NOT NULL,
+            created_at   TEXT NOT NULL
+        );
+        CREATE INDEX attachments_by_report ON attachments (report_id);
+        """),
+        (6, """
+        CREATE TABLE revisions (
+            report_id   TEXT NOT NULL REFERENCES reports (id),
+            revision    INTEGER NOT NULL,
+            at          TEXT NOT NULL,
+            actor       TEXT NOT NULL,
+            occurred_on TEXT NOT NULL,
+            lon         REAL,
+            lat         REAL,
+            areas       TEXT NOT NULL,
+            payload     TEXT NOT NULL,
+            PRIMARY KEY (report_id, revision)
+        );
+        """),
+        (7, """
+        CREATE TABLE secrets (
+            name  TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """),
+        (8, """
+        ALTER TABLE reports ADD COLUMN verified_on TEXT;
+        ALTER TABLE reports ADD COLUMN group_key TEXT NOT NULL DEFAULT '';
+        CREATE TABLE counters (
+            layer   TEXT NOT NULL,
+            basis   TEXT NOT NULL CHECK (basis IN ('occurred', 'submitted', 'verified')),
+            area_id TEXT NOT NULL,
+            day     TEXT NOT NULL,
+            kind    TEXT NOT NULL,
+            status  TEXT NOT NULL,
+            grp     TEXT NOT NULL,
+            n       INTEGER NOT NULL,
+            PRIMARY KEY (layer, basis, area_id, day, kind, status, grp)
+        ) WITHOUT ROWID;
+        """),
+    ]
+
+    /// Work a migration does on the data after its SQL, in the same transaction.
+    static let dataSteps: [Int: @Sendable (SQLiteConnection, TimeZone) throws -> Void] = [
+        // Counters start from the reports already stored.
+        8: { db, zone in
+            try SQLiteStore.backfillGroups(db)
+            _ = try SQLiteStore.rebuildCounters(zone: zone, db)
+        },
+    ]
+
+    static var latest: Int { all.last!.version }
+}

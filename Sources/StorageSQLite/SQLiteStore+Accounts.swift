@@ -1,0 +1,106 @@
+import Foundation
+import Storage
+import ReportVerification
+
+extension SQLiteStore: AccountStore {
+    private static let accountColumns = "id, email, role, disabled, created_at, password_hash"
+
+    private static func account(_ s: SQLiteStatement) -> StoredAccount {
+        StoredAccount(id: s.text(0)!, email: s.text(1)!, role: Role(rawValue: s.text(2)!) ?? .reporter,
+                      disabled: s.int(3) != 0, createdAt: Timestamp.parse(s.text(4)!), passwordHash: s.text(5)!)
+    }
+
+    public func createAccount(email: String, role: Role, passwordHash: String) async throws -> StoredAccount {
+        let id = TimeOrderedID.make()
+        return try await run { db in
+            try db.transaction {
+                if try db.prepare("SELECT 1 FROM accounts WHERE email = ?").bind(.text(email)).firstInt() != nil {
+                    throw StorageError.conflict("an account with this email")
+                }
+                try db.prepare("INSERT INTO accounts (id, email, role, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, 0, ?)")
+                    .bind(.text(id), .text(email), .text(role.rawValue), .text(passwordHash), .text(Timestamp.now())).run()
+                let s = try db.prepare("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?").bind(.text(id))
+                _ = try s.step()
+                return Self.account(s)
+            }
+        }
+    }
+
+    public func account(email: String) async throws -> StoredAccount? {
+        try await run { db in
+            let s = try db.prepare("SELECT \(Self.accountColumns) FROM accounts WHERE email = ?").bind(.text(email))
+            return try s.step() ? Self.account(s) : nil
+        }
+    }
+
+    public func account(id: String) async throws -> StoredAccount? {
+        try await run { db in
+            let s = try db.prepare("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?").bind(.text(id))
+            return try s.step() ? Self.account(s) : nil
+        }
+    }
+
+    public func accounts() async throws -> [StoredAccount] {
+        try await run { db in
+            let s = try db.prepare("SELECT \(Self.accountColumns) FROM accounts ORDER BY created_at, id")
+            var out: [StoredAccount] = []
+            while try s.step() { out.append(Self.account(s)) }
+            return out
+        }
+    }
+
+    public func updateAccount(id: String, role: Role?, disabled: Bool?) async throws -> StoredAccount {
+        try await run { db in
+            try db.transaction {
+                guard try db.prepare("SELECT 1 FROM accounts WHERE id = ?").bind(.text(id)).firstInt() != nil else {
+                    throw StorageError.notFound("account \(id)")
+                }
+                if let role {
+                    try db.prepare("UPDATE accounts SET role = ? WHERE id = ?").bind(.text(role.rawValue), .text(id)).run()
+                }
+                if let disabled {
+                    try db.prepare("UPDATE accounts SET disabled = ? WHERE id = ?").bind(.int(disabled ? 1 : 0), .text(id)).run()
+                    if disabled {
+                        try db.prepare("UPDATE tokens SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL")
+                            .bind(.text(Timestamp.now()), .text(id)).run()
+                    }
+                }
+                let s = try db.prepare("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?").bind(.text(id))
+                _ = try s.step()
+                return Self.account(s)
+            }
+        }
+    }
+
+    public func storeToken(hash: String, accountID: String, expiresAt: Date) async throws {
+        try await run { db in
+            try db.prepare("INSERT INTO tokens (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
+                .bind(.text(hash), .text(accountID), .text(Timestamp.now()), .text(Timestamp.format(expiresAt))).run()
+        }
+    }
+
+    public func account(tokenHash: String, now: Date) async throws -> StoredAccount? {
+        let columns = Self.accountColumns.split(separator: ",").map { "a." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+        return try await run { db in
+            let s = try db.prepare("""
+                SELECT \(columns) FROM tokens t JOIN accounts a ON a.id = t.account_id
+                WHERE t.token_hash = ? AND t.revoked_at IS NULL AND t.expires_at > ? AND a.disabled = 0
+                """).bind(.text(tokenHash), .text(Timestamp.format(now)))
+            return try s.step() ? Self.account(s) : nil
+        }
+    }
+
+    public func revokeToken(hash: String) async throws {
+        try await run { db in
+            try db.prepare("UPDATE tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL")
+                .bind(.text(Timestamp.now()), .text(hash)).run()
+        }
+    }
+
+    public func revokeTokens(accountID: String) async throws {
+        try await run { db in
+            try db.prepare("UPDATE tokens SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL")
+                .bind(.text(Timestamp.now()), .text(accountID)).run()
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Aggregation
+import Foundation
+import ReportVerification
+import Storage
+
+extension SQLiteStore: ReportStore {
+    static let reportColumns = "id, kind, status, version, reporter_id, submitted_at, updated_at, occurred_on, payload, lon, lat, verified_on, group_key"
+    /// How many columns `reportColumns` names: a query may select more after them.
+    static let reportColumnCount: Int32 = 13
+
+    /// Reads a report row (columns as `reportColumns`) and its area assignments.
+    static func readReport(_ s: SQLiteStatement, _ db: SQLiteConnection) throws -> ReportRecord {
+        let areas = try db.cached("SELECT layer, layer_version, area_id FROM report_areas WHERE report_id = ? ORDER BY layer").bind(.text(s.text(0)!))
+        var assignments: [AreaAssignment] = []
+        while try areas.step() { assignments.append(AreaAssignment(layer: areas.text(0)!, layerVersion: Int(areas.int(1)), areaID: areas.text(2)!)) }
+        return readReport(s, areas: assignments)
+    }
+
+    /// Reads a report row whose area assignments the caller already has.
+    static func readReport(_ s: SQLiteStatement, areas assignments: [AreaAssignment]) -> ReportRecord {
+        ReportRecord(id: s.text(0)!, kind: s.text(1)!, status: ReportStatus(rawValue: s.text(2)!) ?? .pending, version: Int(s.int(3)),
+                            reporterID: s.text(4), submittedAt: Timestamp.parse(s.text(5)!), updatedAt: Timestamp.parse(s.text(6)!),
+                            occurredOn: s.text(7)!, payload: Data(s.text(8)!.utf8),
+                            lon: s.isNull(9) ? nil : s.double(9), lat: s.isNull(10) ? nil : s.double(10), areas: assignments,
+                            verifiedOn: s.text(11), group: s.text(12) ?? "")
+    }
+
+    static func loadReport(id: String, _ db: SQLiteConnection) throws -> ReportRecord? {
+        let s = try db.prepare("SELECT \(reportColumns) FROM reports WHERE id = ?").bind(.text(id))
+        return try s.step() ? try readReport(s, db) : nil
+    }
+
+    public func submit(_ submission: ReportSubmission, check: @escaping @Sendable ([PriorReport]) throws -> Void) async throws -> SubmissionOutcome {
+        try await withCheckedThrowingContinuation { continuation in
+            enqueue(IntakeJob(submission: submission, check: check, continuation: continuation))
+        }
+    }
+
+    /// Stores one submission inside the drain's transaction.
+    ///
+    /// - Parameters:
+    ///   - audit: the newest audit entry, carried from one submission of the batch to the next
+    ///     so that each link of the chain is not read back from the table.
+    ///
+    /// Counters are left to the drain, which sums the batch's changes and writes them once.
+    static func store(_ job: IntakeJob, _ db: SQLiteConnection, audit: inout AuditTail) throws -> SubmissionOutcome {
+        let r = job.submission.record
+        let scope = r.reporterID ?? "anonymous"
+        if let key = job.submission.idempotencyKey {
+            let s = try db.cached("SELECT \(reportColumns) FROM reports WHERE idempotency_scope = ? AND idempotency_key = ?")
+                .bind(.text(scope), .text(key))
+            if try s.step() {
+                let r = try readReport(s, db)
+                try s.finish()
+                return .replayed(r)
+            }
+        }
+        if let reporter = r.reporterID {
+            let s = try db.cached("SELECT id, submitted_at, status FROM reports WHERE reporter_id = ? AND kind = ? ORDER BY submitted_at DESC LIMIT 50")
+                .bind(.text(reporter), .text(r.kind))
+            var prior: [PriorReport] = []
+            while try s.step() {
+                prior.append(PriorReport(id: s.text(0)!, submittedAt: Timestamp.parse(s.text(1)!), status: ReportStatus(rawValue: s.text(2)!) ?? .pending))
+            }
+            try job.check(prior)
+        }
+        let submitted = Timestamp.format(r.submittedAt)
+        try db.cached("""
+            INSERT INTO reports (id, kind, status, version, reporter_id, idempotency_scope, idempotency_key,
+                                 occurred_on, submitted_at, updated_at, lon, lat, payload, group_key)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).bind(.text(r.id), .text(r.kind), .text(r.status.rawValue), .int(Int64(r.version)), r.reporterID.map { .text($0) } ?? .null,
+                      .text(scope), job.submission.idempotencyKey.map { .text($0) } ?? .null, .text(r.occurredOn), .text(submitted),
+                      .text(submitted), r.lon.map { .double($0) } ?? .null, r.lat.map { .double($0) } ?? .null,
+                      .text(String(decoding: r.payload, as: UTF8.self)), .text(r.group)).run()
+        let insertArea = try db.cached("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")
+        for a in r.areas {
+            try insertArea.bind(.text(r.id), .text(a.layer), .int(Int64(a.layerVersion)), .text(a.areaID)).run()
+        }
+        audit = try appendAudit(db, after: audit, AuditFields(reportID: r.id, actor: r.reporterID ?? "anonymous", at: submitted,
+                                                              action: "submit", to: r.status))
+        return .created(r)
+    }
+
+    /// Appends one audit entry, chained to the last one. Runs inside the caller's transaction.
+    /// - Parameter tail: the newest entry when the caller already knows it; read from the table otherwise.
+    /// - Returns: the appended entry, the next entry's predecessor.
+    @discardableResult
+    static func appendAudit(_ db: SQLiteConnection, after tail: AuditTail? = nil, _ fields: AuditFields) throws -> AuditTail {
+        let entry = try (tail ?? auditTail(db)).next(fields)
+        try db.cached("INSERT INTO audit (sequence, report_id, actor, at, action, from_status, to_status, reason, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            .bind(.int(Int64(entry.sequence)), fields.reportID.map { .text($0) } ?? .null, .text(fields.actor), .text(fields.at),
+                  .text(fields.action), fields.from.map { .text($0.rawValue) } ?? .null, fields.to.map { .text($0.rawValue) } ?? .null,
+                  fields.reason.map { .text($0) } ?? .null, .text(entry.hash)).run()
+        return entry
+    }
+
+    /// The last entry in the audit table, or the chain's start when the trail is empty.
+    static func auditTail(_ db: SQLiteConnection) throws -> AuditTail {
+        let last = try db.cached("SELECT sequence, hash FROM audit ORDER BY sequence DESC LIMIT 1").bind()
+        defer { try? last.finish() }
+        return try last.step() ? AuditTail(sequence: Int(last.int(0)), hash: last.text(1)!) : .start
+    }
+
+    public func report(id: String) async throws -> ReportRecord? {
+        try await run { db in try Self.loadReport(id: id, db) }
+    }
+
+    public func transition(reportID: String, _ transition: ReportTransition, reason: String?, actor: String,
+                           expectedVersion: Int?) async throws -> ReportRecord {
+        let zone = timeZone
+        return try await run { db in
+            try db.transaction {
+                guard var r = try Self.loadReport(id: reportID, db) else { throw ReportChangeError.notFound }
+                if let expectedVersion, expectedVersion != r.version {
+                    throw ReportChangeError.staleVersion(current: r.version, status: r.status)
+                }
+                let next: ReportStatus
+                do throws(TransitionError) { next = try r.status.applying(transition, reason: reason) } catch {
+                    throw ReportChangeError.transition(error, current: r.status)
+                }
+                let now = Date()
+                let at = Timestamp.format(now)
+                let before = r
+                if next == .verified { r.verifiedOn = Day.containing(now, in: zone).iso }
+                let changed = try db.prepare("UPDATE reports SET status = ?, version = version + 1, updated_at = ?, verified_on = ? WHERE id = ? AND version = ?")
+                    .bind(.text(next.rawValue), .text(at), r.verifiedOn.map { .text($0) } ?? .null, .text(reportID), .int(Int64(r.version)))
+                try changed.run()
+                try Self.appendAudit(db, AuditFields(reportID: reportID, actor: actor, at: at, action: transition.rawValue, from: r.status,
+                                                     to: next, reason: reason))
+                if r.status == .verified || next == .verified {
+                    // Public numbers change: every cache keyed by the data version turns over.
+                    try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
+                }
+                r.status = next
+                r.version += 1
+                r.updatedAt = Timestamp.parse(at)
+                var counters = CounterChanges(zone: zone)
+                counters.add(from: before, to: r)
+                try Self.writeCounters(counters, db)
+                return r
+            }
+        }
+    }
+}
+
+/// One waiting submission of the group commit.
+struct IntakeJob: Sendable {
+    let submission: ReportSubmission
+    let check: @Sendable ([PriorReport]) throws -> Void
+    let continuation: CheckedContinuation<SubmissionOutcome, any Error>
+}
+
+/// Submissions waiting for the next group commit, and whether a drain is already queued.
+struct IntakeQueue: Sendable {
+    var jobs: [IntakeJob] = []
+    var drainQueued = false
+}

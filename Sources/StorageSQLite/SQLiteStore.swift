@@ -1,0 +1,285 @@
+import Dispatch
+import Foundation
+import GeoCore
+import Storage
+import Synchronization
+
+/// The embedded store: one SQLite file in WAL mode with `synchronous = FULL`, so that a
+/// committed transaction survives a crash of the process and of the machine.
+///
+/// All database work runs on one serial dispatch queue, off Swift's cooperative pool, because
+/// SQLite calls block on disk I/O. That queue is the store's single writer: it is what makes
+/// the audit chain, the 14-day rule, idempotency keys and claims atomic here (see the
+/// concurrency contracts of the `Storage` protocols).
+public final class SQLiteStore: Sendable {
+    private let queue: DispatchQueue
+    /// Where the data-version reads run: its own thread, so a read neither waits behind the
+    /// writer's queue nor blocks a caller's thread.
+    private let readerQueue: DispatchQueue
+    private let connection: ConfinedConnection
+    private let intake = Mutex(IntakeQueue())
+    /// A second connection for the data-version read that the version watcher makes, so it
+    /// neither waits behind the writer's queue nor delays it. WAL lets it read while the writer
+    /// commits.
+    private let versionReader: ConfinedConnection
+    /// Where the database lives.
+    public let path: String
+    /// The campus's time zone: report days and counter days are its days.
+    public let timeZone: TimeZone
+
+    /// Opens or creates the database at `path` (its folder is created when missing).
+    public init(path: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!) throws {
+        self.path = path
+        self.timeZone = timeZone
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+            throw StorageError.cannotOpen("\(path): its folder cannot be created")
+        }
+        let c = try SQLiteConnection(path: path)
+        try c.execute("""
+            PRAGMA journal_mode = WAL;
+            PRAGMA synchronous = FULL;
+            PRAGMA foreign_keys = ON;
+            PRAGMA busy_timeout = 5000;
+            PRAGMA cache_size = -65536;
+            PRAGMA mmap_size = 268435456;
+            PRAGMA temp_store = MEMORY;
+            """)
+        connection = ConfinedConnection(c)
+        queue = DispatchQueue(label: "geoserve.sqlite")
+        readerQueue = DispatchQueue(label: "geoserve.sqlite.reader")
+        let reader = try SQLiteConnection(path: path)
+        try reader.execute("PRAGMA query_only = ON; PRAGMA busy_timeout = 5000;")
+        versionReader = ConfinedConnection(reader)
+    }
+
+    /// Runs `body` with the connection on the store's queue.
+    func run<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { [connection] in
+                continuation.resume(with: Result { try body(connection.value) })
+            }
+        }
+    }
+
+    /// Adds a submission to the next group commit, queueing a drain unless one is queued.
+    func enqueue(_ job: IntakeJob) {
+        let queueDrain = intake.withLock { q -> Bool in
+            q.jobs.append(job)
+            if q.drainQueued { return false }
+            q.drainQueued = true
+            return true
+        }
+        if queueDrain { queue.async { [self] in drain() } }
+    }
+
+    /// Group commit: every submission that arrived while the previous commit was being written
+    /// goes into one transaction and one fsync. Each runs under its own savepoint, so one that
+    /// fails (a rule, a constraint) is rolled back alone and the others still commit. The
+    /// batch's counter changes are summed and written once, after the last submission.
+    private func drain() {
+        let jobs = intake.withLock { q -> [IntakeJob] in
+            defer { q.jobs = []; q.drainQueued = false }
+            return q.jobs
+        }
+        guard !jobs.isEmpty else { return }
+        let db = connection.value
+        var results: [Result<SubmissionOutcome, any Error>] = []
+        results.reserveCapacity(jobs.count)
+        do {
+            try db.cached("BEGIN IMMEDIATE").bind().run()
+            var audit = try Self.auditTail(db)
+            var counters = CounterChanges(zone: timeZone)
+            let savepoint = try db.cached("SAVEPOINT submission")
+            let release = try db.cached("RELEASE submission")
+            let rollback = try db.cached("ROLLBACK TO submission")
+            for job in jobs {
+                try savepoint.bind().run()
+                let auditBefore = audit
+                do {
+                    let outcome = try Self.store(job, db, audit: &audit)
+                    try release.bind().run()
+                    if case .created(let r) = outcome { counters.add(from: nil, to: r) }
+                    results.append(.success(outcome))
+                } catch {
+                    try rollback.bind().run()
+                    try release.bind().run()
+                    audit = auditBefore
+                    results.append(.failure(error))
+                }
+            }
+            try Self.writeCounters(counters, db)
+            try db.cached("COMMIT").bind().run()
+        } catch {
+            try? db.execute("ROLLBACK")
+            for job in jobs { job.continuation.resume(throwing: error) }
+            return
+        }
+        for (job, result) in zip(jobs, results) { job.continuation.resume(with: result) }
+    }
+
+}
+
+extension SQLiteStore: StoreAdmin {
+    @discardableResult
+    public func migrate() async throws -> Int {
+        let zone = timeZone
+        return try await run { db in
+            try db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+            let current = Int(try db.scalar("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") ?? 0)
+            guard current <= SQLiteMigrations.latest else {
+                throw StorageError.schemaTooNew(found: current, supported: SQLiteMigrations.latest)
+            }
+            for m in SQLiteMigrations.all where m.version > current {
+                try db.transaction {
+                    try db.execute(m.sql)
+                    try SQLiteMigrations.dataSteps[m.version]?(db, zone)
+                    try db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)")
+                        .bind(.int(Int64(m.version)), .text(Timestamp.now())).run()
+                }
+            }
+            return SQLiteMigrations.latest
+        }
+    }
+
+    public func ping() async throws {
+        _ = try await run { db in try db.scalar("SELECT 1") }
+    }
+}
+
+extension SQLiteStore: AreaStore {
+    public func layers() async throws -> [LayerSummary] {
+        try await run { db in
+            let versions = try db.prepare("""
+                SELECT layer, version, created_at, source, feature_count, repaired_count, rejected_count
+                FROM layer_versions ORDER BY layer, version
+                """)
+            var byLayer: [String: [(Int, String, String?, Int, Int, Int)]] = [:]
+            while try versions.step() {
+                byLayer[versions.text(0)!, default: []].append((Int(versions.int(1)), versions.text(2)!, versions.text(3),
+                                                                Int(versions.int(4)), Int(versions.int(5)), Int(versions.int(6))))
+            }
+            let s = try db.prepare("SELECT name, kind, published_version FROM layers ORDER BY name")
+            var out: [LayerSummary] = []
+            while try s.step() {
+                let name = s.text(0)!
+                let kind = LayerKind(rawValue: s.text(1)!) ?? .areas
+                let infos = (byLayer[name] ?? []).map { v in
+                    LayerVersionInfo(layer: name, version: v.0, kind: kind, createdAt: Timestamp.parse(v.1), source: v.2,
+                                     featureCount: v.3, repairedCount: v.4, rejectedCount: v.5)
+                }
+                out.append(LayerSummary(name: name, kind: kind, publishedVersion: s.isNull(2) ? nil : Int(s.int(2)), versions: infos))
+            }
+            return out
+        }
+    }
+
+    public func stage(_ layer: LayerImport) async throws -> LayerVersionInfo {
+        var seen = Set<String>()
+        for a in layer.areas where !seen.insert(a.id).inserted {
+            throw StorageError.invalidImport("area id \"\(a.id)\" occurs twice in layer \"\(layer.layer)\"")
+        }
+        // Encoding happens before the transaction so that the write lock is held briefly.
+        let writer = GeoJSONWriter(precision: nil)
+        let rows = layer.areas.map { a in
+            (a.id, a.name, writer.string(JSONValue.object(a.properties)), writer.string(a.geometry))
+        }
+        return try await run { db in
+            try db.transaction {
+                let now = Timestamp.now()
+                if let existing = try db.prepare("SELECT kind FROM layers WHERE name = ?").bind(.text(layer.layer)).firstText() {
+                    guard existing == layer.kind.rawValue else {
+                        throw StorageError.invalidImport("layer \"\(layer.layer)\" holds \(existing), not \(layer.kind.rawValue)")
+                    }
+                } else {
+                    try db.prepare("INSERT INTO layers (name, kind, published_version, created_at) VALUES (?, ?, NULL, ?)")
+                        .bind(.text(layer.layer), .text(layer.kind.rawValue), .text(now)).run()
+                }
+                let version = Int(try db.prepare("SELECT COALESCE(MAX(version), 0) + 1 FROM layer_versions WHERE layer = ?")
+                    .bind(.text(layer.layer)).firstInt() ?? 1)
+                try db.prepare("""
+                    INSERT INTO layer_versions (layer, version, created_at, source, feature_count, repaired_count, rejected_count)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """).bind(.text(layer.layer), .int(Int64(version)), .text(now), layer.source.map { .text($0) } ?? .null,
+                              .int(Int64(rows.count)), .int(Int64(layer.repairedCount)), .int(Int64(layer.rejectedCount))).run()
+                let insert = try db.prepare("""
+                    INSERT INTO areas (layer, version, area_id, name, properties, geometry) VALUES (?, ?, ?, ?, ?, ?)
+                    """)
+                for r in rows {
+                    try insert.bind(.text(layer.layer), .int(Int64(version)), .text(r.0), r.1.map { .text($0) } ?? .null,
+                                    .text(r.2), .text(r.3)).run()
+                }
+                return LayerVersionInfo(layer: layer.layer, version: version, kind: layer.kind, createdAt: Timestamp.parse(now),
+                                        source: layer.source, featureCount: rows.count,
+                                        repairedCount: layer.repairedCount, rejectedCount: layer.rejectedCount)
+            }
+        }
+    }
+
+    @discardableResult
+    public func publish(layer: String, version: Int, resolve: AreaResolver?) async throws -> Int {
+        let zone = timeZone
+        return try await run { db in
+            try db.transaction {
+                let exists = try db.prepare("SELECT 1 FROM layer_versions WHERE layer = ? AND version = ?")
+                    .bind(.text(layer), .int(Int64(version))).firstInt()
+                guard exists != nil else { throw StorageError.unknownVersion(layer: layer, version: version) }
+                try db.prepare("UPDATE layers SET published_version = ? WHERE name = ?").bind(.int(Int64(version)), .text(layer)).run()
+                let moved = try resolve.map { try Self.reassign(layer: layer, version: version, resolve: $0, zone: zone, db) } ?? 0
+                try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
+                return moved
+            }
+        }
+    }
+
+    public func areas(layer: String, version: Int) async throws -> [StoredArea] {
+        let rows: [(String, String?, String, String)] = try await run { db in
+            let s = try db.prepare("SELECT area_id, name, properties, geometry FROM areas WHERE layer = ? AND version = ? ORDER BY area_id")
+                .bind(.text(layer), .int(Int64(version)))
+            var out: [(String, String?, String, String)] = []
+            while try s.step() { out.append((s.text(0)!, s.text(1), s.text(2)!, s.text(3)!)) }
+            if out.isEmpty {
+                let known = try db.prepare("SELECT 1 FROM layer_versions WHERE layer = ? AND version = ?")
+                    .bind(.text(layer), .int(Int64(version))).firstInt()
+                if known == nil { throw StorageError.unknownVersion(layer: layer, version: version) }
+            }
+            return out
+        }
+        let reader = GeoJSONReader()
+        return try rows.map { r in
+            let props = try JSONDecoder().decode([String: JSONValue].self, from: Data(r.2.utf8))
+            let geometry = try reader.geometry(from: Data(r.3.utf8))
+            return StoredArea(id: r.0, name: r.1, properties: props, geometry: geometry)
+        }
+    }
+
+}
+
+extension SQLiteStore: DataVersionSource {
+    public func dataVersion() async throws -> Int64 {
+        try await withCheckedThrowingContinuation { continuation in
+            readerQueue.async { [versionReader] in
+                continuation.resume(with: Result {
+                    let s = try versionReader.value.cached("SELECT value FROM meta WHERE key = 'data_version'")
+                    defer { try? s.finish() }
+                    return try s.firstInt() ?? 0
+                })
+            }
+        }
+    }
+}
+
+/// The store's connection, confined to the store's serial queue.
+///
+/// `@unchecked Sendable` is sound because each connection has one serial queue that is its only
+/// access path (`SQLiteStore.run` for the writer, the reader queue for the version reader), so a
+/// connection is never used by two threads at once.
+private final class ConfinedConnection: @unchecked Sendable {
+    let value: SQLiteConnection
+    init(_ value: SQLiteConnection) { self.value = value }
+}
+
+extension SQLiteStatement {
+    func firstInt() throws(StorageError) -> Int64? { try step() ? int(0) : nil }
+    func firstText() throws(StorageError) -> String? { try step() ? text(0) : nil }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import ReportVerification
+
+/// The one error shape of the API: `{"error": {"code": "...", "message": "...", "field": "..."}}`.
+struct APIError: HTTPResponseError, Sendable {
+    let status: HTTPResponse.Status
+    let code: String
+    let message: String
+    var field: String?
+    /// For conflicts: the resource's current status, so clients can show it without reloading.
+    var current: String?
+    /// For refusals in time: when the action becomes possible (ISO 8601).
+    var nextAllowed: String?
+    /// For invalid input: every problem, not just the first.
+    var problems: [FieldProblem]?
+
+    init(status: HTTPResponse.Status, code: String, message: String, field: String? = nil, current: String? = nil,
+         nextAllowed: String? = nil, problems: [FieldProblem]? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+        self.current = current
+        self.nextAllowed = nextAllowed
+        self.problems = problems
+    }
+
+    static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "not_found", message: message) }
+    static func unavailable(_ message: String) -> APIError { APIError(status: .serviceUnavailable, code: "unavailable", message: message) }
+    static func unauthorized(_ message: String) -> APIError { APIError(status: .unauthorized, code: "unauthorized", message: message) }
+    static func invalid(_ message: String, field: String? = nil) -> APIError {
+        APIError(status: .unprocessableContent, code: "invalid", message: message, field: field)
+    }
+    /// A query parameter that is malformed or out of range: `400 bad_parameter`.
+    static func badParameter(_ message: String, field: String) -> APIError {
+        APIError(status: .badRequest, code: "bad_parameter", message: message, field: field)
+    }
+    static func conflict(_ message: String) -> APIError { APIError(status: .conflict, code: "conflict", message: message) }
+
+    /// 400 for the first query parameter a route does not declare: OGC API – Features requires
+    /// it, and it turns a misspelt parameter into an error instead of a silently ignored one.
+    static func refuseUnknownParameters(_ request: Request, allowed: Set<String>) throws {
+        for (key, _) in request.uri.queryParameters where !allowed.contains(String(key)) {
+            throw APIError(status: .badRequest, code: "unknown_parameter", message: "unknown query parameter \"\(key)\"", field: String(key))
+        }
+    }
+
+    /// The error as a response; Hummingbird's own error handling produces the same for an
+    /// `APIError` that escapes every middleware.
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        response
+    }
+
+    var response: Response {
+        struct Body: Encodable {
+            struct Detail: Encodable {
+                let code: String; let message: String; let field: String?; let current: String?; let nextAllowed: String?
+                let problems: [FieldProblem]?
+            }
+            let error: Detail
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(Body(error: .init(code: code, message: message, field: field, current: current, nextAllowed: nextAllowed, problems: problems)))) ?? Data()
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
