@@ -30,20 +30,23 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         .target(name: "GeoCore", dependencies: ["CGEOS"], swiftSettings: strict),
-        .target(name: "ReportVerification", dependencies: ["GeoCore"], swiftSettings: strict),
-        .target(name: "Aggregation", swiftSettings: strict),
+        // The domain's shared values (days, report kinds and statuses, area references): strings
+        // exist only at the SQL and JSON edges.
+        .target(name: "DomainKernel", swiftSettings: strict),
+        .target(name: "ReportVerification", dependencies: ["DomainKernel", "GeoCore"], swiftSettings: strict),
+        .target(name: "Aggregation", dependencies: ["DomainKernel"], swiftSettings: strict),
         .target(name: "MapTiles", dependencies: ["GeoCore", "CCairo", "CZlib"], swiftSettings: strict),
         // The store's protocols and the backend-neutral logic; each backend only runs its SQL.
         .target(
             name: "Storage",
-            dependencies: ["GeoCore", "ReportVerification", "Aggregation", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["DomainKernel", "GeoCore", "ReportVerification", "Aggregation", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
-        .target(name: "StorageSQLite", dependencies: ["Storage", "GeoCore", "ReportVerification", "Aggregation", "CSQLite"], swiftSettings: strict),
+        .target(name: "StorageSQLite", dependencies: ["Storage", "DomainKernel", "GeoCore", "ReportVerification", "Aggregation", "CSQLite"], swiftSettings: strict),
         .executableTarget(
             name: "geoserve",
             dependencies: [
-                "GeoCore", "Storage", "StorageSQLite", "ReportVerification", "Aggregation", "MapTiles",
+                "DomainKernel", "GeoCore", "Storage", "StorageSQLite", "ReportVerification", "Aggregation", "MapTiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -56,15 +59,16 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .testTarget(name: "DomainKernelTests", dependencies: ["DomainKernel"], swiftSettings: strict),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "CGEOS"], swiftSettings: strict),
-        .testTarget(name: "ReportVerificationTests", dependencies: ["ReportVerification"], swiftSettings: strict),
-        .testTarget(name: "AggregationTests", dependencies: ["Aggregation", "GeoCore"], swiftSettings: strict),
+        .testTarget(name: "ReportVerificationTests", dependencies: ["ReportVerification", "DomainKernel"], swiftSettings: strict),
+        .testTarget(name: "AggregationTests", dependencies: ["Aggregation", "DomainKernel"], swiftSettings: strict),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "GeoCore", "CZlib", "CCairo"], swiftSettings: strict),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "GeoCore", "ReportVerification", "Aggregation"], swiftSettings: strict),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "DomainKernel", "GeoCore", "ReportVerification", "Aggregation"], swiftSettings: strict),
         .testTarget(
             name: "GeoserveTests",
             dependencies: [
-                "geoserve", "GeoCore", "Storage", "StorageSQLite", "Aggregation", "MapTiles", "ReportVerification",
+                "geoserve", "DomainKernel", "GeoCore", "Storage", "StorageSQLite", "Aggregation", "MapTiles", "ReportVerification",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// Why a transition cannot be applied.
 public enum TransitionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The transition does not start from the report's current status.

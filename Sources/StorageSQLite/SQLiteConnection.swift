@@ -1,4 +1,5 @@
 import CSQLite
+import DomainKernel
 import Foundation
 import Storage
 

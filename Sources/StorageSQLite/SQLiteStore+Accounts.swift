@@ -1,6 +1,7 @@
+import DomainKernel
 import Foundation
-import Storage
 import ReportVerification
+import Storage
 
 extension SQLiteStore: AccountStore {
     private static let accountColumns = "id, email, role, disabled, created_at, password_hash"

@@ -1,4 +1,5 @@
 import Aggregation
+import DomainKernel
 import Foundation
 import ReportVerification
 import Storage
@@ -17,8 +18,8 @@ extension SQLiteStore: CounterStore {
             DELETE FROM counters WHERE layer = ? AND basis = ? AND area_id = ? AND day = ? AND kind = ? AND status = ? AND grp = ? AND n = 0
             """)
         for (key, change) in changes.nonZero {
-            let k: [SQLiteStatement.Value] = [.text(key.layer), .text(key.basis.rawValue), .text(key.areaID), .text(key.day.iso),
-                                               .text(key.kind), .text(key.status), .text(key.group)]
+            let k: [SQLiteStatement.Value] = [.text(key.layer), .text(key.basis.rawValue), .text(key.areaID), .day(key.day),
+                                               .text(key.kind.rawValue), .text(key.status.rawValue), .text(key.group)]
             try upsert.bind(values: k + [.int(Int64(change))]).run()
             if change < 0 { try prune.bind(values: k).run() }
         }
@@ -37,8 +38,8 @@ extension SQLiteStore: CounterStore {
                 """).bind(.text(layer), .text(basis.rawValue))
             var out: [(CounterKey, Int)] = []
             while try s.step() {
-                guard let day = Day(iso: s.text(1)!) else { continue }
-                out.append((CounterKey(layer: layer, areaID: s.text(0)!, kind: s.text(2)!, status: s.text(3)!, basis: basis, day: day,
+                guard let day = try s.day(1), let status = try s.reportStatus(3) else { throw StorageError.unreadable("counter cell") }
+                out.append((CounterKey(layer: layer, areaID: s.text(0)!, kind: try s.reportKind(2), status: status, basis: basis, day: day,
                                        group: s.text(4)!), Int(s.int(5))))
             }
             return CounterSnapshot(dataVersion: version, cells: out)
@@ -50,8 +51,10 @@ extension SQLiteStore: CounterStore {
         let s = try db.prepare("SELECT layer, basis, area_id, day, kind, status, grp, n FROM counters")
         var table = CounterTable()
         while try s.step() {
-            guard let basis = TimeBasis(rawValue: s.text(1)!), let day = Day(iso: s.text(3)!) else { continue }
-            let key = CounterKey(layer: s.text(0)!, areaID: s.text(2)!, kind: s.text(4)!, status: s.text(5)!, basis: basis, day: day, group: s.text(6)!)
+            guard let basis = TimeBasis(rawValue: s.text(1)!), let day = try s.day(3), let status = try s.reportStatus(5) else {
+                throw StorageError.unreadable("counter cell")
+            }
+            let key = CounterKey(layer: s.text(0)!, areaID: s.text(2)!, kind: try s.reportKind(4), status: status, basis: basis, day: day, group: s.text(6)!)
             table.counts[key, default: 0] += Int(s.int(7))
         }
         return table
@@ -65,10 +68,10 @@ extension SQLiteStore: CounterStore {
         let s = try db.prepare("SELECT id, kind, status, occurred_on, submitted_at, verified_on, group_key FROM reports")
         var all: [ReportFacts] = []
         while try s.step() {
-            guard let occurred = Day(iso: s.text(3)!) else { continue }
-            all.append(ReportFacts(kind: s.text(1)!, status: s.text(2)!, occurredOn: occurred,
+            guard let status = try s.reportStatus(2), let occurred = try s.day(3) else { throw StorageError.unreadable("report \(s.text(0) ?? "")") }
+            all.append(ReportFacts(kind: try s.reportKind(1), status: status, occurredOn: occurred,
                                    submittedOn: Day.containing(Timestamp.parse(s.text(4)!), in: zone),
-                                   verifiedOn: s.text(5).flatMap(Day.init(iso:)), group: s.text(6) ?? "", areas: byReport[s.text(0)!] ?? []))
+                                   verifiedOn: try s.day(5), group: s.text(6) ?? "", areas: byReport[s.text(0)!] ?? []))
         }
         // The columnar recount: the same cells as adding each report's contributions one by one.
         return CounterTable.recompute(from: all)
@@ -99,8 +102,8 @@ extension SQLiteStore: CounterStore {
         try db.execute("DELETE FROM counters")
         let insert = try db.prepare("INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         for (key, n) in recomputed.counts where n != 0 {
-            try insert.bind(.text(key.layer), .text(key.basis.rawValue), .text(key.areaID), .text(key.day.iso), .text(key.kind),
-                            .text(key.status), .text(key.group), .int(Int64(n))).run()
+            try insert.bind(.text(key.layer), .text(key.basis.rawValue), .text(key.areaID), .day(key.day), .text(key.kind.rawValue),
+                            .text(key.status.rawValue), .text(key.group), .int(Int64(n))).run()
         }
         try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
         return wrong

@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 import Storage
 
@@ -15,7 +16,7 @@ extension SQLiteStore {
         }
         let rows = try db.prepare("SELECT \(reportColumns) FROM reports")
         var all: [ReportRecord] = []
-        while try rows.step() { all.append(readReport(rows, areas: areasByReport[rows.text(0)!] ?? [])) }
+        while try rows.step() { all.append(try readReport(rows, areas: areasByReport[rows.text(0)!] ?? [])) }
         let plan = ReassignmentPlan(layer: layer, version: version, reports: all, resolve: resolve, zone: zone)
         let delete = try db.prepare("DELETE FROM report_areas WHERE report_id = ? AND layer = ?")
         let insert = try db.prepare("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")

@@ -1,4 +1,5 @@
 import Aggregation
+import DomainKernel
 import Foundation
 import ReportVerification
 import Storage
@@ -13,16 +14,17 @@ extension SQLiteStore: ReportStore {
         let areas = try db.cached("SELECT layer, layer_version, area_id FROM report_areas WHERE report_id = ? ORDER BY layer").bind(.text(s.text(0)!))
         var assignments: [AreaAssignment] = []
         while try areas.step() { assignments.append(AreaAssignment(layer: areas.text(0)!, layerVersion: Int(areas.int(1)), areaID: areas.text(2)!)) }
-        return readReport(s, areas: assignments)
+        return try readReport(s, areas: assignments)
     }
 
     /// Reads a report row whose area assignments the caller already has.
-    static func readReport(_ s: SQLiteStatement, areas assignments: [AreaAssignment]) -> ReportRecord {
-        ReportRecord(id: s.text(0)!, kind: s.text(1)!, status: ReportStatus(rawValue: s.text(2)!) ?? .pending, version: Int(s.int(3)),
+    static func readReport(_ s: SQLiteStatement, areas assignments: [AreaAssignment]) throws -> ReportRecord {
+        guard let status = try s.reportStatus(2), let occurredOn = try s.day(7) else { throw StorageError.unreadable("report \(s.text(0) ?? "")") }
+        return ReportRecord(id: s.text(0)!, kind: try s.reportKind(1), status: status, version: Int(s.int(3)),
                             reporterID: s.text(4), submittedAt: Timestamp.parse(s.text(5)!), updatedAt: Timestamp.parse(s.text(6)!),
-                            occurredOn: s.text(7)!, payload: Data(s.text(8)!.utf8),
+                            occurredOn: occurredOn, payload: Data(s.text(8)!.utf8),
                             lon: s.isNull(9) ? nil : s.double(9), lat: s.isNull(10) ? nil : s.double(10), areas: assignments,
-                            verifiedOn: s.text(11), group: s.text(12) ?? "")
+                            verifiedOn: try s.day(11), group: s.text(12) ?? "")
     }
 
     static func loadReport(id: String, _ db: SQLiteConnection) throws -> ReportRecord? {
@@ -57,10 +59,10 @@ extension SQLiteStore: ReportStore {
         }
         if let reporter = r.reporterID {
             let s = try db.cached("SELECT id, submitted_at, status FROM reports WHERE reporter_id = ? AND kind = ? ORDER BY submitted_at DESC LIMIT 50")
-                .bind(.text(reporter), .text(r.kind))
+                .bind(.text(reporter), .text(r.kind.rawValue))
             var prior: [PriorReport] = []
             while try s.step() {
-                prior.append(PriorReport(id: s.text(0)!, submittedAt: Timestamp.parse(s.text(1)!), status: ReportStatus(rawValue: s.text(2)!) ?? .pending))
+                prior.append(PriorReport(id: s.text(0)!, submittedAt: Timestamp.parse(s.text(1)!), status: try s.reportStatus(2) ?? .pending))
             }
             try job.check(prior)
         }
@@ -69,8 +71,8 @@ extension SQLiteStore: ReportStore {
             INSERT INTO reports (id, kind, status, version, reporter_id, idempotency_scope, idempotency_key,
                                  occurred_on, submitted_at, updated_at, lon, lat, payload, group_key)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).bind(.text(r.id), .text(r.kind), .text(r.status.rawValue), .int(Int64(r.version)), r.reporterID.map { .text($0) } ?? .null,
-                      .text(scope), job.submission.idempotencyKey.map { .text($0) } ?? .null, .text(r.occurredOn), .text(submitted),
+            """).bind(.text(r.id), .text(r.kind.rawValue), .text(r.status.rawValue), .int(Int64(r.version)), r.reporterID.map { .text($0) } ?? .null,
+                      .text(scope), job.submission.idempotencyKey.map { .text($0) } ?? .null, .day(r.occurredOn), .text(submitted),
                       .text(submitted), r.lon.map { .double($0) } ?? .null, r.lat.map { .double($0) } ?? .null,
                       .text(String(decoding: r.payload, as: UTF8.self)), .text(r.group)).run()
         let insertArea = try db.cached("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")
@@ -122,9 +124,9 @@ extension SQLiteStore: ReportStore {
                 let now = Date()
                 let at = Timestamp.format(now)
                 let before = r
-                if next == .verified { r.verifiedOn = Day.containing(now, in: zone).iso }
+                if next == .verified { r.verifiedOn = Day.containing(now, in: zone) }
                 let changed = try db.prepare("UPDATE reports SET status = ?, version = version + 1, updated_at = ?, verified_on = ? WHERE id = ? AND version = ?")
-                    .bind(.text(next.rawValue), .text(at), r.verifiedOn.map { .text($0) } ?? .null, .text(reportID), .int(Int64(r.version)))
+                    .bind(.text(next.rawValue), .text(at), .day(r.verifiedOn), .text(reportID), .int(Int64(r.version)))
                 try changed.run()
                 try Self.appendAudit(db, AuditFields(reportID: reportID, actor: actor, at: at, action: transition.rawValue, from: r.status,
                                                      to: next, reason: reason))

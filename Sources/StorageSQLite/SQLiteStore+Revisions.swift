@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 import ReportVerification
 import Storage
@@ -39,19 +40,20 @@ extension SQLiteStore: RevisionStore {
         var out: [ReportRevision] = []
         while try s.step() {
             let areas = (try? JSONDecoder().decode([AreaAssignment].self, from: Data(s.text(6)!.utf8))) ?? []
+            guard let occurredOn = try s.day(3) else { throw StorageError.unreadable("revision of report \(reportID)") }
             out.append(ReportRevision(reportID: reportID, revision: Int(s.int(0)), at: Timestamp.parse(s.text(1)!), actor: s.text(2)!,
-                                      occurredOn: s.text(3)!, lon: s.isNull(4) ? nil : s.double(4), lat: s.isNull(5) ? nil : s.double(5),
+                                      occurredOn: occurredOn, lon: s.isNull(4) ? nil : s.double(4), lat: s.isNull(5) ? nil : s.double(5),
                                       areas: areas, payload: Data(s.text(7)!.utf8)))
         }
         return out
     }
 
     /// Writes a revision row for the report's content as given.
-    private static func recordRevision(_ reportID: String, revision: Int, at: String, actor: String, occurredOn: String,
+    private static func recordRevision(_ reportID: String, revision: Int, at: String, actor: String, occurredOn: Day,
                                        lon: Double?, lat: Double?, areas: [AreaAssignment], payload: Data, _ db: SQLiteConnection) throws {
         let areasJSON = String(decoding: (try? JSONEncoder().encode(areas)) ?? Data("[]".utf8), as: UTF8.self)
         try db.prepare("INSERT INTO revisions (report_id, revision, at, actor, occurred_on, lon, lat, areas, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            .bind(.text(reportID), .int(Int64(revision)), .text(at), .text(actor), .text(occurredOn), lon.map { .double($0) } ?? .null,
+            .bind(.text(reportID), .int(Int64(revision)), .text(at), .text(actor), .day(occurredOn), lon.map { .double($0) } ?? .null,
                   lat.map { .double($0) } ?? .null, .text(areasJSON), .text(String(decoding: payload, as: UTF8.self))).run()
     }
 
@@ -74,7 +76,7 @@ extension SQLiteStore: RevisionStore {
                            areas: edit.areas, payload: edit.payload, db)
         try db.prepare("DELETE FROM revisions WHERE report_id = ? AND revision <= ?").bind(.text(reportID), .int(Int64(latest + 1 - max(keep, 1)))).run()
         try db.prepare("UPDATE reports SET occurred_on = ?, lon = ?, lat = ?, payload = ?, version = version + 1, updated_at = ?, group_key = ? WHERE id = ?")
-            .bind(.text(edit.occurredOn), edit.lon.map { .double($0) } ?? .null, edit.lat.map { .double($0) } ?? .null,
+            .bind(.day(edit.occurredOn), edit.lon.map { .double($0) } ?? .null, edit.lat.map { .double($0) } ?? .null,
                   .text(String(decoding: edit.payload, as: UTF8.self)), .text(at), .text(group), .text(reportID)).run()
         try db.prepare("DELETE FROM report_areas WHERE report_id = ?").bind(.text(reportID)).run()
         let insertArea = try db.prepare("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")

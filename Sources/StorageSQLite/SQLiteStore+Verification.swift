@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 import ReportVerification
 import Storage
@@ -8,9 +9,9 @@ extension SQLiteStore: VerificationStore {
         let rank = "CASE status " + statuses.enumerated().map { "WHEN '\($1.rawValue)' THEN \($0)" }.joined(separator: " ") + " END"
         var conditions = ["status IN (" + statuses.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"]
         var values: [SQLiteStatement.Value] = []
-        if let kind = filter.kind { conditions.append("kind = ?"); values.append(.text(kind)) }
-        if let from = filter.from { conditions.append("occurred_on >= ?"); values.append(.text(from)) }
-        if let to = filter.to { conditions.append("occurred_on <= ?"); values.append(.text(to)) }
+        if let kind = filter.kind { conditions.append("kind = ?"); values.append(.text(kind.rawValue)) }
+        if let from = filter.from { conditions.append("occurred_on >= ?"); values.append(.day(from)) }
+        if let to = filter.to { conditions.append("occurred_on <= ?"); values.append(.day(to)) }
         if let layer = filter.layer {
             if let area = filter.areaID {
                 conditions.append("EXISTS (SELECT 1 FROM report_areas ra WHERE ra.report_id = reports.id AND ra.layer = ? AND ra.area_id = ?)")

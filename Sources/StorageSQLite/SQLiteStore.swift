@@ -1,4 +1,5 @@
 import Dispatch
+import DomainKernel
 import Foundation
 import GeoCore
 import Storage

@@ -1,5 +1,6 @@
-import Testing
 import Aggregation
+import DomainKernel
+import Testing
 
 /// Incremental counters must equal a full recompute after every change a report can go through.
 @Suite("counter consistency")
@@ -17,7 +18,7 @@ struct CounterConsistencyTests {
     private func newReport(_ random: inout SplitMix64) -> ReportFacts {
         let covid = Bool.random(using: &random)
         let occurred = Self.start.adding(days: Int.random(in: 0..<30, using: &random))
-        return ReportFacts(kind: covid ? "covid" : "misconduct", status: "pending", occurredOn: occurred,
+        return ReportFacts(kind: covid ? .covid : .misconduct, status: .pending, occurredOn: occurred,
                            submittedOn: occurred.adding(days: Int.random(in: 0..<4, using: &random)), verifiedOn: nil,
                            group: covid ? ["student", "faculty", "staff"].randomElement(using: &random)! : "",
                            areas: randomAreas(&random))
@@ -28,14 +29,14 @@ struct CounterConsistencyTests {
         var next = facts
         let today = facts.submittedOn.adding(days: Int.random(in: 0..<10, using: &random))
         switch facts.status {
-        case "pending":
+        case .pending:
             switch Int.random(in: 0..<3, using: &random) {
-            case 0: next.status = "verified"; next.verifiedOn = today
-            case 1: next.status = "rejected"
-            default: next.status = "withdrawn"
+            case 0: next.status = .verified; next.verifiedOn = today
+            case 1: next.status = .rejected
+            default: next.status = .withdrawn
             }
-        case "verified": next.status = "revoked"
-        case "rejected": next.status = "pending"
+        case .verified: next.status = .revoked
+        case .rejected: next.status = .pending
         default: return nil
         }
         return next
@@ -115,18 +116,18 @@ struct CounterConsistencyTests {
     @Test("the verified basis counts only while verified, on the verification day")
     func verifiedBasis() {
         let day = Day(year: 2024, month: 3, day: 1)
-        var facts = ReportFacts(kind: "covid", status: "verified", occurredOn: day, submittedOn: day, verifiedOn: day.adding(days: 2),
+        var facts = ReportFacts(kind: .covid, status: .verified, occurredOn: day, submittedOn: day, verifiedOn: day.adding(days: 2),
                                 group: "staff", areas: [AreaRef(layer: "halls", areaID: "H1")])
         #expect(Counters.contributions(of: facts).map(\.basis) == [.occurred, .submitted, .verified])
         #expect(Counters.contributions(of: facts).last?.day == day.adding(days: 2))
-        facts.status = "revoked"
+        facts.status = .revoked
         #expect(Counters.contributions(of: facts).map(\.basis) == [.occurred, .submitted])
         #expect(Counters.delta(from: facts, to: facts).isEmpty)
     }
 
     @Test("differences name each disagreeing cell with both counts")
     func differences() {
-        let key = CounterKey(layer: "halls", areaID: "H1", kind: "covid", status: "verified", basis: .occurred,
+        let key = CounterKey(layer: "halls", areaID: "H1", kind: .covid, status: .verified, basis: .occurred,
                              day: Day(year: 2024, month: 1, day: 1), group: "")
         let mine = CounterTable(counts: [key: 2]), theirs = CounterTable()
         let diff = mine.differences(from: theirs)

@@ -1,5 +1,6 @@
-import Testing
 import Aggregation
+import DomainKernel
+import Testing
 
 @Suite("disclosure control")
 struct DisclosureControlTests {
@@ -8,13 +9,13 @@ struct DisclosureControlTests {
     /// Verified covid reports, `count` in `hall`, `daysBack` days before the end.
     private func reports(_ count: Int, in hall: String, daysBack: Int, group: String = "student") -> [ReportFacts] {
         let day = end.adding(days: -daysBack)
-        return Array(repeating: ReportFacts(kind: "covid", status: "verified", occurredOn: day, submittedOn: day, verifiedOn: day,
+        return Array(repeating: ReportFacts(kind: .covid, status: .verified, occurredOn: day, submittedOn: day, verifiedOn: day,
                                             group: group, areas: [AreaRef(layer: "halls", areaID: hall)]), count: count)
     }
 
     private func release(_ facts: [ReportFacts], areaIDs: [String], for audience: Audience = .public) -> ReleasedLayerStatistics {
         let counters = CounterTable.recompute(from: facts).counts.map { ($0.key, $0.value) }
-        let stats = Statistics.compute(StatisticsRequest(layer: "halls", kind: "covid", basis: .occurred, end: end,
+        let stats = Statistics.compute(StatisticsRequest(layer: "halls", kind: .covid, basis: .occurred, end: end,
                                                          groups: ["student", "faculty", "staff"]),
                                        areaIDs: areaIDs, counters: counters, denominators: [:])
         return DisclosureControl().release(stats, for: audience)

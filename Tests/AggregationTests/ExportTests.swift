@@ -1,23 +1,24 @@
-import Testing
 import Aggregation
+import DomainKernel
+import Testing
 
 @Suite("researcher exports")
 struct ExportTests {
-    private func key(_ area: String, _ iso: String, status: String = "verified", layer: String = "halls",
-                     kind: String = "covid", basis: TimeBasis = .occurred) -> CounterKey {
+    private func key(_ area: String, _ iso: String, status: ReportStatus = .verified, layer: String = "halls",
+                     kind: ReportKind = .covid, basis: TimeBasis = .occurred) -> CounterKey {
         CounterKey(layer: layer, areaID: area, kind: kind, status: status, basis: basis, day: Day(iso: iso)!, group: "student")
     }
 
     private var counters: [(CounterKey, Int)] {
         [(key("H1", "2024-03-04"), 12), (key("H1", "2024-03-06"), 1), (key("H2", "2024-03-12"), 3),
-         (key("H1", "2024-03-05", status: "pending"), 5), (key("H1", "2024-03-05", layer: "zones"), 40),
+         (key("H1", "2024-03-05", status: .pending), 5), (key("H1", "2024-03-05", layer: "zones"), 40),
          (key("H1", "2024-03-18"), 50), (key("H3", "2024-02-10"), 11), (key("H3", "2024-02-29"), 2),
          // Another kind and another time basis: in every table's range, and filtered out.
-         (key("H2", "2024-03-05", kind: "misconduct"), 20), (key("H3", "2024-03-12", basis: .submitted), 30)]
+         (key("H2", "2024-03-05", kind: .misconduct), 20), (key("H3", "2024-03-12", basis: .submitted), 30)]
     }
 
     private func table(_ bucket: Bucket, from: String, to: String) -> ExportTable {
-        Export.table(ExportRequest(layer: "halls", kind: "covid", basis: .occurred, from: Day(iso: from)!, to: Day(iso: to)!, bucket: bucket),
+        Export.table(ExportRequest(layer: "halls", kind: .covid, basis: .occurred, from: Day(iso: from)!, to: Day(iso: to)!, bucket: bucket),
                      areaIDs: ["H2", "H1", "H3"], counters: counters, denominators: ["H1": 200], control: DisclosureControl())
     }
 

@@ -1,24 +1,25 @@
-import Testing
 import Aggregation
+import DomainKernel
+import Testing
 
 @Suite("rates and change")
 struct RateAndChangeTests {
     private let end = Day(year: 2024, month: 3, day: 1)
 
-    private func counters(_ entries: [(area: String, daysBack: Int, status: String, count: Int)]) -> [(CounterKey, Int)] {
+    private func counters(_ entries: [(area: String, daysBack: Int, status: ReportStatus, count: Int)]) -> [(CounterKey, Int)] {
         entries.map { e in
-            (CounterKey(layer: "halls", areaID: e.area, kind: "covid", status: e.status, basis: .occurred,
+            (CounterKey(layer: "halls", areaID: e.area, kind: .covid, status: e.status, basis: .occurred,
                         day: end.adding(days: -e.daysBack), group: "student"), e.count)
         }
     }
 
     private var stats: LayerStatistics {
-        Statistics.compute(StatisticsRequest(layer: "halls", kind: "covid", basis: .occurred, end: end, groups: ["student"]),
+        Statistics.compute(StatisticsRequest(layer: "halls", kind: .covid, basis: .occurred, end: end, groups: ["student"]),
                            areaIDs: ["H1", "H2", "H3"],
-                           counters: counters([("H1", 0, "verified", 20), ("H1", 8, "verified", 12), ("H1", 20, "verified", 15),
-                                               ("H1", 40, "verified", 30), ("H1", 100, "verified", 11), ("H1", 2, "pending", 4),
-                                               ("H2", 3, "verified", 25), ("H2", 9, "verified", 25), ("H2", -1, "verified", 99),
-                                               ("H3", 1, "rejected", 50), ("H9", 1, "verified", 7)]),
+                           counters: counters([("H1", 0, .verified, 20), ("H1", 8, .verified, 12), ("H1", 20, .verified, 15),
+                                               ("H1", 40, .verified, 30), ("H1", 100, .verified, 11), ("H1", 2, .pending, 4),
+                                               ("H2", 3, .verified, 25), ("H2", 9, .verified, 25), ("H2", -1, .verified, 99),
+                                               ("H3", 1, .rejected, 50), ("H9", 1, .verified, 7)]),
                            denominators: ["H1": 400, "H2": 0])
     }
 
@@ -60,7 +61,7 @@ struct RateAndChangeTests {
     @Test("the layer total's denominator is the sum when every area has one")
     func totalRate() {
         let full = Statistics.compute(StatisticsRequest(layer: "halls", kind: nil, basis: .occurred, end: end),
-                                      areaIDs: ["H1", "H2"], counters: counters([("H1", 0, "verified", 20), ("H2", 0, "verified", 30)]),
+                                      areaIDs: ["H1", "H2"], counters: counters([("H1", 0, .verified, 20), ("H2", 0, .verified, 30)]),
                                       denominators: ["H1": 400, "H2": 600])
         #expect(full.total.ratePer1000(.d7) == 50)
         #expect(full.breakdownGroups == ["student"])

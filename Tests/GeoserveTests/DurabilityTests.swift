@@ -1,7 +1,6 @@
+import DomainKernel
 import Foundation
-#if canImport(FoundationNetworking)
 import FoundationNetworking
-#endif
 import ReportVerification
 import Storage
 import Synchronization

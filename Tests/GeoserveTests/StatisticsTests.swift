@@ -1,5 +1,6 @@
 import Aggregation
 import ArgumentParser
+import DomainKernel
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -178,6 +179,6 @@ struct ReimportTests {
         #expect(try await store.checkCounters().isEmpty)
         let halls = try await store.counterSnapshot(layer: "halls", basis: .occurred).cells
         #expect(!halls.contains { $0.0.areaID == "H01" })
-        #expect(halls.contains { $0.0.areaID == "H07" && $0.0.status == "verified" && $0.1 == 1 })
+        #expect(halls.contains { $0.0.areaID == "H07" && $0.0.status == .verified && $0.1 == 1 })
     }
 }

@@ -1,5 +1,6 @@
-import ArgumentParser
 import Aggregation
+import ArgumentParser
+import DomainKernel
 import Foundation
 import Hummingbird
 import HummingbirdTesting

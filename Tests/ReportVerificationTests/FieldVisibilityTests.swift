@@ -1,7 +1,8 @@
+import DomainKernel
 import Foundation
 import GeoCore
-import Testing
 import ReportVerification
+import Testing
 
 @Suite("field visibility")
 struct FieldVisibilityTests {

@@ -1,5 +1,6 @@
-import Testing
+import DomainKernel
 import ReportVerification
+import Testing
 
 @Suite("where a report happened")
 struct PlaceValidationTests {

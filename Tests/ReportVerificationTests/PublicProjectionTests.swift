@@ -1,6 +1,7 @@
+import DomainKernel
 import Foundation
-import Testing
 import ReportVerification
+import Testing
 
 @Suite("public misconduct projection")
 struct PublicProjectionTests {

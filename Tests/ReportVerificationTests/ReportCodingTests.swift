@@ -1,6 +1,7 @@
+import DomainKernel
 import Foundation
-import Testing
 import ReportVerification
+import Testing
 
 @Suite("report coding")
 struct ReportCodingTests {
@@ -59,6 +60,9 @@ struct StoredJSONTests {
 
     static func optionalText(_ g: inout SeededRandom) -> String? { Bool.random(using: &g) ? text(&g) : nil }
 
+    /// Any day from 1900 to 2099.
+    static func day(_ g: inout SeededRandom) -> Day { Day(ordinal: Int.random(in: -25_567...47_481, using: &g)) }
+
     static func place(_ g: inout SeededRandom) -> ReportPlace {
         if Bool.random(using: &g) { return .area(layer: text(&g), areaID: text(&g)) }
         return .location(lon: Double.random(in: -180...180, using: &g), lat: Double.random(in: -90...90, using: &g),
@@ -68,7 +72,7 @@ struct StoredJSONTests {
     static func report(_ g: inout SeededRandom) -> Report {
         if Bool.random(using: &g) {
             return .covid(CovidReport(affiliation: Affiliation.allCases.randomElement(using: &g)!, age: Bool.random(using: &g) ? Int.random(in: 0...120, using: &g) : nil,
-                                      phone: text(&g), place: place(&g), testDate: text(&g), lastOnCampus: text(&g),
+                                      phone: text(&g), place: place(&g), testDate: day(&g), lastOnCampus: day(&g),
                                       diagnosis: Bool.random(using: &g) ? Diagnosis.allCases.randomElement(using: &g) : nil, notes: optionalText(&g)))
         }
         return .misconduct(MisconductReport(

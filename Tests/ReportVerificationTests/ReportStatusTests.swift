@@ -1,5 +1,6 @@
-import Testing
+import DomainKernel
 import ReportVerification
+import Testing
 
 @Suite("report status transitions")
 struct ReportStatusTests {

@@ -1,6 +1,7 @@
+import DomainKernel
 import Foundation
-import Testing
 import ReportVerification
+import Testing
 
 @Suite("one covid self-report per 14 days")
 struct ResubmissionRuleTests {

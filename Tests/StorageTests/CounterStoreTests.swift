@@ -1,8 +1,9 @@
 import Aggregation
+import DomainKernel
 import Foundation
 import ReportVerification
-import Testing
 import Storage
+import Testing
 
 /// A small deterministic generator (SplitMix64), so a failing sequence can be replayed.
 struct SeededGenerator: RandomNumberGenerator {
@@ -32,9 +33,9 @@ struct CounterStoreTests {
             let action = Int.random(in: 0..<10, using: &rng)
             if ids.isEmpty || action < 4 {
                 let id = "r\(step)"
-                let day = Day(year: 2026, month: 10, day: 1).adding(days: Int.random(in: 0..<60, using: &rng)).iso
+                let day = Day(year: 2026, month: 10, day: 1).adding(days: Int.random(in: 0..<60, using: &rng))
                 let at = Date(timeIntervalSince1970: 1_790_000_000 + Double(Int.random(in: 0..<5_000_000, using: &rng)))
-                let r = ReportRecord(id: id, kind: Bool.random(using: &rng) ? "covid" : "misconduct", status: .pending, version: 1,
+                let r = ReportRecord(id: id, kind: Bool.random(using: &rng) ? .covid : .misconduct, status: .pending, version: 1,
                                      reporterID: nil, submittedAt: at, updatedAt: at, occurredOn: day, payload: Data("{}".utf8),
                                      lon: nil, lat: nil,
                                      areas: [AreaAssignment(layer: "halls", layerVersion: 1, areaID: halls.randomElement(using: &rng)!),
@@ -49,7 +50,7 @@ struct CounterStoreTests {
                 if (try? await s.transition(reportID: id, transition, reason: "because", actor: "v", expectedVersion: nil)) != nil { applied += 1 }
             } else {
                 let id = ids.randomElement(using: &rng)!
-                let day = Day(year: 2026, month: 9, day: 1).adding(days: Int.random(in: 0..<90, using: &rng)).iso
+                let day = Day(year: 2026, month: 9, day: 1).adding(days: Int.random(in: 0..<90, using: &rng))
                 let edit = ReportEdit(occurredOn: day, lon: nil, lat: nil,
                                       areas: [AreaAssignment(layer: "halls", layerVersion: 1, areaID: halls.randomElement(using: &rng)!)],
                                       payload: Data("{}".utf8))
@@ -71,7 +72,7 @@ struct CounterStoreTests {
         _ = try await s.submit(ReportSubmission(record: record("a"), idempotencyKey: nil)) { _ in }
         _ = try await s.transition(reportID: "a", .verify, reason: nil, actor: "v", expectedVersion: nil)
         #expect(try await s.checkCounters().isEmpty)
-        let verified = try await s.counterSnapshot(layer: "halls", basis: .occurred).cells.filter { $0.0.status == "verified" }
+        let verified = try await s.counterSnapshot(layer: "halls", basis: .occurred).cells.filter { $0.0.status == .verified }
         #expect(verified.map(\.1) == [1])
         try t.raw("UPDATE counters SET n = n + 4 WHERE status = 'verified' AND layer = 'halls' AND basis = 'occurred'")
         let differences = try await s.checkCounters()

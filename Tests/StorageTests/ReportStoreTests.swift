@@ -1,10 +1,11 @@
 import Aggregation
+import DomainKernel
 import Foundation
 import ReportVerification
-import Testing
 import Storage
+import Testing
 
-func record(_ id: String, reporter: String? = nil, kind: String = "covid", at: Date = Date()) -> ReportRecord {
+func record(_ id: String, reporter: String? = nil, kind: ReportKind = .covid, at: Date = Date()) -> ReportRecord {
     ReportRecord(id: id, kind: kind, status: .pending, version: 1, reporterID: reporter, submittedAt: at, updatedAt: at,
                  occurredOn: "2026-11-20", payload: Data(#"{"notes":"private"}"#.utf8), lon: -87.6, lat: 41.79,
                  areas: [AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H01"), AreaAssignment(layer: "zones", layerVersion: 1, areaID: "Z1")])

@@ -1,12 +1,13 @@
+import DomainKernel
 import Foundation
 import ReportVerification
-import Testing
 import Storage
+import Testing
 
 @Suite("revision store")
 struct RevisionStoreTests {
     func edit(_ n: Int) -> ReportEdit {
-        ReportEdit(occurredOn: "2026-11-\(10 + n)", lon: -87.6 + Double(n) / 1000, lat: 41.79,
+        ReportEdit(occurredOn: Day(ordinal: Day("2026-11-10").ordinal + n), lon: -87.6 + Double(n) / 1000, lat: 41.79,
                    areas: [AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H\(n)")], payload: Data(#"{"notes":"edit \#(n)"}"#.utf8))
     }
 

@@ -1,7 +1,8 @@
+import DomainKernel
 import Foundation
 import ReportVerification
-import Testing
 import Storage
+import Testing
 
 @Suite("verification store")
 struct VerificationStoreTests {
@@ -12,7 +13,7 @@ struct VerificationStoreTests {
         let s = t.store
         let t0 = Date(timeIntervalSince1970: 1_790_000_000)
         for i in 0..<25 {
-            var r = record(String(format: "r%02d", i), kind: i % 5 == 0 ? "misconduct" : "covid", at: t0.addingTimeInterval(Double(25 - i) * 60))
+            var r = record(String(format: "r%02d", i), kind: i % 5 == 0 ? .misconduct : .covid, at: t0.addingTimeInterval(Double(25 - i) * 60))
             r.occurredOn = i < 10 ? "2026-11-01" : "2026-11-15"
             if i % 3 == 0 { r.areas = [AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H02")] }
             _ = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil)) { _ in }
@@ -29,7 +30,7 @@ struct VerificationStoreTests {
         #expect(seen == (0..<24).reversed().map { String(format: "r%02d", $0) })
         let both = try await s.queue(QueueFilter(statuses: [.pending, .rejected]), limit: 100, cursor: nil)
         #expect(both.reports.last?.id == "r24" && both.nextCursor == nil)
-        #expect(try await s.queue(QueueFilter(kind: "misconduct"), limit: 100, cursor: nil).reports.map(\.id) == ["r20", "r15", "r10", "r05", "r00"])
+        #expect(try await s.queue(QueueFilter(kind: .misconduct), limit: 100, cursor: nil).reports.map(\.id) == ["r20", "r15", "r10", "r05", "r00"])
         #expect(try await s.queue(QueueFilter(layer: "halls", areaID: "H02"), limit: 100, cursor: nil).reports.count == 8)
         #expect(try await s.queue(QueueFilter(from: "2026-11-10", to: "2026-11-30"), limit: 100, cursor: nil).reports.count == 14)
     }

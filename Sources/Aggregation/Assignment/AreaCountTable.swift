@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// A table of point counts per area with an `unassigned` row: the output of a batch assignment,
 /// written as RFC 4180 CSV (`area_id,count`).
 public struct AreaCountTable: Equatable, Sendable {

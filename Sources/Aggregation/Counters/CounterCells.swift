@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// The nonzero counter cells of a recount in packed form: per cell a place (layer and area), a
 /// packed (basis, day, kind, status, group) and the count. `CounterKey`s, with their five
 /// strings each, are built only when asked for (`forEach`, `table`).

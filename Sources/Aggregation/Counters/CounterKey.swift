@@ -1,17 +1,19 @@
+import DomainKernel
+
 /// One incremental counter cell: how many reports of a kind and status fall on a day, by one
 /// time basis, in one area of one layer, for one breakdown group.
 public struct CounterKey: Hashable, Sendable {
     public let layer: String
     public let areaID: String
-    public let kind: String
-    public let status: String
+    public let kind: ReportKind
+    public let status: ReportStatus
     public let basis: TimeBasis
     public let day: Day
     /// Breakdown group: a covid report's affiliation (student / faculty / staff), "" otherwise.
     public let group: String
 
     /// Creates a counter cell key.
-    public init(layer: String, areaID: String, kind: String, status: String, basis: TimeBasis, day: Day, group: String) {
+    public init(layer: String, areaID: String, kind: ReportKind, status: ReportStatus, basis: TimeBasis, day: Day, group: String) {
         self.layer = layer
         self.areaID = areaID
         self.kind = kind

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// Counters held in memory, the same cells the store keeps in SQL: used to check the
 /// incremental counters against a full recompute, and by tests.
 public struct CounterTable: Equatable, Sendable {

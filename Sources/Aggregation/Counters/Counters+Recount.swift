@@ -1,3 +1,5 @@
+import DomainKernel
+
 extension Counters {
     /// Counts the contributions of every report in `columns` — the same cells, with the same
     /// counts, as summing `contributions(of:)` over the reports — limited to `bases`.
@@ -7,7 +9,7 @@ extension Counters {
     /// emitted from the list of cells it touched. Memory access stays inside a cache-sized array
     /// instead of probing a hash table of a million string keys; no key is built until asked for.
     public static func recount(_ columns: ReportColumns, bases: [TimeBasis] = TimeBasis.allCases) -> CounterCells {
-        let verified = columns.statuses.firstIndex(of: verifiedStatus).map(Int32.init) ?? -1
+        let verified = columns.statuses.firstIndex(of: .verified).map(Int32.init) ?? -1
         let counts = (occurred: bases.contains(.occurred), submitted: bases.contains(.submitted), verified: bases.contains(.verified))
         func verifiedDay(_ r: Int) -> Int32? {
             counts.verified && columns.status[r] == verified && columns.verifiedOn[r] != ReportColumns.noDay ? columns.verifiedOn[r] : nil

@@ -1,9 +1,8 @@
+import DomainKernel
+
 /// The one definition of which counter cells a report adds to, shared by the incremental path
 /// (a transition changes facts `old` → `new`) and the full recompute, so the two cannot drift.
 public enum Counters {
-    /// The status whose reports count on the `verified` basis and in public numbers.
-    public static let verifiedStatus = "verified"
-
     /// The cells one report adds 1 to: per area, its occurred and submitted days always (keyed by
     /// its current status), and its verified day only while it is verified.
     public static func contributions(of facts: ReportFacts) -> [CounterKey] {
@@ -16,7 +15,7 @@ public enum Counters {
             }
             keys.append(key(.occurred, facts.occurredOn))
             keys.append(key(.submitted, facts.submittedOn))
-            if facts.status == verifiedStatus, let verifiedOn = facts.verifiedOn {
+            if facts.status == .verified, let verifiedOn = facts.verifiedOn {
                 keys.append(key(.verified, verifiedOn))
             }
         }

@@ -1,10 +1,12 @@
+import DomainKernel
+
 /// Reports as parallel columns with their strings interned to small integers: the shape a bulk
 /// recount reads. Hashing five strings per counter cell is what makes a recount of a million
 /// reports slow; with columns, strings are hashed once per distinct value.
 public struct ReportColumns: Sendable {
     /// Distinct values, indexed by the per-report columns below.
-    public var kinds: [String] = []
-    public var statuses: [String] = []
+    public var kinds: [ReportKind] = []
+    public var statuses: [ReportStatus] = []
     public var groups: [String] = []
     /// Distinct (layer, area) placements, indexed by `placementPlace`.
     public var places: [AreaRef] = []
@@ -30,7 +32,7 @@ public struct ReportColumns: Sendable {
 
     /// The columns of a list of reports, strings interned in order of first appearance.
     public init(_ reports: [ReportFacts]) {
-        var kindIndex: [String: Int32] = [:], statusIndex: [String: Int32] = [:], groupIndex: [String: Int32] = [:]
+        var kindIndex: [ReportKind: Int32] = [:], statusIndex: [ReportStatus: Int32] = [:], groupIndex: [String: Int32] = [:]
         var placeIndex: [AreaRef: Int32] = [:]
         func intern<T: Hashable>(_ value: T, _ index: inout [T: Int32], _ values: inout [T]) -> Int32 {
             if let i = index[value] { return i }

@@ -1,20 +1,10 @@
-/// A report's placement in one layer: the area that contains it there.
-public struct AreaRef: Hashable, Sendable {
-    public let layer: String
-    public let areaID: String
-
-    /// Creates a placement.
-    public init(layer: String, areaID: String) {
-        self.layer = layer
-        self.areaID = areaID
-    }
-}
+import DomainKernel
 
 /// What the counters need to know of one report, nothing more: no identity, no text, no
 /// location beyond the areas. Storage builds it from its rows before and after every change.
 public struct ReportFacts: Hashable, Sendable {
-    public var kind: String
-    public var status: String
+    public var kind: ReportKind
+    public var status: ReportStatus
     public var occurredOn: Day
     public var submittedOn: Day
     /// The day of the transition into `verified`; kept after a revocation, but counted only while verified.
@@ -25,7 +15,7 @@ public struct ReportFacts: Hashable, Sendable {
     public var areas: [AreaRef]
 
     /// Creates the facts of a report.
-    public init(kind: String, status: String, occurredOn: Day, submittedOn: Day, verifiedOn: Day? = nil, group: String = "", areas: [AreaRef]) {
+    public init(kind: ReportKind, status: ReportStatus, occurredOn: Day, submittedOn: Day, verifiedOn: Day? = nil, group: String = "", areas: [AreaRef]) {
         self.kind = kind
         self.status = status
         self.occurredOn = occurredOn

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// Turns the chosen plan into the released numbers of each area and of the layer total, reading
 /// values from the dense cell counts (no per-area dictionaries of raw counts are summed again).
 struct AreaRelease {

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// Who a release is for; each audience has its own threshold k.
 public enum Audience: String, CaseIterable, Sendable, Codable {
     /// Anyone: the campus dashboard, GeoJSON, tiles.

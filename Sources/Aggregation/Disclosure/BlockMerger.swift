@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// The greedy merge behind `SuppressionPlan`, on flat arrays so that a 20,000-area layer costs
 /// time proportional to its cells rather than to cells × blocks.
 ///

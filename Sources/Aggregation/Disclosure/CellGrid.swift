@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// The atomic cells of one release, numbered densely: area (index in id order) × time segment ×
 /// group (each breakdown group, then one slot for every other report). Every published number is
 /// a sum of these. Numbering them in (area, segment, group) order lets suppression work on flat

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// The only way statistics leave the module: applies the audience's threshold k with primary
 /// and complementary suppression, and derives changes and rates only from numbers that are shown.
 ///

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// The smallest count k that may be shown to each audience (0 is always shown as a true zero).
 public struct DisclosurePolicy: Sendable, Equatable {
     /// k per audience; an audience without an entry gets `fallbackThreshold`.

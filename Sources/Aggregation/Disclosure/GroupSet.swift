@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// A set of group indices for merge preferences: a bit mask for the first 64 (every real
 /// breakdown has a handful), so the common case never allocates; larger indices spill to a set.
 struct GroupSet {

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// One count a release may show, as the cells it sums: some segments of one group or of all.
 /// Listing them once lets scoring and the release ask the plan the same questions.
 struct PublishedNumber {

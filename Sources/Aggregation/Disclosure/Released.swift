@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// A number as it may be shown: the value, or the fact that it is withheld. A value withheld
 /// because it is small and one withheld to protect another look the same.
 public enum Released<Value: Sendable & Hashable>: Sendable, Hashable {

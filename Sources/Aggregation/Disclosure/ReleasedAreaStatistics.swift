@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// The numbers of one area (or the layer total) that may be shown to an audience.
 public struct ReleasedAreaStatistics: Sendable, Hashable {
     /// Verified reports per window.

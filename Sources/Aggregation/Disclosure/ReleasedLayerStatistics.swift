@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// Everything about one layer that is published together for one audience: what
 /// complementary suppression protects as a whole.
 public struct ReleasedLayerStatistics: Sendable {

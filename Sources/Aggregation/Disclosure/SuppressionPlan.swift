@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// Which sums of atomic cells may be published together: a partition of the positive cells
 /// into blocks, each released block totalling at least k and holding a cell of at least 2 when
 /// it has several cells; unsafe leftovers are withheld. A number is published exactly when its

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// The time unit of an export row: calendar days, ISO weeks (Monday to Sunday) or calendar months.
 public enum Bucket: String, CaseIterable, Sendable, Codable {
     case day, week, month

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// Builds researcher exports from counter cells.
 public enum Export {
     /// The export table of `request`: verified counts per area (every id in `areaIDs`, sorted)
@@ -12,7 +14,7 @@ public enum Export {
         var counts: [String: [Day: Int]] = [:]
         let known = Set(ids)
         for (key, count) in counters where key.layer == request.layer && key.basis == request.basis
-            && key.status == Counters.verifiedStatus && (request.kind == nil || key.kind == request.kind) && known.contains(key.areaID) {
+            && key.status == .verified && (request.kind == nil || key.kind == request.kind) && known.contains(key.areaID) {
             guard let first, let last, key.day >= first, key.day <= last else { continue }
             counts[key.areaID, default: [:]][request.bucket.start(of: key.day), default: 0] += count
         }

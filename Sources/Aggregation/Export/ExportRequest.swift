@@ -1,8 +1,10 @@
+import DomainKernel
+
 /// A researcher's export: verified counts of one layer per area and bucket over a date range.
 public struct ExportRequest: Sendable, Hashable {
     public var layer: String
     /// nil counts all kinds together.
-    public var kind: String?
+    public var kind: ReportKind?
     public var basis: TimeBasis
     /// First day asked for; the table starts at the start of its bucket.
     public var from: Day
@@ -11,7 +13,7 @@ public struct ExportRequest: Sendable, Hashable {
     public var bucket: Bucket
 
     /// Creates a request.
-    public init(layer: String, kind: String?, basis: TimeBasis, from: Day, to: Day, bucket: Bucket) {
+    public init(layer: String, kind: ReportKind?, basis: TimeBasis, from: Day, to: Day, bucket: Bucket) {
         self.layer = layer
         self.kind = kind
         self.basis = basis

@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 
 /// RFC 4180 text for pandas, R and spreadsheets.

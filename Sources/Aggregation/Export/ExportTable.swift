@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// An export as released to researchers: one row per area × bucket, zeros included, ordered
 /// by area id then bucket start. Rows are disjoint cells and there are no total rows, so
 /// suppressing each small cell on its own is complete: no published number is a sum of others.

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// Raw, unreleased numbers of one area (or of the whole layer): these never leave the module
 /// except through `DisclosureControl`.
 public struct AreaStatistics: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// Raw, unreleased numbers of a layer: every area of it and the layer total. Only
 /// `DisclosureControl.release` turns them into something that may be shown.
 public struct LayerStatistics: Sendable {

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// Counts per `TimeSegment`: the finest time resolution statistics keep, from which every
 /// window and previous window is summed.
 public struct SegmentCounts: Sendable, Hashable {

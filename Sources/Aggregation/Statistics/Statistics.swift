@@ -1,8 +1,7 @@
+import DomainKernel
+
 /// Turns counter cells into the raw statistics of one layer.
 public enum Statistics {
-    /// The status whose reports wait for a verifier.
-    public static let pendingStatus = "pending"
-
     /// Sums the counters of `request.layer` (and kind, basis) into per-segment counts per area.
     ///
     /// - Parameters:
@@ -19,10 +18,10 @@ public enum Statistics {
         var seenGroups = Set<String>()
         for (key, count) in counters where key.layer == request.layer && key.basis == request.basis
             && (request.kind == nil || key.kind == request.kind) && count != 0 {
-            guard key.status == Counters.verifiedStatus || key.status == pendingStatus else { continue }
+            guard key.status == .verified || key.status == .pending else { continue }
             if !key.group.isEmpty { seenGroups.insert(key.group) }
             guard known.contains(key.areaID), let segment = TimeSegment(daysBeforeEnd: request.end.days(since: key.day)) else { continue }
-            if key.status == Counters.verifiedStatus {
+            if key.status == .verified {
                 areas[key.areaID]!.verified[key.group, default: SegmentCounts()][segment] += count
             } else {
                 areas[key.areaID]!.pending[segment] += count

@@ -1,8 +1,10 @@
+import DomainKernel
+
 /// Which numbers to compute: one layer, one kind or all kinds, one time basis, windows ending on `end`.
 public struct StatisticsRequest: Sendable, Hashable {
     public var layer: String
     /// nil counts all kinds together.
-    public var kind: String?
+    public var kind: ReportKind?
     public var basis: TimeBasis
     /// The inclusive last day of every window.
     public var end: Day
@@ -12,7 +14,7 @@ public struct StatisticsRequest: Sendable, Hashable {
     public var groups: [String]?
 
     /// Creates a request.
-    public init(layer: String, kind: String?, basis: TimeBasis, end: Day, groups: [String]? = nil) {
+    public init(layer: String, kind: ReportKind?, basis: TimeBasis, end: Day, groups: [String]? = nil) {
         self.layer = layer
         self.kind = kind
         self.basis = basis

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// Hashing and equality by case rather than by raw string (the default for a `String`-backed
 /// enum): every `CounterKey` hashes its basis, and counters are hashed by the million in a
 /// recompute and on every transition.

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// The disjoint pieces, counted back from the end day, that every window and previous window is
 /// a union of. Disclosure control reasons about these pieces because differences of nested
 /// windows reveal exactly them.

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// Hashing and equality by case. The defaults for a `String`-backed enum hash and compare the
 /// raw string; released numbers are dictionaries keyed by window, built by the hundred thousand
 /// for a large layer, so a one-word hash of the case is worth having.

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// A rolling window ending (inclusively) on the request's `end` day.
 public enum Window: String, CaseIterable, Sendable, Codable {
     case d7 = "7d", d14 = "14d", d28 = "28d", all

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// A COVID self-report, field for field the COVID Lens self-report form and its `report` table.
 ///
 /// Form fields: university affiliation, contact phone number, residence hall (or, here, a
@@ -15,18 +17,18 @@ public struct CovidReport: Codable, Hashable, Sendable {
     public var phone: String
     /// The residence hall picked from the layer, or a location.
     public var place: ReportPlace
-    /// Day of the positive test, `YYYY-MM-DD` in the campus time zone.
-    public var testDate: String
-    /// Last day on campus, `YYYY-MM-DD` in the campus time zone.
-    public var lastOnCampus: String
+    /// Day of the positive test in the campus time zone.
+    public var testDate: Day
+    /// Last day on campus in the campus time zone.
+    public var lastOnCampus: Day
     /// The reporter's own claim about the diagnosis, when given.
     public var diagnosis: Diagnosis?
     /// Free text for the verifier (COVID Lens `situationDesc`).
     public var notes: String?
 
     /// Creates a report from already validated values; clients go through `ReportDraft`.
-    public init(affiliation: Affiliation, age: Int? = nil, phone: String, place: ReportPlace, testDate: String,
-                lastOnCampus: String, diagnosis: Diagnosis? = nil, notes: String? = nil) {
+    public init(affiliation: Affiliation, age: Int? = nil, phone: String, place: ReportPlace, testDate: Day,
+                lastOnCampus: Day, diagnosis: Diagnosis? = nil, notes: String? = nil) {
         self.affiliation = affiliation
         self.age = age
         self.phone = phone

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// What the reporter says about their own diagnosis.
 ///
 /// COVID Lens's data dictionary has a `reportStatus` column where "the user chooses either

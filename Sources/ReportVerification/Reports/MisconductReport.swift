@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// A police-misconduct report, field for field the TripleR report form: when and where, the
 /// officer (name, badge number, description), the incident, witnesses, the victim, and video or
 /// photo attachments.
@@ -40,8 +42,9 @@ public struct MisconductReport: Codable, Hashable, Sendable {
         self.anonymous = anonymous
     }
 
-    /// The incident's day, `YYYY-MM-DD` where it happened.
-    public var occurredOn: String { String(occurredAt.prefix(10)) }
+    /// The incident's day where it happened: `occurredAt` is written in the campus zone's offset,
+    /// so its date part is that day. Nil only for a payload that did not pass validation.
+    public var occurredOn: Day? { Day(iso: String(occurredAt.prefix(10))) }
 
     /// Every field name this report encodes, for checking the visibility table against.
     public static let fieldNames: [String] = CodingKeys.allCases.map(\.stringValue)

@@ -1,3 +1,4 @@
+import DomainKernel
 import GeoCore
 
 extension Report {
@@ -31,12 +32,12 @@ extension CovidReport {
             out.int(age)
         }
         out.member("diagnosis", diagnosis?.rawValue)
-        out.member("lastOnCampus", lastOnCampus)
+        out.member("lastOnCampus", lastOnCampus.iso)
         out.member("notes", notes)
         out.member("phone", phone)
         out.key("place")
         place.write(to: &out)
-        out.member("testDate", testDate)
+        out.member("testDate", testDate.iso)
         out.endObject()
     }
 }

@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 
 /// "One COVID self-report per reporter per 14 days": COVID Lens says a user "will not be allowed

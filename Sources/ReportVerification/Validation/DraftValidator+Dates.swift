@@ -1,22 +1,21 @@
+import DomainKernel
 import Foundation
 
 extension DraftValidator {
     /// A calendar day `YYYY-MM-DD` that exists and is not after today in the campus zone.
-    mutating func day(_ field: String, _ value: String?, required: Bool) -> String? {
+    mutating func day(_ field: String, _ value: String?, required: Bool) -> Day? {
         guard let raw = text(field, value, max: ReportLimits.idText, required: required) else {
             return nil
         }
-        guard let (y, m, d) = Self.dayParts(raw),
-              DateComponents(year: y, month: m, day: d).isValidDate(in: calendar) else {
+        guard let day = Day(iso: raw) else {
             fail(field, .badFormat, "must be a date YYYY-MM-DD")
             return nil
         }
-        let today = calendar.dateComponents([.year, .month, .day], from: now)
-        if let ty = today.year, let tm = today.month, let td = today.day, (y, m, d) > (ty, tm, td) {
+        if day > Day.containing(now, in: calendar.timeZone) {
             fail(field, .inFuture, "must not be in the future")
             return nil
         }
-        return raw
+        return day
     }
 
     /// An ISO 8601 date-time with a zone, not later than now (give or take a phone clock's skew).
@@ -42,16 +41,5 @@ extension DraftValidator {
     static func foundationInstant(_ date: Date, in zone: TimeZone) -> String {
         // RFC 3339 wants the offset with a colon (-06:00), which is not the style's default.
         date.formatted(Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: zone))
-    }
-
-    /// Year, month and day of exactly `DDDD-DD-DD` in ASCII digits; `Int(_:)` alone would take
-    /// signs and different widths.
-    private static func dayParts(_ raw: String) -> (Int, Int, Int)? {
-        let chars = Array(raw)
-        guard chars.count == 10, chars[4] == "-", chars[7] == "-",
-              chars.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || isDigit($0.element) }),
-              let y = Int(String(chars[0..<4])), let m = Int(String(chars[5..<7])), let d = Int(String(chars[8..<10]))
-        else { return nil }
-        return (y, m, d)
     }
 }

@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 
 /// Collects problems while checking a draft's fields one by one. Each check returns the clean

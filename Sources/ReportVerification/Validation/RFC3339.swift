@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 
 /// The strict RFC 3339 form of a date-time, `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, read and
@@ -13,7 +14,7 @@ enum RFC3339 {
               c[13] == UInt8(ascii: ":"), c[16] == UInt8(ascii: ":"),
               let year = number(c, 0, 4), let month = number(c, 5, 2), let day = number(c, 8, 2),
               let hour = number(c, 11, 2), let minute = number(c, 14, 2), let second = number(c, 17, 2),
-              (1900...9999).contains(year), (1...12).contains(month), (1...daysIn(month, of: year)).contains(day),
+              (1900...9999).contains(year), Day.isValid(year: year, month: month, day: day),
               hour < 24, minute < 60, second < 60
         else { return nil }
         var i = 19
@@ -42,7 +43,7 @@ enum RFC3339 {
         default:
             return nil
         }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = Day(year: year, month: month, day: day).ordinal
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
@@ -55,7 +56,7 @@ enum RFC3339 {
         let whole = Int(date.timeIntervalSince1970.rounded(.down)) + offsetSeconds
         let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
         let secondOfDay = whole - days * 86_400
-        let (y, m, d) = civil(daysSinceEpoch: days)
+        let (y, m, d) = Day(ordinal: days).fields
         var out = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
         out += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if offsetSeconds == 0 { return out + "Z" }
@@ -80,36 +81,5 @@ enum RFC3339 {
     private static func pad(_ n: Int, _ width: Int) -> String {
         let s = String(n)
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-    }
-
-    static func daysIn(_ month: Int, of year: Int) -> Int {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The inverse of `daysSinceEpoch` (H. Hinnant's `civil_from_days`).
-    static func civil(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

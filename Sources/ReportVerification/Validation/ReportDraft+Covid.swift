@@ -1,3 +1,5 @@
+import DomainKernel
+
 extension ReportDraft {
     /// The covid fields, checked; nil when any is wrong (the validator then holds why).
     ///

@@ -1,3 +1,5 @@
+import DomainKernel
+
 extension ReportDraft {
     /// The misconduct fields, checked; nil when any is wrong (the validator then holds why).
     func misconduct(place: ReportPlace?, _ v: inout DraftValidator) -> MisconductReport? {

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// A report as a client submits it: every field optional and every value as sent, so that
 /// validation can name each missing or wrong field instead of failing on the first one.
 /// JSON names are the API's; `validated(now:timeZone:)` turns a draft into a `Report`.

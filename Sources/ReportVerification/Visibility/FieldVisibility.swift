@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// Who may see a report field. Each report kind declares one per field in
 /// `ReportKind.fieldVisibility`; every serializer asks that declaration, so the public/internal
 /// split is written down once.

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// What public misconduct search returns for a verified report: the officer description, the
 /// incident description, the incident's day and the area — the `public` fields of
 /// `ReportKind.misconduct.fieldVisibility`, and nothing else.
@@ -6,8 +8,8 @@ public struct PublicMisconductReport: Codable, Hashable, Sendable {
     public let officerDescription: String
     /// What happened.
     public let incidentDescription: String
-    /// The incident's day, `YYYY-MM-DD` where it happened; never the time.
-    public let occurredOn: String
+    /// The incident's day where it happened; never the time.
+    public let occurredOn: Day?
     /// The id of the area the report was placed in, if any.
     public let area: String?
     /// The layer of `area`; part of the area's public reference, not a field of its own.

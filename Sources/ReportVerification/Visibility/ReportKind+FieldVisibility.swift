@@ -1,3 +1,5 @@
+import DomainKernel
+
 extension ReportKind {
     /// The visibility of every field of the kind, keyed by the field's JSON name. This table is the
     /// one source of truth for what leaves the service to whom; a field missing from it is treated

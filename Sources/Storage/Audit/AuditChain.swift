@@ -1,4 +1,5 @@
 import Crypto
+import DomainKernel
 import Foundation
 import GeoCore
 import ReportVerification

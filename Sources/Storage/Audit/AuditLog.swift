@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 
 /// The append-only audit trail: reads of it, its integrity check, and events that concern no

@@ -1,4 +1,5 @@
 import Aggregation
+import DomainKernel
 import Foundation
 
 /// Counter changes summed over several report changes (a group commit, a re-assignment), so a

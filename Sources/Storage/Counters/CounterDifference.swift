@@ -1,4 +1,5 @@
 import Aggregation
+import DomainKernel
 
 /// A counter cell whose stored count differs from a recount from the reports.
 public struct CounterDifference: Sendable {

@@ -1,4 +1,5 @@
 import Aggregation
+import DomainKernel
 
 /// Counter cells read together with the data version they belong to.
 public struct CounterSnapshot: Sendable {

@@ -1,4 +1,5 @@
 import Aggregation
+import DomainKernel
 
 /// The aggregate counters per (layer, area, kind, status, basis, day, group), kept by the store
 /// in the same transaction as every report change that moves them.

@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 
 /// Where a report was placed in one layer.
@@ -11,4 +12,7 @@ public struct AreaAssignment: Hashable, Sendable, Codable {
         self.layerVersion = layerVersion
         self.areaID = areaID
     }
+
+    /// The area, without the layer version.
+    public var ref: AreaRef { AreaRef(layer: layer, areaID: areaID) }
 }

@@ -1,3 +1,4 @@
+import DomainKernel
 import ReportVerification
 
 /// Why a change of a report was refused.

@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 import ReportVerification
 
@@ -5,8 +6,7 @@ import ReportVerification
 /// `ReportVerification`); the columns the store queries and guards are kept beside it.
 public struct ReportRecord: Hashable, Sendable {
     public let id: String
-    /// `covid` or `misconduct`.
-    public let kind: String
+    public let kind: ReportKind
     public var status: ReportStatus
     /// Increases with every change; transitions and edits may require the version they read.
     public var version: Int
@@ -14,21 +14,21 @@ public struct ReportRecord: Hashable, Sendable {
     public let reporterID: String?
     public let submittedAt: Date
     public var updatedAt: Date
-    /// Day of the test date or incident, `YYYY-MM-DD` in the campus time zone.
-    public var occurredOn: String
+    /// Day of the test date or incident in the campus time zone.
+    public var occurredOn: Day
     public var payload: Data
     /// Exact location; never public.
     public var lon: Double?
     public var lat: Double?
     public var areas: [AreaAssignment]
-    /// Campus day of the latest transition into `verified`, `YYYY-MM-DD`; nil if never verified.
-    public var verifiedOn: String?
+    /// Campus day of the latest transition into `verified`; nil if never verified.
+    public var verifiedOn: Day?
     /// The statistics breakdown group (a covid reporter's affiliation), "" for none.
     public var group: String
 
-    public init(id: String, kind: String, status: ReportStatus, version: Int, reporterID: String?, submittedAt: Date, updatedAt: Date,
-                occurredOn: String, payload: Data, lon: Double?, lat: Double?, areas: [AreaAssignment],
-                verifiedOn: String? = nil, group: String = "") {
+    public init(id: String, kind: ReportKind, status: ReportStatus, version: Int, reporterID: String?, submittedAt: Date, updatedAt: Date,
+                occurredOn: Day, payload: Data, lon: Double?, lat: Double?, areas: [AreaAssignment],
+                verifiedOn: Day? = nil, group: String = "") {
         self.verifiedOn = verifiedOn
         self.group = group
         self.id = id

@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 
 /// One kept state of a report's content.
@@ -7,13 +8,13 @@ public struct ReportRevision: Hashable, Sendable, Codable {
     public let revision: Int
     public let at: Date
     public let actor: String
-    public let occurredOn: String
+    public let occurredOn: Day
     public let lon: Double?
     public let lat: Double?
     public let areas: [AreaAssignment]
     public let payload: Data
 
-    public init(reportID: String, revision: Int, at: Date, actor: String, occurredOn: String, lon: Double?, lat: Double?, areas: [AreaAssignment], payload: Data) {
+    public init(reportID: String, revision: Int, at: Date, actor: String, occurredOn: Day, lon: Double?, lat: Double?, areas: [AreaAssignment], payload: Data) {
         self.reportID = reportID
         self.revision = revision
         self.at = at

@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 
 /// Edits with kept revisions: every change of content makes a revision; only the newest `keep`

@@ -16,6 +16,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case conflict(String)
     /// A record that does not exist.
     case notFound(String)
+    /// A stored value that is not what the schema promises (edited outside the service).
+    case unreadable(String)
 
     public var description: String {
         switch self {
@@ -28,6 +30,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidImport(let why): return "import refused: \(why)"
         case .conflict(let what): return "\(what) already exists"
         case .notFound(let what): return "\(what) does not exist"
+        case .unreadable(let what): return "a stored value cannot be read: \(what)"
         }
     }
 }

@@ -1,17 +1,18 @@
+import DomainKernel
 import ReportVerification
 
 /// Which reports the verification queue shows.
 public struct QueueFilter: Hashable, Sendable {
     public var statuses: [ReportStatus]
-    public var kind: String?
+    public var kind: ReportKind?
     public var layer: String?
     public var areaID: String?
-    /// Occurrence day bounds, `YYYY-MM-DD`, inclusive.
-    public var from: String?
-    public var to: String?
+    /// Occurrence day bounds, inclusive.
+    public var from: Day?
+    public var to: Day?
 
-    public init(statuses: [ReportStatus] = [.pending], kind: String? = nil, layer: String? = nil, areaID: String? = nil,
-                from: String? = nil, to: String? = nil) {
+    public init(statuses: [ReportStatus] = [.pending], kind: ReportKind? = nil, layer: String? = nil, areaID: String? = nil,
+                from: Day? = nil, to: Day? = nil) {
         self.statuses = statuses
         self.kind = kind
         self.layer = layer

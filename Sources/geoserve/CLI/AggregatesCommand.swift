@@ -1,5 +1,6 @@
 import Aggregation
 import ArgumentParser
+import DomainKernel
 import Storage
 
 struct AggregatesCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import Aggregation
 import ArgumentParser
+import DomainKernel
 import Foundation
 
 struct BenchAggregateCommand: AsyncParsableCommand {
@@ -82,8 +83,8 @@ struct BenchAggregateCommand: AsyncParsableCommand {
         let n = data.withUnsafeBytes { Int(Int64(littleEndian: $0.loadUnaligned(as: Int64.self))) }
         guard n >= 0, data.count == 8 + n * 10 else { throw ValidationError("\(path): expected \(8 + max(0, n) * 10) bytes") }
         var columns = ReportColumns()
-        columns.kinds = ["covid", "misconduct"]
-        columns.statuses = ["pending", "verified", "rejected", "withdrawn"]
+        columns.kinds = [.covid, .misconduct]
+        columns.statuses = [.pending, .verified, .rejected, .withdrawn]
         columns.groups = [""]
         data.withUnsafeBytes { raw in
             func int32(_ offset: Int) -> Int32 { Int32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)) }
@@ -121,11 +122,11 @@ struct BenchAggregateCommand: AsyncParsableCommand {
             let u = Double(random.next() >> 11) / Double(1 << 53)
             let area = min(areas - 1, max(0, Int(exp(u * harmonic - 0.5772)) - 1))
             let day = end.adding(days: -Int(random.next() % 90))
-            reports.append(ReportFacts(kind: "covid", status: "verified", occurredOn: day, submittedOn: day, verifiedOn: day,
+            reports.append(ReportFacts(kind: .covid, status: .verified, occurredOn: day, submittedOn: day, verifiedOn: day,
                                        group: groups[Int(random.next() % 3)], areas: [AreaRef(layer: "bench", areaID: ids[area])]))
         }
         let counters = CounterTable.recompute(from: reports).counts.map { ($0.key, $0.value) }
-        let request = StatisticsRequest(layer: "bench", kind: "covid", basis: .occurred, end: end, groups: groups)
+        let request = StatisticsRequest(layer: "bench", kind: .covid, basis: .occurred, end: end, groups: groups)
         let compute = { Statistics.compute(request, areaIDs: ids, counters: counters, denominators: [:]) }
         return (compute(), compute)
     }
@@ -135,9 +136,9 @@ struct BenchAggregateCommand: AsyncParsableCommand {
     static func deltaNanoseconds() -> Double {
         let day = Day(year: 2024, month: 5, day: 2)
         let areas = [AreaRef(layer: "halls", areaID: "H17"), AreaRef(layer: "zones", areaID: "Z3"), AreaRef(layer: "cells", areaID: "cell-1234")]
-        let pending = ReportFacts(kind: "covid", status: "pending", occurredOn: day, submittedOn: day, group: "student", areas: areas)
+        let pending = ReportFacts(kind: .covid, status: .pending, occurredOn: day, submittedOn: day, group: "student", areas: areas)
         var verified = pending
-        verified.status = "verified"
+        verified.status = .verified
         verified.verifiedOn = day.adding(days: 1)
         let clock = ContinuousClock()
         var sink = 0

@@ -1,5 +1,6 @@
 import Aggregation
 import ArgumentParser
+import DomainKernel
 import Foundation
 import Storage
 
@@ -33,7 +34,10 @@ struct ExportAreaStatsCommand: AsyncParsableCommand {
         guard let to = Day(iso: to) else { throw ValidationError("--to must be a date YYYY-MM-DD") }
         guard let bucket = Bucket(rawValue: bucket) else { throw ValidationError("--bucket must be day, week or month") }
         guard let basis = TimeBasis(rawValue: basis) else { throw ValidationError("--basis must be occurred, submitted or verified") }
-        if let kind, !["covid", "misconduct"].contains(kind) { throw ValidationError("--kind must be covid or misconduct") }
+        let kind = try kind.map { raw in
+            guard let kind = ReportKind(rawValue: raw) else { throw ValidationError("--kind must be covid or misconduct") }
+            return kind
+        }
         var policy = DisclosurePolicy.default
         policy.thresholds[.researcher] = try EnvironmentDefault.int(threshold, "GEOSERVE_K_RESEARCHER", policy.threshold(for: .researcher))
         let db = try await store.open()

@@ -1,4 +1,5 @@
 import Aggregation
+import DomainKernel
 
 /// A layer's verified counts given cell by cell (area × segment × group), the release made of
 /// them, and an attacker who knows every published number and how each is defined.
@@ -49,7 +50,7 @@ struct AttackTable {
             }
             areas[id] = stats
         }
-        let request = StatisticsRequest(layer: "halls", kind: "covid", basis: .occurred, end: Day(year: 2024, month: 3, day: 1), groups: groups)
+        let request = StatisticsRequest(layer: "halls", kind: .covid, basis: .occurred, end: Day(year: 2024, month: 3, day: 1), groups: groups)
         return LayerStatistics(request: request, areaIDs: areaIDs, breakdownGroups: groups, areas: areas)
     }
 

@@ -1,4 +1,5 @@
 import Aggregation
+import DomainKernel
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -34,8 +35,8 @@ struct ExportsController {
             p.bucket = b
         }
         if let raw = q["kind"] {
-            guard FeatureQuery.kinds.contains(String(raw)) else { throw APIError.invalid("kind must be covid or misconduct", field: "kind") }
-            p.kind = String(raw)
+            guard let kind = ReportKind(rawValue: String(raw)) else { throw APIError.invalid("kind must be covid or misconduct", field: "kind") }
+            p.kind = kind
         }
         if let raw = q["basis"] {
             guard let b = TimeBasis(rawValue: String(raw)) else { throw APIError.invalid("basis must be occurred, submitted or verified", field: "basis") }

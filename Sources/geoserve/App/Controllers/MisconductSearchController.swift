@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 import GeoCore
 import Hummingbird
@@ -40,14 +41,14 @@ struct MisconductSearchController {
             let (lon, lat) = (parts[0], parts[1])
             let dLat = radius / 111_195 * 1.01
             let dLon = dLat / max(cos(lat * .pi / 180), 0.01)
-            records = try await search.verifiedReports(kind: "misconduct", within: (lon - dLon, lat - dLat, lon + dLon, lat + dLat), limit: 5_000)
+            records = try await search.verifiedReports(kind: .misconduct, within: (lon - dLon, lat - dLat, lon + dLon, lat + dLat), limit: 5_000)
             records = records.filter { r in
                 guard let rl = r.lon, let rt = r.lat else { return false }
                 return greatCircleMetres(lon1: lon, lat1: lat, lon2: rl, lat2: rt) <= radius
             }
             records = Array(records.prefix(limit))
         } else if let layer = preferredLayer, let area = q["area"] {
-            records = try await search.verifiedReports(kind: "misconduct", layer: layer, areaID: String(area), limit: limit)
+            records = try await search.verifiedReports(kind: .misconduct, layer: layer, areaID: String(area), limit: limit)
         } else {
             throw APIError.invalid("search by near=lon,lat&radius_m=… or by layer=…&area=…", field: "near")
         }

@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 import GeoCore
 import Hummingbird
@@ -8,12 +9,12 @@ import Storage
 /// the audience (every field for verifiers), the exact location, the areas.
 struct ReportView: ResponseEncodable, Codable {
     let id: String
-    let kind: String
+    let kind: ReportKind
     let status: ReportStatus
     let version: Int
     let submittedAt: Date
     let updatedAt: Date
-    let occurredOn: String
+    let occurredOn: Day
     let location: Location?
     let areas: [AreaAssignment]
     /// The report's fields as submitted (and edited).
@@ -50,7 +51,7 @@ struct ReportView: ResponseEncodable, Codable {
 /// What a reporter, or the holder of a receipt, sees of a report: its status and areas only.
 struct ReportStatusView: ResponseEncodable, Codable {
     let id: String
-    let kind: String
+    let kind: ReportKind
     let status: ReportStatus
     let submittedAt: Date
     let areas: [AreaAssignment]

@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -49,8 +50,8 @@ struct ReportsController {
         let reporterID = anonymous ? nil : context.account?.id
         let id = TimeOrderedID.make()
         let now = Date()
-        let record = ReportRecord(id: id, kind: report.kind.rawValue, status: .pending, version: 1, reporterID: reporterID,
-                                  submittedAt: now, updatedAt: now, occurredOn: report.occurredOn, payload: Data(report.storedJSON),
+        let record = ReportRecord(id: id, kind: report.kind, status: .pending, version: 1, reporterID: reporterID,
+                                  submittedAt: now, updatedAt: now, occurredOn: try report.countedDay(), payload: Data(report.storedJSON),
                                   lon: placed.lon, lat: placed.lat, areas: placed.areas, group: report.breakdownGroup)
         let isCovid = report.kind == .covid
         let outcome: SubmissionOutcome

@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 import GeoCore
 import Hummingbird
@@ -20,7 +21,7 @@ struct RevisionsController {
         let revision: Int
         let at: Date
         let actor: String
-        let occurredOn: String
+        let occurredOn: Day
         let areas: [AreaAssignment]
         let report: JSONValueBox
     }
@@ -82,11 +83,11 @@ struct RevisionsController {
             throw APIError(status: .unprocessableContent, code: "invalid", message: error.problems.map(\.description).joined(separator: "; "),
                            field: error.problems.first?.field, problems: error.problems)
         }
-        guard let current = try await reports.report(id: id), current.kind == report.kind.rawValue else {
+        guard let current = try await reports.report(id: id), current.kind == report.kind else {
             throw APIError.invalid("an edit cannot change the report's kind", field: "kind")
         }
         let placed = try ReportPlacement(layers: catalog.snapshot()).place(report.place)
-        let change = ReportEdit(occurredOn: report.occurredOn, lon: placed.lon, lat: placed.lat, areas: placed.areas, payload: Data(report.storedJSON))
+        let change = ReportEdit(occurredOn: try report.countedDay(), lon: placed.lon, lat: placed.lat, areas: placed.areas, payload: Data(report.storedJSON))
         do {
             let r = try await revisions.edit(reportID: id, change, actor: account.id, expectedVersion: body.version, keep: keep, allowed: rule)
             await watcher.noteCommit()

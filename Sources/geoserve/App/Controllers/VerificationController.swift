@@ -1,4 +1,5 @@
 import Aggregation
+import DomainKernel
 import Foundation
 import Hummingbird
 import ReportVerification
@@ -99,15 +100,15 @@ struct VerificationController {
             filter.statuses = statuses
         }
         if let kind = q["kind"] {
-            guard kind == "covid" || kind == "misconduct" else { throw APIError.invalid("kind is covid or misconduct", field: "kind") }
-            filter.kind = String(kind)
+            guard let parsed = ReportKind(rawValue: String(kind)) else { throw APIError.invalid("kind is covid or misconduct", field: "kind") }
+            filter.kind = parsed
         }
         filter.layer = q["layer"].map(String.init)
         filter.areaID = q["area"].map(String.init)
         for (name, keyPath) in [("from", \QueueFilter.from), ("to", \QueueFilter.to)] {
-            if let day = q[Substring(name)] {
-                guard Day(iso: String(day)) != nil else { throw APIError.invalid("\(name) must be a date YYYY-MM-DD", field: name) }
-                filter[keyPath: keyPath] = String(day)
+            if let raw = q[Substring(name)] {
+                guard let day = Day(iso: String(raw)) else { throw APIError.invalid("\(name) must be a date YYYY-MM-DD", field: name) }
+                filter[keyPath: keyPath] = day
             }
         }
         if filter.areaID != nil, filter.layer == nil { throw APIError.invalid("area needs layer", field: "area") }

@@ -1,4 +1,5 @@
 import Aggregation
+import DomainKernel
 import Foundation
 import GeoCore
 import Hummingbird
@@ -20,11 +21,10 @@ struct FeatureQuery: Hashable, Sendable {
     var datetime: String?
     var cursor: PageCursor?
     /// Report kind the statistics count; nil counts every kind.
-    var kind: String?
+    var kind: ReportKind?
     /// Which date places a report in a window: `occurred` (test date, incident date), `submitted` or `verified`.
     var basis = TimeBasis.occurred
 
-    static let kinds: Set<String> = ["covid", "misconduct"]
 
     init() {}
 
@@ -51,10 +51,10 @@ struct FeatureQuery: Hashable, Sendable {
             cursor = c
         }
         if let raw = q["kind"] {
-            guard Self.kinds.contains(String(raw)) else {
+            guard let parsed = ReportKind(rawValue: String(raw)) else {
                 throw APIError.badParameter("kind must be covid or misconduct", field: "kind")
             }
-            kind = String(raw)
+            kind = parsed
         }
         if let raw = q["basis"] {
             guard let parsed = TimeBasis(rawValue: String(raw)) else {
@@ -112,7 +112,7 @@ struct FeatureQuery: Hashable, Sendable {
         if let bbox { parts.append("bbox=\(bbox.original.array.map { JSONText.number($0) }.joined(separator: ","))") }
         if let windowEnd { parts.append("end=\(windowEnd.iso)") }
         if let cursor { parts.append("cursor=\(cursor.token)") }
-        if let kind { parts.append("kind=\(kind)") }
+        if let kind { parts.append("kind=\(kind.rawValue)") }
         parts.append("f=\(format.rawValue)")
         return parts.joined(separator: "&")
     }
@@ -123,7 +123,7 @@ struct FeatureQuery: Hashable, Sendable {
         if limit != Self.defaultLimit { items.append(("limit", "\(limit)")) }
         if let bbox { items.append(("bbox", bbox.original.array.map { JSONText.number($0) }.joined(separator: ","))) }
         if let datetime { items.append(("datetime", datetime)) }
-        if let kind { items.append(("kind", kind)) }
+        if let kind { items.append(("kind", kind.rawValue)) }
         if basis != .occurred { items.append(("basis", basis.rawValue)) }
         if let cursor { items.append(("cursor", cursor.token)) }
         items.append(("f", (format ?? self.format).rawValue))

@@ -1,4 +1,5 @@
 import Aggregation
+import DomainKernel
 import Foundation
 import Hummingbird
 import ReportVerification

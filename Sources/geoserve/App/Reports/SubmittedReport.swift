@@ -1,3 +1,4 @@
+import DomainKernel
 import GeoCore
 import ReportVerification
 import Storage
@@ -5,7 +6,7 @@ import Storage
 /// The 201 body of a submission, written by hand: it is on the intake path of every report.
 struct SubmittedReport {
     let id: String
-    let kind: String
+    let kind: ReportKind
     let status: ReportStatus
     let areas: [AreaAssignment]
     /// For reports not linked to an account: the only key to the report's status. Shown once
@@ -16,7 +17,7 @@ struct SubmittedReport {
         var out = JSONBuffer(capacity: 256)
         out.beginObject()
         out.member("id", id)
-        out.member("kind", kind)
+        out.member("kind", kind.rawValue)
         out.member("status", status.rawValue)
         out.key("areas")
         out.beginArray()

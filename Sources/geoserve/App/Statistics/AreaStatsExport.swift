@@ -1,4 +1,5 @@
 import Aggregation
+import DomainKernel
 import Foundation
 import Storage
 
@@ -12,11 +13,11 @@ struct AreaStatsExport {
         var from: Day
         var to: Day
         var bucket: Bucket = .day
-        var kind: String?
+        var kind: ReportKind?
         var basis: TimeBasis = .occurred
 
         var summary: String {
-            "area-stats layer=\(layer) from=\(from.iso) to=\(to.iso) bucket=\(bucket.rawValue) kind=\(kind ?? "all") basis=\(basis.rawValue)"
+            "area-stats layer=\(layer) from=\(from.iso) to=\(to.iso) bucket=\(bucket.rawValue) kind=\(kind?.rawValue ?? "all") basis=\(basis.rawValue)"
         }
     }
 
@@ -28,7 +29,7 @@ struct AreaStatsExport {
         let generatedAt: String
         let threshold: Int
         let audience = "researcher"
-        let kind: String?
+        let kind: ReportKind?
         let basis: String
         let bucket: String
         let from: String

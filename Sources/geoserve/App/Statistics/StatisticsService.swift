@@ -1,4 +1,5 @@
 import Aggregation
+import DomainKernel
 import Foundation
 import GeoCore
 import ReportVerification
@@ -34,8 +35,8 @@ final class StatisticsService: Sendable {
     var today: Day { Day.containing(Date(), in: timeZone) }
 
     /// The statistics request of a layer for a kind, basis and window end.
-    func request(layer: String, kind: String?, basis: TimeBasis, end: Day?) -> StatisticsRequest {
-        let groups = kind.flatMap(ReportKind.init(rawValue:)).map(Report.breakdownGroups(of:)) ?? []
+    func request(layer: String, kind: ReportKind?, basis: TimeBasis, end: Day?) -> StatisticsRequest {
+        let groups = kind.map(Report.breakdownGroups(of:)) ?? []
         return StatisticsRequest(layer: layer, kind: kind, basis: basis, end: end ?? today, groups: groups)
     }
 
@@ -64,7 +65,7 @@ final class StatisticsService: Sendable {
 
     /// Everything a release depends on.
     private static func key(_ layer: PublishedLayer, _ request: StatisticsRequest, _ audience: Audience, _ dataVersion: Int64) -> String {
-        "\(layer.info.layer)|\(layer.info.version)|\(dataVersion)|\(request.kind ?? "*")|\(request.basis.rawValue)|\(request.end.iso)|\(audience.rawValue)"
+        "\(layer.info.layer)|\(layer.info.version)|\(dataVersion)|\(request.kind?.rawValue ?? "*")|\(request.basis.rawValue)|\(request.end.iso)|\(audience.rawValue)"
     }
 
     /// Statistics as GeoJSON fragments for the features endpoints.
@@ -87,7 +88,7 @@ final class StatisticsService: Sendable {
             members[id] = #""statistics":"# + String(decoding: try encoder.encode(stats), as: UTF8.self)
         }
         struct Header: Encodable {
-            let kind: String?
+            let kind: ReportKind?
             let basis: TimeBasis
             let end: Day
             let windows: [String]

@@ -1,4 +1,5 @@
 import Aggregation
+import DomainKernel
 import Hummingbird
 import MapTiles
 
@@ -9,7 +10,7 @@ struct TileQuery: Hashable, Sendable {
     static let metrics = ["verified_7d", "verified_14d", "verified_28d", "verified_all", "rate_7d", "rate_14d", "rate_28d", "rate_all"]
 
     var metric = "verified_14d"
-    var kind: String?
+    var kind: ReportKind?
     var basis: TimeBasis = .occurred
     var style = TileStyle()
     /// The data version the client's URL names (from TileJSON), if any.
@@ -28,8 +29,8 @@ struct TileQuery: Hashable, Sendable {
             metric = String(m)
         }
         if let k = q["kind"] {
-            guard FeatureQuery.kinds.contains(String(k)) else { throw bad("kind", "kind must be covid or misconduct") }
-            kind = String(k)
+            guard let parsed = ReportKind(rawValue: String(k)) else { throw bad("kind", "kind must be covid or misconduct") }
+            kind = parsed
         }
         if let b = q["basis"] {
             guard let basis = TimeBasis(rawValue: String(b)) else { throw bad("basis", "basis must be occurred, submitted or verified") }
@@ -79,7 +80,7 @@ struct TileQuery: Hashable, Sendable {
     /// Query items that select the same picture (for TileJSON's tile URL and the legend link).
     var linkQuery: String {
         var items = ["metric=\(metric)"]
-        if let kind { items.append("kind=\(kind)") }
+        if let kind { items.append("kind=\(kind.rawValue)") }
         if basis != .occurred { items.append("basis=\(basis.rawValue)") }
         if style.ramp != TileStyle().ramp { items.append("ramp=\(style.ramp.rawValue)") }
         switch style.classification {

@@ -1,4 +1,5 @@
 import Aggregation
+import DomainKernel
 import Foundation
 import GeoCore
 import MapTiles
@@ -44,7 +45,7 @@ final class TileService: Sendable {
 
     /// Identity of the values drawn: data version plus what selects the numbers.
     static func valuesVersion(dataVersion: Int64, query: TileQuery, end: Day) -> String {
-        "\(dataVersion).\(query.metric).\(query.kind ?? "all").\(query.basis.rawValue).\(end.iso)"
+        "\(dataVersion).\(query.metric).\(query.kind?.rawValue ?? "all").\(query.basis.rawValue).\(end.iso)"
     }
 
     /// The classes of every area for the public numbers of this data version.

@@ -1,10 +1,14 @@
 import Foundation
 import Testing
-import Aggregation
+import DomainKernel
 
-@Suite("days and windows")
+@Suite("days")
 struct DayTests {
     private func day(_ iso: String) -> Day { Day(iso: iso)! }
+
+    private func instant(_ iso: String, _ hour: Int, _ minute: Int) -> Date {
+        Date(timeIntervalSince1970: Double(day(iso).ordinal * 86_400 + hour * 3600 + minute * 60))
+    }
 
     @Test("strict ISO parsing accepts real dates only", arguments: [
         ("2024-02-29", true), ("2000-02-29", true), ("2023-02-29", false), ("2100-02-29", false),
@@ -53,29 +57,6 @@ struct DayTests {
         #expect(day("2024-02-29").monthStart == day("2024-02-01"))
         #expect(day("2024-12-31").nextMonthStart == day("2025-01-01"))
         #expect(day("2024-01-31").nextMonthStart == day("2024-02-01"))
-    }
-
-    @Test("windows and previous windows are the segments counted back from the end day")
-    func windows() {
-        let end = day("2024-03-01")
-        func segment(_ iso: String) -> TimeSegment? { TimeSegment(daysBeforeEnd: end.days(since: day(iso))) }
-        #expect(segment("2024-03-02") == nil)
-        #expect(segment("2024-03-01") == .days0to6)
-        #expect(segment("2024-02-24") == .days0to6)             // 6 days before, across the leap day
-        #expect(segment("2024-02-23") == .days7to13)
-        #expect(segment("2024-02-17") == .days7to13)
-        #expect(segment("2024-02-16") == .days14to27)
-        #expect(segment("2024-02-03") == .days14to27)
-        #expect(segment("2024-02-02") == .days28to55)
-        #expect(segment("2024-01-06") == .days28to55)
-        #expect(segment("2024-01-05") == .older)
-        #expect(Window.d28.segments == [.days0to6, .days7to13, .days14to27])
-        #expect(Window.d14.previousSegment == .days14to27)
-        #expect(Window.all.previousSegment == nil)
-    }
-
-    private func instant(_ iso: String, _ hour: Int, _ minute: Int) -> Date {
-        Date(timeIntervalSince1970: Double(day(iso).ordinal * 86_400 + hour * 3600 + minute * 60))
     }
 
     @Test("the campus day of an instant, around local midnight and across both DST switches")

@@ -15,7 +15,8 @@ extension Day {
         }
     }
 
-    static func isValid(year: Int, month: Int, day: Int) -> Bool {
+    /// Whether the calendar fields name a real date.
+    public static func isValid(year: Int, month: Int, day: Int) -> Bool {
         (1...12).contains(month) && day >= 1 && day <= daysInMonth(year: year, month: month)
     }
 

@@ -1,0 +1,140 @@
+"""Helpers for run.sh (standard library only).
+
+  conformance.py free-port                  a free loopback port
+  conformance.py ready URL                  exit 0 once GET URL/readyz answers 200
+  conformance.py login URL EMAIL PASSWORD   prints "TOKEN ACCOUNT_ID"
+  conformance.py junit LABEL FILE           one check per schemathesis test case
+  conformance.py gdal URL DIR               GDAL's OGC API - Features driver against the service
+
+Checks are printed one a line as "ok NAME" or "FAIL NAME: why"; run.sh counts them.
+"""
+
+import json
+import re
+import socket
+import subprocess
+import sys
+import urllib.request
+import xml.etree.ElementTree as ET
+
+# GDAL's names for the layer geometry type it settles on.
+GDAL_TYPE = {"Point": "Point", "LineString": "Line String", "Polygon": "Polygon"}
+NUMERIC = {"Integer", "Integer64", "Real"}
+
+
+def report(ok, name, why=""):
+    print(f"ok {name}" if ok else f"FAIL {name}: {why}", flush=True)
+
+
+def get_json(url):
+    request = urllib.request.Request(url, headers={"Accept": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        print(s.getsockname()[1])
+
+
+def ready(url):
+    try:
+        with urllib.request.urlopen(f"{url}/readyz", timeout=2) as answer:
+            sys.exit(0 if answer.status == 200 else 1)
+    except OSError:
+        sys.exit(1)
+
+
+def login(url, email, password):
+    body = json.dumps({"email": email, "password": password}).encode()
+    request = urllib.request.Request(f"{url}/v1/auth/login", body, {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        session = json.load(answer)
+    print(session["token"], session["account"]["id"])
+
+
+def junit(label, path):
+    try:
+        cases = ET.parse(path).getroot().iter("testcase")
+    except (OSError, ET.ParseError) as error:
+        report(False, f"schemathesis {label}", f"no JUnit report ({error})")
+        return
+    for case in cases:
+        problems = [f.get("message") or f.tag for f in case if f.tag in ("failure", "error")]
+        report(not problems, f"schemathesis {label}: {case.get('name')}", ", ".join(problems))
+
+
+def all_features(url):
+    """Every feature of a collection, following `next` links as GDAL does; and the first page."""
+    page = first = get_json(f"{url}?f=json&limit=1000")
+    features = list(page["features"])
+    for _ in range(1000):
+        nxt = [l["href"] for l in page.get("links", []) if l.get("rel") == "next"]
+        if not nxt:
+            break
+        page = get_json(nxt[0])
+        features += page["features"]
+    return first, features
+
+
+def expected_geometry(features):
+    """A layer of Polygons and MultiPolygons can only be stored as MultiPolygon."""
+    types = {f["geometry"]["type"] for f in features if f.get("geometry")}
+    bases = {t.removeprefix("Multi") for t in types}
+    if len(bases) != 1 or next(iter(bases)) not in GDAL_TYPE:
+        return "Unknown (any)"
+    base = GDAL_TYPE[bases.pop()]
+    return f"Multi {base}" if any(t.startswith("Multi") for t in types) else base
+
+
+def ogrinfo_layer(source, layer):
+    run = subprocess.run(["ogrinfo", "-ro", "-so", source, layer],
+                         capture_output=True, text=True, timeout=120)
+    geometry = re.search(r"^Geometry: (.+)$", run.stdout, re.M)
+    count = re.search(r"^Feature Count: (-?\d+)$", run.stdout, re.M)
+    # Field lines follow the SRS block: "name: Type (width.precision)", Type possibly "String(JSON)".
+    fields = dict(re.findall(r"^(\S[^\n]*?): (\w+(?:\(\w+\))?) \(\d+\.\d+\)$", run.stdout, re.M))
+    noise = [l for l in run.stderr.splitlines() if l.strip() and not l.startswith("INFO")]
+    return run.returncode, geometry and geometry.group(1), count and int(count.group(1)), fields, noise
+
+
+def words(name):
+    """'statistics.counts.7d' -> statistics counts 7d; 'countAll' -> count all."""
+    return {w.lower() for w in re.findall(r"\d+[a-z]*|[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)}
+
+
+def gdal(url, folder):
+    source = f"OAPIF:{url}/"
+    collections = [c["id"] for c in get_json(f"{url}/collections")["collections"]]
+    report(bool(collections), "service lists collections", "GET /collections is empty")
+    matched = {}
+    for layer in collections:
+        first, features = all_features(f"{url}/collections/{layer}/items")
+        matched[layer] = first.get("numberMatched", len(features))
+        windows = (first.get("statistics") or {}).get("windows") or ["7d", "14d", "28d", "all"]
+        rc, geometry, _, fields, noise = ogrinfo_layer(source, layer)
+        report(rc == 0 and not noise, f"ogrinfo {layer}: opens cleanly", f"exit {rc}; " + " | ".join(noise))
+        want = expected_geometry(features)
+        report(geometry == want, f"ogrinfo {layer}: geometry type {want}", f"GDAL reports {geometry}")
+        # Nested objects reach GIS clients as one opaque String(JSON) field: every statistics
+        # window should be a field of its own with a numeric type.
+        opaque = [n for n, t in fields.items() if t == "String(JSON)"]
+        untyped = [w for w in windows if not any(w in words(n) and t in NUMERIC for n, t in fields.items())]
+        report(not opaque and not untyped, f"ogrinfo {layer}: statistics listed as typed fields",
+               f"fields {fields}; JSON blobs {opaque}; no numeric field for windows {untyped}")
+
+    gpkg = f"{folder}/collections.gpkg"
+    run = subprocess.run(["ogr2ogr", "-f", "GPKG", gpkg, source], capture_output=True, text=True, timeout=300)
+    noise = [l for l in run.stderr.splitlines() if l.strip()]
+    report(run.returncode == 0 and not noise, "ogr2ogr every collection into one GeoPackage",
+           f"exit {run.returncode}; " + " | ".join(noise))
+    for layer in collections:
+        rc, _, count, _, _ = ogrinfo_layer(gpkg, layer)
+        report(count == matched[layer], f"ogr2ogr {layer}: {matched[layer]} features (numberMatched)",
+               f"the GeoPackage has {count}")
+
+
+if __name__ == "__main__":
+    command, *args = sys.argv[1:]
+    {"free-port": free_port, "ready": ready, "login": login, "junit": junit, "gdal": gdal}[command](*args)
