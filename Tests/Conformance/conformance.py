@@ -58,7 +58,7 @@ def junit(label, path):
     try:
         cases = ET.parse(path).getroot().iter("testcase")
     except (OSError, ET.ParseError) as error:
-        report(False, f"schemathesis {label}", f"no JUnit report ({error})")
+        report(False, f"schemathesis {label}", f"no JUnit report, did it finish within its time bound? ({error})")
         return
     for case in cases:
         problems = [f.get("message") or f.tag for f in case if f.tag in ("failure", "error")]
@@ -137,4 +137,12 @@ def gdal(url, folder):
 
 if __name__ == "__main__":
     command, *args = sys.argv[1:]
-    {"free-port": free_port, "ready": ready, "login": login, "junit": junit, "gdal": gdal}[command](*args)
+    try:
+        {"free-port": free_port, "ready": ready, "login": login, "junit": junit, "gdal": gdal}[command](*args)
+    except (OSError, ValueError, KeyError, subprocess.SubprocessError) as error:
+        # A service or tool that breaks mid-way is a failed check (counted by run.sh), not a traceback.
+        if command in ("junit", "gdal"):
+            report(False, f"{command} {args[0]}", f"{type(error).__name__}: {error}")
+        else:
+            print(f"{command}: {type(error).__name__}: {error}", file=sys.stderr)
+        sys.exit(1)

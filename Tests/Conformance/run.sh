@@ -32,7 +32,7 @@ give_up() { count <<<"FAIL $1"; finish; }
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 apt_install() {  # the package lists are refreshed only when the install cannot do without
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null ||
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1 ||
     { as_root apt-get update -q >/dev/null && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null; }
 }
 
@@ -50,13 +50,21 @@ export PYTHONDONTWRITEBYTECODE=1   # leave no __pycache__ in the repository
 
 # --- a service on a fresh store -----------------------------------------------------------------
 WORK=$(mktemp -d)
-SERVER=
+SERVER= CHILD=
 cleanup() {
-  [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null
+  for pid in $CHILD $SERVER; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+# Long steps run in the background and are waited for, so that an interrupt reaches the trap at
+# once (bash defers traps while a foreground command runs, and schemathesis swallows Ctrl-C).
+in_background() {  # DIR COMMAND...
+  local dir=$1; shift
+  (cd "$dir" && exec "$@") & CHILD=$!
+  wait "$CHILD"; local status=$?; CHILD=; return $status
+}
+alive() { kill -0 "$SERVER" 2>/dev/null || { cat "$WORK/server.log"; give_up "service still running before $1"; }; }
 # A developer's GEOSERVE_* settings (public URL, thresholds, database) must not leak in.
 for name in $(compgen -e | grep '^GEOSERVE_'); do unset "$name"; done
 
@@ -86,10 +94,11 @@ read -r _ SPARE_ID < <("$PY" "$HERE/conformance.py" login "$URL" spare@conforman
 schemathesis() {  # LABEL [extra flags]; runs in $WORK so its caches stay out of the repository
   local label=$1; shift
   echo "== schemathesis, $label"
-  (cd "$WORK" && timeout 240 "$VENV/bin/schemathesis" run "$URL/openapi.json" \
+  alive "schemathesis, $label"
+  in_background "$WORK" timeout 120 "$VENV/bin/schemathesis" run "$URL/openapi.json" \
     --checks all --mode all --max-examples "$MAX_EXAMPLES" --seed "$SEED" \
     --generation-database none --no-color --output-truncate false \
-    --report junit --report-junit-path "$WORK/$label.xml" "$@")
+    --report junit --report-junit-path "$WORK/$label.xml" "$@"
   count < <("$PY" "$HERE/conformance.py" junit "$label" "$WORK/$label.xml")
 }
 schemathesis anonymous
@@ -99,6 +108,7 @@ CONFORMANCE_URL=$URL CONFORMANCE_ADMIN_TOKEN=$TOKEN CONFORMANCE_ADMIN_ID=$ADMIN_
 
 # --- GDAL -----------------------------------------------------------------------------------------
 echo "== GDAL $(ogrinfo --version)"
+alive GDAL
 count < <("$PY" "$HERE/conformance.py" gdal "$URL" "$WORK")
 
 finish

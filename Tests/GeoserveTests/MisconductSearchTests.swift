@@ -46,7 +46,12 @@ struct MisconductSearchTests {
             #expect(errorField(tinyRadius.1) == "radius_m")
             let noRadius = try await client.json(.get, "/v1/misconduct?near=-87.6,41.8")
             #expect(errorField(noRadius.1) == "radius_m")
-            #expect(try await client.json(.get, "/v1/misconduct").0 == .unprocessableContent)
+            let neither = try await client.json(.get, "/v1/misconduct")
+            #expect(neither.0 == .badRequest && errorField(neither.1) == "near")
+            let layerOnly = try await client.json(.get, "/v1/misconduct?layer=halls")
+            #expect(layerOnly.0 == .badRequest && errorField(layerOnly.1) == "area")
+            // Unknown parameters are refused here too, not ignored.
+            #expect(try await client.json(.get, "/v1/misconduct?layer=halls&area=H01&sort=name").0 == .badRequest)
         }
     }
 }

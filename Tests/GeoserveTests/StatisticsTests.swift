@@ -113,10 +113,10 @@ struct StatisticsTests {
             let (forbidden, _) = try await client.json(.get, uri, token: reporter.token)
             #expect(forbidden == .forbidden)
             let (bad, badBody) = try await client.json(.get, "/v1/exports/area-stats?layer=halls&from=2026-11-05&to=2026-11-01", token: researcher.token)
-            #expect(bad == .unprocessableContent)
+            #expect(bad == .badRequest)
             #expect(errorField(badBody) == "from")
             let (tooBig, tooBigBody) = try await client.json(.get, "/v1/exports/area-stats?layer=halls&from=1990-01-01&to=2026-11-01", token: researcher.token)
-            #expect(tooBig == .unprocessableContent)
+            #expect(tooBig == .badRequest)
             #expect(errorField(tooBigBody) == "to")
         }
         let store = try openStore(service.configuration.database)

@@ -20,47 +20,6 @@ enum OpenAPIDocument {
         var contentType = "application/json"
     }
 
-    /// A query parameter with its JSON Schema.
-    struct QueryParameter {
-        let name: String
-        let schema: [String: Any]
-        let description: String
-    }
-
-    static var featureQuery: [QueryParameter] { [
-        QueryParameter(name: "f", schema: ["type": "string", "enum": ["json", "html"]], description: "Response format; default from the Accept header, else json."),
-        QueryParameter(name: "limit", schema: ["type": "integer", "minimum": 1, "default": FeatureQuery.defaultLimit],
-                       description: "Features per page; values above \(FeatureQuery.maxLimit) are clamped to it."),
-        QueryParameter(name: "bbox", schema: ["type": "array", "items": ["type": "number"], "minItems": 4, "maxItems": 6],
-                       description: "minLon,minLat,maxLon,maxLat in CRS84; features whose geometry meets the box. West > east crosses the antimeridian."),
-        QueryParameter(name: "datetime", schema: ["type": "string"],
-                       description: "RFC 3339 date, date-time or interval (open end '..'): the statistics windows end on its last day (default today, campus time zone)."),
-        QueryParameter(name: "cursor", schema: ["type": "string"], description: "Page cursor from a next or prev link."),
-        QueryParameter(name: "kind", schema: ["type": "string", "enum": ["covid", "misconduct"]], description: "Count only this kind of report (default both)."),
-        QueryParameter(name: "basis", schema: ["type": "string", "enum": ["occurred", "submitted", "verified"]],
-                       description: "Which date places a report in a window: test or incident date (default), submission, or verification."),
-    ] }
-    static var pointQuery: [QueryParameter] { [
-        QueryParameter(name: "lon", schema: ["type": "number", "minimum": -180, "maximum": 180], description: "Longitude, WGS 84."),
-        QueryParameter(name: "lat", schema: ["type": "number", "minimum": -90, "maximum": 90], description: "Latitude, WGS 84."),
-    ] }
-    static var formatQuery: [QueryParameter] { [featureQuery[0]] }
-
-    static func tileQuery(version: Bool) -> [QueryParameter] {
-        var q = [
-            QueryParameter(name: "metric", schema: ["type": "string", "enum": TileQuery.metrics, "default": "verified_14d"],
-                           description: "Verified reports (or rate per 1,000) in the 7, 14, 28-day or all-time window ending today."),
-            featureQuery[5], featureQuery[6],
-            QueryParameter(name: "ramp", schema: ["type": "string", "enum": ["YlOrRd", "Blues", "Greens", "Purples"]], description: "Colour ramp."),
-            QueryParameter(name: "classes", schema: ["type": "integer", "minimum": 3, "maximum": 9, "default": 7], description: "Number of classes."),
-            QueryParameter(name: "method", schema: ["type": "string", "enum": ["quantile", "equal", "fixed"]], description: "Classification."),
-            QueryParameter(name: "breaks", schema: ["type": "string"], description: "Fixed class breaks, comma-separated, ascending."),
-            QueryParameter(name: "labels", schema: ["type": "boolean"], description: "Area names from zoom 14."),
-        ]
-        if version { q.append(QueryParameter(name: "v", schema: ["type": "string"], description: "Data version from TileJSON; makes the tile immutable.")) }
-        return q
-    }
-
     /// Built on use: the schemas are JSON-like dictionaries, which are not `Sendable`.
     static var operations: [Operation] { [
         Operation(method: "get", path: "/healthz", summary: "The process is up.", access: nil, request: nil,
@@ -70,45 +29,38 @@ enum OpenAPIDocument {
         Operation(method: "get", path: "/openapi.json", summary: "This document.", access: nil, request: nil,
                   responses: [200: "Document"]),
         Operation(method: "get", path: "/", summary: "OGC API landing page.", access: nil, request: nil,
-                  responses: [200: "Document", 400: "Error"], query: formatQuery),
+                  responses: [200: "Document", 400: "Error"], query: QueryParameters.ogcFormat),
         Operation(method: "get", path: "/conformance", summary: "OGC API conformance classes (Features Part 1 core, GeoJSON, HTML).",
-                  access: nil, request: nil, responses: [200: "Document", 400: "Error"], query: formatQuery),
+                  access: nil, request: nil, responses: [200: "Document", 400: "Error"], query: QueryParameters.ogcFormat),
         Operation(method: "get", path: "/collections", summary: "The published layers as OGC collections.", access: nil, request: nil,
-                  responses: [200: "Document", 400: "Error"], query: formatQuery),
+                  responses: [200: "Document", 400: "Error"], query: QueryParameters.ogcFormat),
         Operation(method: "get", path: "/collections/{layer}", summary: "One collection.", access: nil, request: nil,
-                  responses: [200: "Document", 400: "Error", 404: "Error"], query: formatQuery),
+                  responses: [200: "Document", 400: "Error", 404: "Error"], query: QueryParameters.ogcFormat),
         Operation(method: "get", path: "/collections/{layer}/items",
                   summary: "The layer's features with their disclosure-controlled statistics, paged by area id (next/prev links, numberMatched, numberReturned). ETag + 304; public, no-cache (private, no-store for verifiers and researchers).",
                   access: nil, request: nil, responses: [200: "FeatureCollection", 304: "", 400: "Error", 401: "Error", 404: "Error"],
-                  query: featureQuery, contentType: "application/geo+json"),
+                  query: QueryParameters.items, contentType: "application/geo+json"),
         Operation(method: "get", path: "/collections/{layer}/items/{areaId}", summary: "One feature with its statistics.", access: nil, request: nil,
                   responses: [200: "Feature", 304: "", 400: "Error", 401: "Error", 404: "Error"],
-                  query: [featureQuery[0], featureQuery[3], featureQuery[5], featureQuery[6]], contentType: "application/geo+json"),
+                  query: QueryParameters.item, contentType: "application/geo+json"),
         Operation(method: "get", path: "/v1/areas/containing", summary: "The area of every area layer that covers the point (public properties only).",
-                  access: nil, request: nil, responses: [200: "Containing", 400: "Error", 422: "Error"], query: pointQuery),
+                  access: nil, request: nil, responses: [200: "Containing", 400: "Error"], query: QueryParameters.containing),
         Operation(method: "get", path: "/v1/places/nearest", summary: "The k nearest sites of the point layers (e.g. testing sites), nearest first.",
-                  access: nil, request: nil, responses: [200: "Nearest", 400: "Error", 404: "Error", 422: "Error"],
-                  query: pointQuery + [QueryParameter(name: "k", schema: ["type": "integer", "minimum": 1, "maximum": 100, "default": 5], description: "How many."),
-                                       QueryParameter(name: "layer", schema: ["type": "string"], description: "Only this point layer.")]),
+                  access: nil, request: nil, responses: [200: "Nearest", 400: "Error", 404: "Error"],
+                  query: QueryParameters.nearest),
         Operation(method: "get", path: "/v1/exports/area-stats",
                   summary: "Verified reports per area and bucket (zeros included), researcher threshold applied, recorded in the audit trail. CSV (RFC 4180; provenance in X-Data-Version, X-Layer-Version, X-Disclosure-Threshold) or JSON {provenance, rows}.",
-                  access: "exportStatistics", request: nil, responses: [200: "Export", 400: "Error", 401: "Error", 403: "Error", 404: "Error", 422: "Error"],
-                  query: [QueryParameter(name: "layer", schema: ["type": "string"], description: "Area layer (required)."),
-                          QueryParameter(name: "from", schema: ["type": "string", "format": "date"], description: "First day (required)."),
-                          QueryParameter(name: "to", schema: ["type": "string", "format": "date"], description: "Last day, inclusive (required)."),
-                          QueryParameter(name: "bucket", schema: ["type": "string", "enum": ["day", "week", "month"], "default": "day"], description: "Bucket length; weeks start on Monday."),
-                          QueryParameter(name: "kind", schema: ["type": "string", "enum": ["covid", "misconduct"]], description: "Only this kind (default both)."),
-                          QueryParameter(name: "basis", schema: ["type": "string", "enum": ["occurred", "submitted", "verified"]], description: "Which date places a report in a bucket."),
-                          QueryParameter(name: "format", schema: ["type": "string", "enum": ["csv", "json"], "default": "csv"], description: "Response format.")],
+                  access: "exportStatistics", request: nil, responses: [200: "Export", 400: "Error", 401: "Error", 403: "Error", 404: "Error"],
+                  query: QueryParameters.export,
                   contentType: "text/csv"),
         Operation(method: "get", path: "/tiles/{layer}",
                   summary: "TileJSON 3.0 of an area layer ({layer}.json): tile URL template carrying the data version, bounds, center, zoom range, legend (class breaks and colours).",
-                  access: nil, request: nil, responses: [200: "Document", 400: "Error", 404: "Error"], query: tileQuery(version: false)),
+                  access: nil, request: nil, responses: [200: "Document", 400: "Error", 404: "Error"], query: QueryParameters.tileStyle),
         Operation(method: "get", path: "/tiles/{layer}/legend.png", summary: "The legend of a style as a PNG.", access: nil, request: nil,
-                  responses: [200: "", 400: "Error", 404: "Error"], query: tileQuery(version: false), contentType: "image/png"),
+                  responses: [200: "", 400: "Error", 404: "Error"], query: QueryParameters.tileStyle, contentType: "image/png"),
         Operation(method: "get", path: "/tiles/{layer}/{z}/{x}/{y}",
                   summary: "A 256 px ({y}.png) or 512 px ({y}@2x.png) Web Mercator choropleth tile of the public, disclosure-controlled numbers; y counts from the north. Transparent where no area is. With v= equal to the current data version the tile is immutable.",
-                  access: nil, request: nil, responses: [200: "", 304: "", 400: "Error", 404: "Error"], query: tileQuery(version: true), contentType: "image/png"),
+                  access: nil, request: nil, responses: [200: "", 304: "", 400: "Error", 404: "Error"], query: QueryParameters.tile, contentType: "image/png"),
         Operation(method: "get", path: "/v1/layers", summary: "Layers, their versions and feature counts.", access: nil, request: nil,
                   responses: [200: "LayerList"]),
         Operation(method: "post", path: "/v1/auth/login", summary: "Exchange email and password for a bearer token.", access: nil,
@@ -135,7 +87,7 @@ enum OpenAPIDocument {
                   access: nil, request: nil, responses: [200: "ReportStatusView", 404: "Error", 409: "Error"]),
         Operation(method: "get", path: "/v1/misconduct",
                   summary: "Public search of verified misconduct reports: near=lon,lat&radius_m=250..50000, or layer=…&area=…; limit 1-500 (default 100). Only officer description, incident description, day and area.",
-                  access: nil, request: nil, responses: [200: "MisconductResults", 422: "Error"]),
+                  access: nil, request: nil, responses: [200: "MisconductResults", 400: "Error"], query: QueryParameters.misconduct),
         Operation(method: "patch", path: "/v1/reports/{id}",
                   summary: "Edit a report: {report: <whole draft>, version?}. The reporter while pending, verifiers always. Re-validates, re-places, keeps a revision.",
                   access: "editOwnPendingReport or editAnyReport", request: "EditRequest", responses: [200: "Report", 401: "Error", 404: "Error", 409: "Error", 422: "Error"]),
@@ -144,8 +96,8 @@ enum OpenAPIDocument {
         Operation(method: "post", path: "/v1/reports/{id}/revisions/{revision}/restore", summary: "Make a kept revision current again (a new revision).",
                   access: "editOwnPendingReport or editAnyReport", request: nil, responses: [200: "Report", 401: "Error", 404: "Error", 409: "Error"]),
         Operation(method: "get", path: "/v1/verification/queue",
-                  summary: "Reports to verify: pending first, oldest first. Query: status (comma list), kind, layer, area, from, to (YYYY-MM-DD), limit (1-200, default 50), cursor.",
-                  access: "workQueue", request: nil, responses: [200: "Queue", 401: "Error", 403: "Error", 422: "Error"]),
+                  summary: "Reports to verify: pending first, oldest first, paged by cursor.",
+                  access: "workQueue", request: nil, responses: [200: "Queue", 400: "Error", 401: "Error", 403: "Error"], query: QueryParameters.queue),
         Operation(method: "post", path: "/v1/verification/bulk", summary: "One transition for many reports; each succeeds or fails on its own.",
                   access: "workQueue", request: "BulkRequest", responses: [200: "BulkResponse", 401: "Error", 403: "Error", 422: "Error"]),
         Operation(method: "post", path: "/v1/reports/{id}/transitions",
@@ -276,13 +228,7 @@ enum OpenAPIDocument {
             var parameters = op.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { p -> [String: Any] in
                 ["name": String(p.dropFirst().dropLast()), "in": "path", "required": true, "schema": string]
             }
-            parameters += op.query.map { q -> [String: Any] in
-                var p: [String: Any] = ["name": q.name, "in": "query", "required": q.name == "lon" || q.name == "lat",
-                                        "schema": q.schema, "description": q.description]
-                // bbox travels as one comma-separated value.
-                if q.name == "bbox" { p["style"] = "form"; p["explode"] = false }
-                return p
-            }
+            parameters += op.query.map(\.openAPI)
             if !parameters.isEmpty { operation["parameters"] = parameters }
             paths[op.path, default: [:]][op.method] = operation
         }
@@ -312,7 +258,7 @@ enum HTTPStatusText {
         case 201: return "Created"
         case 204: return "No Content"
         case 304: return "Not Modified (If-None-Match named the current ETag)"
-        case 400: return "Bad Request (malformed body)"
+        case 400: return "Bad Request (a malformed body, or a query parameter that is unknown, repeated, missing or out of range: the error names it)"
         case 401: return "Unauthorized (no, unknown, expired or revoked token)"
         case 403: return "Forbidden (the role lacks the permission)"
         case 404: return "Not Found"

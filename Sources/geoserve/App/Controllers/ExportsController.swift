@@ -12,38 +12,20 @@ struct ExportsController {
     let export: AreaStatsExport
     let catalog: LayerCatalog
 
-    static let parameters: Set<String> = ["layer", "from", "to", "bucket", "kind", "basis", "format"]
-
     func addRoutes(to v1: RouterGroup<AppRequestContext>) {
         v1.group("exports").add(middleware: RequirePermission(.exportStatistics))
             .get("area-stats") { request, context in try await areaStats(request, context) }
     }
 
     func areaStats(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        let q = request.uri.queryParameters
-        try APIError.refuseUnknownParameters(request, allowed: Self.parameters)
-        guard let name = q["layer"].map({ String($0) }) else { throw APIError.invalid("layer is required", field: "layer") }
+        let q = try QueryValues(request, QueryParameters.export)
+        let name = q.text(QueryParameters.exportLayer)!
         guard let layer = catalog.snapshot()[name], layer.areaIndex != nil else { throw APIError.notFound("no area layer \"\(name)\"") }
-        func day(_ field: String) throws -> Day {
-            guard let raw = q[Substring(field)] else { throw APIError.invalid("\(field) is required (YYYY-MM-DD)", field: field) }
-            guard let d = Day(iso: String(raw)) else { throw APIError.invalid("\(field) must be a date YYYY-MM-DD", field: field) }
-            return d
-        }
-        var p = AreaStatsExport.Parameters(layer: name, from: try day("from"), to: try day("to"))
-        if let raw = q["bucket"] {
-            guard let b = Bucket(rawValue: String(raw)) else { throw APIError.invalid("bucket must be day, week or month", field: "bucket") }
-            p.bucket = b
-        }
-        if let raw = q["kind"] {
-            guard let kind = ReportKind(rawValue: String(raw)) else { throw APIError.invalid("kind must be covid or misconduct", field: "kind") }
-            p.kind = kind
-        }
-        if let raw = q["basis"] {
-            guard let b = TimeBasis(rawValue: String(raw)) else { throw APIError.invalid("basis must be occurred, submitted or verified", field: "basis") }
-            p.basis = b
-        }
-        let format = q["format"].map { String($0) } ?? "csv"
-        guard format == "csv" || format == "json" else { throw APIError.invalid("format must be csv or json", field: "format") }
+        var p = AreaStatsExport.Parameters(layer: name, from: q.day(QueryParameters.from)!, to: q.day(QueryParameters.to)!)
+        p.bucket = q.value(QueryParameters.bucket) ?? .day
+        p.kind = q.value(QueryParameters.kind)
+        p.basis = q.value(QueryParameters.basis) ?? .occurred
+        let format = q.text(QueryParameters.exportFormat) ?? "csv"
         let (table, provenance) = try await export.run(p, areaIDs: layer.encoded.ids, denominators: layer.denominators,
                                                        layerVersion: layer.info.version, actor: context.account?.id ?? "anonymous")
         var headers = HTTPFields()

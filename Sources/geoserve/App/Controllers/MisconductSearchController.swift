@@ -26,17 +26,16 @@ struct MisconductSearchController {
     }
 
     func search(_ request: Request) async throws -> Results {
-        let q = request.uri.queryParameters
-        let limit = try QueryNumber.int(q["limit"], name: "limit", default: 100, range: 1...500)
-        let preferredLayer = q["layer"].map(String.init)
+        let q = try QueryValues(request, QueryParameters.misconduct)
+        let limit = q.int(QueryParameters.searchLimit)!
+        let preferredLayer = q.text(QueryParameters.searchLayer)
         var records: [ReportRecord]
-        if let near = q["near"] {
-            let parts = near.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 2, (try? Position(lon: parts[0], lat: parts[1])) != nil else {
-                throw APIError.invalid("near is lon,lat in degrees", field: "near")
+        if let parts = q.numbers(QueryParameters.near) {
+            guard (try? Position(lon: parts[0], lat: parts[1])) != nil else {
+                throw APIError.badParameter("near is lon,lat in degrees (lon -180 to 180, lat -90 to 90)", field: "near")
             }
-            guard let raw = q["radius_m"], let radius = Double(raw), Self.radiusRange.contains(radius) else {
-                throw APIError.invalid("radius_m is required, from \(Int(Self.radiusRange.lowerBound)) to \(Int(Self.radiusRange.upperBound)) metres", field: "radius_m")
+            guard let radius = q.number(QueryParameters.radius) else {
+                throw APIError.badParameter("near needs radius_m, from \(Int(Self.radiusRange.lowerBound)) to \(Int(Self.radiusRange.upperBound)) metres", field: "radius_m")
             }
             let (lon, lat) = (parts[0], parts[1])
             let dLat = radius / 111_195 * 1.01
@@ -47,10 +46,10 @@ struct MisconductSearchController {
                 return greatCircleMetres(lon1: lon, lat1: lat, lon2: rl, lat2: rt) <= radius
             }
             records = Array(records.prefix(limit))
-        } else if let layer = preferredLayer, let area = q["area"] {
-            records = try await search.verifiedReports(kind: .misconduct, layer: layer, areaID: String(area), limit: limit)
+        } else if let layer = preferredLayer, let area = q.text(QueryParameters.searchArea) {
+            records = try await search.verifiedReports(kind: .misconduct, layer: layer, areaID: area, limit: limit)
         } else {
-            throw APIError.invalid("search by near=lon,lat&radius_m=… or by layer=…&area=…", field: "near")
+            throw APIError.badParameter("search by near=lon,lat&radius_m=… or by layer=…&area=…", field: q.has(QueryParameters.searchLayer) ? "area" : "near")
         }
         let decoder = JSONDecoder()
         return Results(reports: records.compactMap { r in

@@ -44,7 +44,8 @@ struct PlacesController {
     }
 
     func containing(_ request: Request) throws -> Containing {
-        let (lon, lat) = try Self.point(request, allowed: ["lon", "lat"])
+        let q = try QueryValues(request, QueryParameters.containing)
+        let (lon, lat) = (q.number(QueryParameters.lon)!, q.number(QueryParameters.lat)!)
         let hits = catalog.snapshot().values.sorted { $0.info.layer < $1.info.layer }.compactMap { layer -> Containing.Hit? in
             guard let index = layer.areaIndex, let i = index.locate(lon: lon, lat: lat) else { return nil }
             guard let f = layer.feature(id: index.areas[i].id) else { return nil }
@@ -54,16 +55,12 @@ struct PlacesController {
     }
 
     func nearest(_ request: Request) throws -> Nearest {
-        let (lon, lat) = try Self.point(request, allowed: ["lon", "lat", "k", "layer"])
-        let q = request.uri.queryParameters
-        var k = 5
-        if let raw = q["k"] {
-            guard let n = Int(raw), (1...100).contains(n) else { throw APIError.invalid("k must be a whole number from 1 to 100", field: "k") }
-            k = n
-        }
+        let q = try QueryValues(request, QueryParameters.nearest)
+        let (lon, lat) = (q.number(QueryParameters.lon)!, q.number(QueryParameters.lat)!)
+        let k = q.int(QueryParameters.nearestCount)!
         var layers = catalog.snapshot().values.filter { $0.pointIndex != nil }
-        if let name = q["layer"] {
-            layers = layers.filter { $0.info.layer == String(name) }
+        if let name = q.text(QueryParameters.pointLayer) {
+            layers = layers.filter { $0.info.layer == name }
             guard !layers.isEmpty else { throw APIError.notFound("no point layer \"\(name)\"") }
         }
         var found: [Nearest.Place] = []
@@ -76,18 +73,5 @@ struct PlacesController {
         }
         found.sort { $0.distanceMetres != $1.distanceMetres ? $0.distanceMetres < $1.distanceMetres : ($0.layer, $0.id) < ($1.layer, $1.id) }
         return Nearest(lon: lon, lat: lat, places: Array(found.prefix(k)))
-    }
-
-    /// `lon` and `lat` from the query, in range; unknown parameters are refused.
-    static func point(_ request: Request, allowed: Set<String>) throws -> (Double, Double) {
-        let q = request.uri.queryParameters
-        try APIError.refuseUnknownParameters(request, allowed: allowed)
-        guard let rawLon = q["lon"], let lon = Double(rawLon), lon.isFinite, (-180...180).contains(lon) else {
-            throw APIError.invalid("lon must be a number from -180 to 180", field: "lon")
-        }
-        guard let rawLat = q["lat"], let lat = Double(rawLat), lat.isFinite, (-90...90).contains(lat) else {
-            throw APIError.invalid("lat must be a number from -90 to 90", field: "lat")
-        }
-        return (lon, lat)
     }
 }

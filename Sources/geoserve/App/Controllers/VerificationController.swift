@@ -89,31 +89,15 @@ struct VerificationController {
     }
 
     func queue(_ request: Request, _ context: AppRequestContext) async throws -> QueueResponse {
-        let q = request.uri.queryParameters
-        var filter = QueueFilter()
-        if let raw = q["status"] {
-            var statuses: [ReportStatus] = []
-            for part in raw.split(separator: ",") {
-                guard let s = ReportStatus(rawValue: String(part)) else { throw APIError.invalid("unknown status \(part)", field: "status") }
-                statuses.append(s)
-            }
-            filter.statuses = statuses
+        let q = try QueryValues(request, QueryParameters.queue)
+        let filter = QueueFilter(statuses: q.values(QueryParameters.statuses) ?? [.pending], kind: q.value(QueryParameters.kind),
+                                 layer: q.text(QueryParameters.queueLayer), areaID: q.text(QueryParameters.queueArea),
+                                 from: q.day(QueryParameters.queueFrom), to: q.day(QueryParameters.queueTo))
+        if filter.areaID != nil, filter.layer == nil { throw APIError.badParameter("area needs layer", field: "area") }
+        if let cursor = q.text(QueryParameters.queueCursor), QueueCursor(cursor) == nil {
+            throw APIError.badParameter("cursor is not one this service issued", field: "cursor")
         }
-        if let kind = q["kind"] {
-            guard let parsed = ReportKind(rawValue: String(kind)) else { throw APIError.invalid("kind is covid or misconduct", field: "kind") }
-            filter.kind = parsed
-        }
-        filter.layer = q["layer"].map(String.init)
-        filter.areaID = q["area"].map(String.init)
-        for (name, keyPath) in [("from", \QueueFilter.from), ("to", \QueueFilter.to)] {
-            if let raw = q[Substring(name)] {
-                guard let day = Day(iso: String(raw)) else { throw APIError.invalid("\(name) must be a date YYYY-MM-DD", field: name) }
-                filter[keyPath: keyPath] = day
-            }
-        }
-        if filter.areaID != nil, filter.layer == nil { throw APIError.invalid("area needs layer", field: "area") }
-        let limit = try QueryNumber.int(q["limit"], name: "limit", default: 50, range: 1...200)
-        let page = try await verification.queue(filter, limit: limit, cursor: q["cursor"].map(String.init))
+        let page = try await verification.queue(filter, limit: q.int(QueryParameters.queueLimit)!, cursor: q.text(QueryParameters.queueCursor))
         return QueueResponse(reports: page.reports.map { ReportView($0) }, next: page.nextCursor)
     }
 
@@ -173,12 +157,3 @@ struct VerificationController {
 }
 
 extension ReportClaim: ResponseEncodable {}
-
-/// Numeric query parameters with a default and a range.
-enum QueryNumber {
-    static func int(_ raw: Substring?, name: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
-        guard let raw else { return fallback }
-        guard let v = Int(raw) else { throw APIError.invalid("\(name) must be a whole number", field: name) }
-        return min(max(v, range.lowerBound), range.upperBound)
-    }
-}

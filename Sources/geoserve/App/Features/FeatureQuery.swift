@@ -4,13 +4,13 @@ import Foundation
 import GeoCore
 import Hummingbird
 
-/// The query of an items request, parsed the OGC way: every parameter declared with its range
-/// and default, an undeclared one refused with 400 (OGC API – Features /req/core/query-param-unknown),
-/// a `limit` above the maximum clamped rather than refused (/req/core/fc-limit-response-1).
+/// The query of an items request, parsed the OGC way from `QueryParameters`: every parameter
+/// declared with its range and default, an undeclared one refused with 400 (OGC API – Features
+/// /req/core/query-param-unknown), a `limit` above the maximum clamped rather than refused
+/// (/req/core/fc-limit-response-1).
 struct FeatureQuery: Hashable, Sendable {
     static let defaultLimit = 100
     static let maxLimit = 10_000
-    static let declared: Set<String> = ["f", "limit", "bbox", "datetime", "cursor", "kind", "basis"]
 
     var format: ResponseFormat = .json
     var limit = defaultLimit
@@ -28,40 +28,25 @@ struct FeatureQuery: Hashable, Sendable {
 
     init() {}
 
-    /// Parses the query string; `allowed` narrows the declared parameters for a route.
-    init(_ request: Request, allowed: Set<String> = declared) throws {
-        let q = request.uri.queryParameters
-        try APIError.refuseUnknownParameters(request, allowed: allowed)
-        format = try ResponseFormat(request)
-        if let raw = q["limit"] {
-            guard let n = Int(raw), n >= 1 else {
-                throw APIError.badParameter("limit must be a whole number of at least 1", field: "limit")
-            }
-            limit = min(n, Self.maxLimit)
+    /// Parses the query string against the route's declared parameters (`QueryParameters.items`
+    /// for a page of features; fewer for the other OGC routes).
+    init(_ request: Request, declared: [QueryParameter] = QueryParameters.items) throws {
+        let q = try QueryValues(request, declared)
+        format = ResponseFormat(request, q)
+        limit = q.int(QueryParameters.limit) ?? Self.defaultLimit
+        if q.has(QueryParameters.bbox), let raw = q.text(QueryParameters.bbox) { bbox = try Self.parseBox(raw) }
+        if q.has(QueryParameters.datetime), let raw = q.text(QueryParameters.datetime) {
+            datetime = raw
+            windowEnd = try Self.parseWindowEnd(raw)
         }
-        if let raw = q["bbox"] { bbox = try Self.parseBox(String(raw)) }
-        if let raw = q["datetime"] {
-            datetime = String(raw)
-            windowEnd = try Self.parseWindowEnd(String(raw))
-        }
-        if let raw = q["cursor"] {
-            guard let c = PageCursor(token: String(raw)) else {
+        if q.has(QueryParameters.cursor), let raw = q.text(QueryParameters.cursor) {
+            guard let c = PageCursor(token: raw) else {
                 throw APIError.badParameter("cursor is not one this service issued", field: "cursor")
             }
             cursor = c
         }
-        if let raw = q["kind"] {
-            guard let parsed = ReportKind(rawValue: String(raw)) else {
-                throw APIError.badParameter("kind must be covid or misconduct", field: "kind")
-            }
-            kind = parsed
-        }
-        if let raw = q["basis"] {
-            guard let parsed = TimeBasis(rawValue: String(raw)) else {
-                throw APIError.badParameter("basis must be occurred, submitted or verified", field: "basis")
-            }
-            basis = parsed
-        }
+        kind = q.value(QueryParameters.kind)
+        basis = q.value(QueryParameters.basis) ?? .occurred
     }
 
     /// `minLon,minLat,maxLon,maxLat` (or the six-number form with heights, which are ignored),
@@ -158,13 +143,9 @@ enum PageCursor: Hashable, Sendable {
 enum ResponseFormat: String, Hashable, Sendable {
     case json, html
 
-    init(_ request: Request) throws {
-        if let f = request.uri.queryParameters["f"] {
-            switch f {
-            case "json", "geojson": self = .json
-            case "html": self = .html
-            default: throw APIError.badParameter("f must be json or html", field: "f")
-            }
+    init(_ request: Request, _ query: QueryValues) {
+        if let f = query.text(QueryParameters.f) {
+            self = f == "html" ? .html : .json
             return
         }
         let accept = request.headers[.accept] ?? ""

@@ -36,27 +36,27 @@ struct FeaturesController {
     }
 
     func landing(_ request: Request, _ context: AppRequestContext) throws -> Response {
-        let q = try FeatureQuery(request, allowed: ["f"])
+        let q = try FeatureQuery(request, declared: QueryParameters.ogcFormat)
         let b = base(request)
         if q.format == .html { return page(FeaturePages.landing(layers: sortedLayers(), base: b)) }
         return try fixed(request, OGCDocuments.landing(base: b), type: Self.json)
     }
 
     func conformance(_ request: Request) throws -> Response {
-        let q = try FeatureQuery(request, allowed: ["f"])
+        let q = try FeatureQuery(request, declared: QueryParameters.ogcFormat)
         if q.format == .html { return page(FeaturePages.list(title: "Conformance", items: OGCDocuments.conformance)) }
         return try fixed(request, OGCDocuments.conformanceDocument(), type: Self.json)
     }
 
     func collections(_ request: Request) throws -> Response {
-        let q = try FeatureQuery(request, allowed: ["f"])
+        let q = try FeatureQuery(request, declared: QueryParameters.ogcFormat)
         let b = base(request)
         if q.format == .html { return page(FeaturePages.landing(layers: sortedLayers(), base: b)) }
         return try fixed(request, OGCDocuments.collections(sortedLayers(), base: b), type: Self.json)
     }
 
     func collection(_ request: Request, _ context: AppRequestContext) throws -> Response {
-        let q = try FeatureQuery(request, allowed: ["f"])
+        let q = try FeatureQuery(request, declared: QueryParameters.ogcFormat)
         let layer = try published(context)
         if q.format == .html { return page(FeaturePages.landing(layers: [layer], base: base(request))) }
         return try fixed(request, OGCDocuments.collection(layer, base: base(request)), type: Self.json)
@@ -75,7 +75,7 @@ struct FeaturesController {
     }
 
     func item(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        let query = try FeatureQuery(request, allowed: ["f", "datetime", "kind", "basis"])
+        let query = try FeatureQuery(request, declared: QueryParameters.item)
         let layer = try published(context)
         let id = try context.parameters.require("areaId")
         guard let i = layer.encoded.ordinal(of: id) else { throw APIError.notFound("layer \(layer.info.layer) has no feature \"\(id)\"") }

@@ -38,14 +38,6 @@ struct APIError: HTTPResponseError, Sendable {
     }
     static func conflict(_ message: String) -> APIError { APIError(status: .conflict, code: "conflict", message: message) }
 
-    /// 400 for the first query parameter a route does not declare: OGC API – Features requires
-    /// it, and it turns a misspelt parameter into an error instead of a silently ignored one.
-    static func refuseUnknownParameters(_ request: Request, allowed: Set<String>) throws {
-        for (key, _) in request.uri.queryParameters where !allowed.contains(String(key)) {
-            throw APIError(status: .badRequest, code: "unknown_parameter", message: "unknown query parameter \"\(key)\"", field: String(key))
-        }
-    }
-
     /// The error as a response; Hummingbird's own error handling produces the same for an
     /// `APIError` that escapes every middleware.
     func response(from request: Request, context: some RequestContext) throws -> Response {

@@ -6,7 +6,6 @@ import MapTiles
 /// What a tile request draws: which statistic of which reports, and in which style. Parsed with
 /// the same strictness as the features query (unknown parameters are refused).
 struct TileQuery: Hashable, Sendable {
-    static let declared: Set<String> = ["metric", "kind", "basis", "ramp", "classes", "method", "breaks", "labels", "v"]
     static let metrics = ["verified_7d", "verified_14d", "verified_28d", "verified_all", "rate_7d", "rate_14d", "rate_28d", "rate_all"]
 
     var metric = "verified_14d"
@@ -18,51 +17,26 @@ struct TileQuery: Hashable, Sendable {
 
     init() {}
 
-    init(_ request: Request, allowed: Set<String> = declared) throws {
-        let q = request.uri.queryParameters
-        func bad(_ field: String, _ message: String) -> APIError {
-            APIError.badParameter(message, field: field)
-        }
-        try APIError.refuseUnknownParameters(request, allowed: allowed)
-        if let m = q["metric"] {
-            guard Self.metrics.contains(String(m)) else { throw bad("metric", "metric must be one of \(Self.metrics.joined(separator: ", "))") }
-            metric = String(m)
-        }
-        if let k = q["kind"] {
-            guard let parsed = ReportKind(rawValue: String(k)) else { throw bad("kind", "kind must be covid or misconduct") }
-            kind = parsed
-        }
-        if let b = q["basis"] {
-            guard let basis = TimeBasis(rawValue: String(b)) else { throw bad("basis", "basis must be occurred, submitted or verified") }
-            self.basis = basis
-        }
-        if let r = q["ramp"] {
-            guard let ramp = ColorRamp(rawValue: String(r)) else {
-                throw bad("ramp", "ramp must be one of \(ColorRamp.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            style.ramp = ramp
-        }
-        var classes = 7
-        if let c = q["classes"] {
-            guard let n = Int(c), ColorRamp.classRange.contains(n) else { throw bad("classes", "classes must be 3 to 9") }
-            classes = n
-        }
-        switch q["method"].map({ String($0) }) ?? (q["breaks"] == nil ? "quantile" : "fixed") {
-        case "quantile": style.classification = .quantiles(classes: classes)
+    /// Parses the query string against `QueryParameters.tile` (TileJSON and legends take the
+    /// same without `v`).
+    init(_ request: Request, declared: [QueryParameter] = QueryParameters.tile) throws {
+        let q = try QueryValues(request, declared)
+        metric = q.text(QueryParameters.metric) ?? metric
+        kind = q.value(QueryParameters.kind)
+        basis = q.value(QueryParameters.basis) ?? .occurred
+        style.ramp = q.value(QueryParameters.ramp) ?? style.ramp
+        let classes = q.int(QueryParameters.classes) ?? 7
+        switch q.text(QueryParameters.method) ?? (q.has(QueryParameters.breaks) ? "fixed" : "quantile") {
         case "equal": style.classification = .equalInterval(classes: classes)
         case "fixed":
-            let parts = (q["breaks"].map { String($0) } ?? "").split(separator: ",").map { Double($0) }
-            guard !parts.isEmpty, parts.count < ColorRamp.classRange.upperBound, parts.allSatisfy({ $0?.isFinite == true }) else {
-                throw bad("breaks", "breaks must be 1 to 8 ascending numbers, e.g. breaks=1,11,25")
+            guard let breaks = q.numbers(QueryParameters.breaks) else {
+                throw APIError.badParameter("method=fixed needs breaks, e.g. breaks=1,11,25", field: "breaks")
             }
-            style.classification = .fixedBreaks(parts.map { $0! })
-        default: throw bad("method", "method must be quantile, equal or fixed")
+            style.classification = .fixedBreaks(breaks)
+        default: style.classification = .quantiles(classes: classes)
         }
-        if let l = q["labels"] {
-            guard l == "true" || l == "false" else { throw bad("labels", "labels must be true or false") }
-            style.labels = l == "true"
-        }
-        version = q["v"].map { String($0) }
+        style.labels = q.bool(QueryParameters.labels) ?? false
+        version = q.has(QueryParameters.tileVersion) ? q.text(QueryParameters.tileVersion) : nil
     }
 
     /// The window the metric reads.

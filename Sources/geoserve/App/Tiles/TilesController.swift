@@ -40,7 +40,7 @@ struct TilesController {
     func tileJSON(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let document = try context.parameters.require("layer")
         guard document.hasSuffix(".json") else { throw APIError.notFound("no such resource: \(request.uri.path)") }
-        let query = try TileQuery(request, allowed: TileQuery.declared.subtracting(["v"]))
+        let query = try TileQuery(request, declared: QueryParameters.tileStyle)
         let layer = try areaLayer(String(document.dropLast(5)))
         let version = context.dataVersion
         let tileLayer = try await tiles.tileLayer(layer)
@@ -77,7 +77,7 @@ struct TilesController {
 
     func legend(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let layer = try areaLayer(try context.parameters.require("layer"))
-        let query = try TileQuery(request)
+        let query = try TileQuery(request, declared: QueryParameters.tileStyle)
         let version = context.dataVersion
         let tileLayer = try await tiles.tileLayer(layer)
         let painting = try await tiles.painting(layer, tiles: tileLayer, query: query, dataVersion: version)

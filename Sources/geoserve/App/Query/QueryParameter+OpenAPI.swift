@@ -1,0 +1,38 @@
+extension QueryParameter {
+    /// The parameter as an OpenAPI 3.1 parameter object.
+    var openAPI: [String: Any] {
+        var p: [String: Any] = ["name": name, "in": "query", "required": required, "schema": schema, "description": description]
+        // Lists travel as one comma-separated value (bbox=1,2,3,4), not as repeated names.
+        switch kind {
+        case .numbers, .choices: p["style"] = "form"; p["explode"] = false
+        default: break
+        }
+        return p
+    }
+
+    /// The JSON Schema of the value.
+    var schema: [String: Any] {
+        var s: [String: Any]
+        switch kind {
+        case .integer(let r, let clamps):
+            s = ["type": "integer", "minimum": r.lowerBound]
+            if !clamps { s["maximum"] = r.upperBound }
+        case .number(let r): s = ["type": "number", "minimum": r.lowerBound, "maximum": r.upperBound]
+        case .choice(let words): s = ["type": "string", "enum": words]
+        case .choices(let words): s = ["type": "array", "items": ["type": "string", "enum": words], "minItems": 1]
+        case .date: s = ["type": "string", "format": "date"]
+        case .boolean: s = ["type": "boolean"]
+        case .numbers(let count): s = ["type": "array", "items": ["type": "number"], "minItems": count.lowerBound, "maxItems": count.upperBound]
+        case .text(let max): s = ["type": "string", "minLength": 1, "maxLength": max]
+        }
+        if let defaultValue {
+            switch kind {
+            case .integer: s["default"] = Int(defaultValue) ?? defaultValue
+            case .boolean: s["default"] = defaultValue == "true"
+            default: s["default"] = defaultValue
+            }
+        }
+        for (key, value) in schemaExtras { s[key] = value.json }
+        return s
+    }
+}

@@ -1,0 +1,86 @@
+import Aggregation
+import DomainKernel
+import MapTiles
+import ReportVerification
+
+/// Every query parameter of the service, declared once, and the lists each route accepts. The
+/// handlers parse with these lists and the OpenAPI document lists them.
+enum QueryParameters {
+    // MARK: OGC API – Features
+    static let f = QueryParameter("f", .choice(["json", "geojson", "html"]),
+                                  "Response format; default from the Accept header, else json.")
+    static let limit = QueryParameter("limit", .integer(1...FeatureQuery.maxLimit, clampsAbove: true), default: String(FeatureQuery.defaultLimit),
+                                      "Features per page; values above \(FeatureQuery.maxLimit) are clamped to it.")
+    static let bbox = QueryParameter("bbox", .numbers(4...6),
+                                     "minLon,minLat,maxLon,maxLat in CRS84 (or the six-number form with heights); features whose geometry meets the box. West > east crosses the antimeridian.")
+    static let datetime = QueryParameter("datetime", .text(maxLength: 100),
+                                         "RFC 3339 date, date-time or interval (open end '..'): the statistics windows end on its last day (default today, campus time zone).",
+                                         schema: ["pattern": .string(datetimePattern)])
+    static let cursor = QueryParameter("cursor", .text(maxLength: 400), "Page cursor from a next or prev link.",
+                                       schema: ["pattern": .string("^[ab]\\.[A-Za-z0-9_-]+$")])
+    static let kind = QueryParameter("kind", .choice(ReportKind.allCases.map(\.rawValue)), "Count only this kind of report (default both).")
+    static let basis = QueryParameter("basis", .choice(TimeBasis.allCases.map(\.rawValue)), default: TimeBasis.occurred.rawValue,
+                                      "Which date places a report in a window: test or incident date (default), submission, or verification.")
+
+    /// An RFC 3339 date or date-time, or an interval of them with `..` for an open end.
+    static let datetimePattern = {
+        let instant = "[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2}))?"
+        return "^(\(instant)|(\(instant)|\\.\\.)?/(\(instant)|\\.\\.)?)$"
+    }()
+
+    static let ogcFormat = [f]
+    static let items = [f, limit, bbox, datetime, cursor, kind, basis]
+    static let item = [f, datetime, kind, basis]
+
+    // MARK: places
+    static let lon = QueryParameter("lon", .number(-180...180), required: true, "Longitude, WGS 84.")
+    static let lat = QueryParameter("lat", .number(-90...90), required: true, "Latitude, WGS 84.")
+    static let nearestCount = QueryParameter("k", .integer(1...100, clampsAbove: false), default: "5", "How many.")
+    static let pointLayer = QueryParameter("layer", .text(maxLength: 64), "Only this point layer.")
+    static let containing = [lon, lat]
+    static let nearest = [lon, lat, nearestCount, pointLayer]
+
+    // MARK: exports
+    static let exportLayer = QueryParameter("layer", .text(maxLength: 64), required: true, "Area layer.")
+    static let from = QueryParameter("from", .date, required: true, "First day.")
+    static let to = QueryParameter("to", .date, required: true, "Last day, inclusive.")
+    static let bucket = QueryParameter("bucket", .choice(Bucket.allCases.map(\.rawValue)), default: Bucket.day.rawValue,
+                                       "Bucket length; weeks start on Monday.")
+    static let exportFormat = QueryParameter("format", .choice(["csv", "json"]), default: "csv", "Response format.")
+    static let export = [exportLayer, from, to, bucket, kind, basis, exportFormat]
+
+    // MARK: tiles
+    static let metric = QueryParameter("metric", .choice(TileQuery.metrics), default: "verified_14d",
+                                       "Verified reports (or rate per 1,000) in the 7, 14, 28-day or all-time window ending today.")
+    static let ramp = QueryParameter("ramp", .choice(ColorRamp.allCases.map(\.rawValue)), default: TileStyle().ramp.rawValue, "Colour ramp.")
+    static let classes = QueryParameter("classes", .integer(ColorRamp.classRange, clampsAbove: false), default: "7", "Number of classes.")
+    static let method = QueryParameter("method", .choice(["quantile", "equal", "fixed"]),
+                                       "Classification (default quantile, or fixed when breaks are given).")
+    static let breaks = QueryParameter("breaks", .numbers(1...(ColorRamp.classRange.upperBound - 1)),
+                                       "Fixed class breaks, comma-separated, ascending.")
+    static let labels = QueryParameter("labels", .boolean, default: "false", "Area names from zoom 14.")
+    static let tileVersion = QueryParameter("v", .text(maxLength: 200), "Data version from TileJSON; makes the tile immutable.")
+    static let tileStyle = [metric, kind, basis, ramp, classes, method, breaks, labels]
+    static let tile = tileStyle + [tileVersion]
+
+    // MARK: verification queue
+    static let statuses = QueryParameter("status", .choices(ReportStatus.allCases.map(\.rawValue)), default: ReportStatus.pending.rawValue,
+                                         "Statuses to list, in queue order.")
+    static let queueLayer = QueryParameter("layer", .text(maxLength: 64), "Only reports placed in this layer.")
+    static let queueArea = QueryParameter("area", .text(maxLength: 200), "Only reports placed in this area (needs layer).")
+    static let queueFrom = QueryParameter("from", .date, "First occurrence day.")
+    static let queueTo = QueryParameter("to", .date, "Last occurrence day, inclusive.")
+    static let queueLimit = QueryParameter("limit", .integer(1...200, clampsAbove: true), default: "50",
+                                           "Reports per page; values above 200 are clamped to it.")
+    static let queueCursor = QueryParameter("cursor", .text(maxLength: 400), "Cursor from the previous page's next.")
+    static let queue = [statuses, kind, queueLayer, queueArea, queueFrom, queueTo, queueLimit, queueCursor]
+
+    // MARK: public misconduct search
+    static let near = QueryParameter("near", .numbers(2...2), "lon,lat of the circle's centre (with radius_m).")
+    static let radius = QueryParameter("radius_m", .number(MisconductSearchController.radiusRange), "The circle's radius in metres (with near).")
+    static let searchLayer = QueryParameter("layer", .text(maxLength: 64), "Layer of the area (with area).")
+    static let searchArea = QueryParameter("area", .text(maxLength: 200), "Area id (with layer).")
+    static let searchLimit = QueryParameter("limit", .integer(1...500, clampsAbove: true), default: "100",
+                                            "Reports at most; values above 500 are clamped to it.")
+    static let misconduct = [near, radius, searchLayer, searchArea, searchLimit]
+}
