@@ -2,6 +2,7 @@ import Aggregation
 import ArgumentParser
 import DomainKernel
 import Foundation
+import GeoCore
 import Hummingbird
 import HummingbirdTesting
 import MapTiles
@@ -115,7 +116,7 @@ struct TilesTests {
                 #expect((painting.classIndex(ofArea: ordinal) == nil) == (value == .suppressed), "\(id)")
             }
             // And the routes do draw from it: the served tile over H07 is that painting's tile.
-            let point = try #require(halls.interiorPoints["H07"])
+            let point = try #require(halls.interiorPoint(of: "H07"))
             let key = try TileKey.containing(lon: point.lon, lat: point.lat, zoom: 16)
             let served = try await client.execute(uri: "/tiles/halls/16/\(key.x)/\(key.y).png", method: .get) { [UInt8]($0.body.readableBytesView) }
             #expect(served == (try await tiles.tile(tileLayer, painting: painting, key: key, scale: .x1)).png)

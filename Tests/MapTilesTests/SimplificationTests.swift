@@ -15,7 +15,7 @@ struct SimplificationTests {
                 Fixtures.wiggly(lon: -87.675, lat: 41.725, radius: 0.01, n: 300).reversed(),
             ])]),
         ]
-        let layer = try TileLayer(id: "s", version: "1", areas: areas)
+        let layer = TileLayer(id: "s", version: "1", areas: areas)
         let context = GEOSContext()
         var counts: [Int] = []
         for z in 0...18 {
@@ -53,7 +53,7 @@ struct SimplificationTests {
             ring += [try Position(lon: outerX, lat: 0.1), try Position(lon: outerX, lat: 0), ring[0]]
             return IndexedArea(id: id, polygons: [try Polygon(rings: [ring])])
         }
-        let layer = try TileLayer(id: "pair", version: "1", areas: [try area("west", -0.1), try area("east", 0.1)])
+        let layer = TileLayer(id: "pair", version: "1", areas: [try area("west", -0.1), try area("east", 0.1)])
         for z in [4, 8, 12, 16] {
             let g = layer.geometry(zoom: z)
             #expect(!g.ownOutline[0] && !g.ownOutline[1], "z\(z)")

@@ -6,7 +6,7 @@ import Testing
 struct TileJSONTests {
     @Test("TileJSON 3.0.0 golden string with the legend")
     func golden() throws {
-        let layer = try TileLayer(id: "grid", version: "1", areas: Fixtures.grid)
+        let layer = TileLayer(id: "grid", version: "1", areas: Fixtures.grid)
         let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: Fixtures.threeClasses, dataVersion: "d42")
         let url = TileJSON.tilesURL(base: "https://maps.example.org", layer: "grid", dataVersion: "d42")
         let doc = TileJSON(layer: layer, painting: painting, tilesURL: url, minzoom: 8, maxzoom: 18, attribution: "Campus counts")
@@ -25,7 +25,7 @@ struct TileJSONTests {
 
     @Test("the legend PNG is a valid image with a row per class plus suppressed and no data")
     func legendPNG() throws {
-        let layer = try TileLayer(id: "grid", version: "1", areas: Fixtures.grid)
+        let layer = TileLayer(id: "grid", version: "1", areas: Fixtures.grid)
         let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: Fixtures.threeClasses, dataVersion: "d1")
         let png = try DecodedPNG(LegendRenderer().png(painting.legend, style: painting.style))
         #expect(png.width == 180 && png.height == 5 * 18 + 12)

@@ -7,7 +7,7 @@ struct TileRendererTests {
     let key = try! TileKey(z: 10, x: 512, y: 511)
 
     func layer(_ areas: [IndexedArea] = Fixtures.grid) throws -> TileLayer {
-        try TileLayer(id: "grid", version: "1", areas: areas)
+        TileLayer(id: "grid", version: "1", areas: areas)
     }
 
     /// The pixel under an area's interior point.
@@ -88,7 +88,7 @@ struct TileRendererTests {
             Fixtures.box("next", 0.1, 0.02, 0.2, 0.1),
             IndexedArea(id: "round", polygons: [try Polygon(rings: [Fixtures.wiggly(lon: 0, lat: 0.2, radius: 0.07, n: 400)])]),
         ]
-        let layer = try TileLayer(id: "seam", version: "1", areas: areas)
+        let layer = TileLayer(id: "seam", version: "1", areas: areas)
         let painting = TilePainting(layer: layer, values: ["across": .value(5), "next": .value(50), "round": .suppressed],
                                     style: Fixtures.threeClasses, dataVersion: "d1")
         let left = try TileKey(z: 10, x: 511, y: 511), right = try TileKey(z: 10, x: 512, y: 511)
@@ -119,7 +119,7 @@ struct TileRendererTests {
             try Polygon(rings: [Fixtures.rectangle(west: -180, south: 10, east: -170, north: 30)]),
         ])
         let near = Fixtures.box("near", 150, -30, 160, -10)
-        let layer = try TileLayer(id: "world", version: "1", areas: [split, near])
+        let layer = TileLayer(id: "world", version: "1", areas: [split, near])
         let painting = TilePainting(layer: layer, values: ["split": .value(100), "near": .value(1)],
                                     style: Fixtures.threeClasses, dataVersion: "d1")
         for z in 1...2 {
@@ -143,7 +143,7 @@ struct TileRendererTests {
 
     @Test("at zoom 22 a large area, millions of pixels across, still fills and outlines correctly")
     func deepZoom() throws {
-        let layer = try TileLayer(id: "big", version: "1", areas: [Fixtures.box("big", 0, 0, 10, 10)])
+        let layer = TileLayer(id: "big", version: "1", areas: [Fixtures.box("big", 0, 0, 10, 10)])
         let painting = TilePainting(layer: layer, values: ["big": .value(100)], style: Fixtures.threeClasses, dataVersion: "d1")
         let inside = try TileKey.containing(lon: 5, lat: 5, zoom: 22)
         let canvas = try #require(TileRenderer().draw(layer: layer, painting: painting, frame: inside.frame()))
@@ -194,7 +194,7 @@ struct TileRendererTests {
 
     @Test("labels draw at high zoom only when the style asks")
     func labels() throws {
-        let layer = try TileLayer(id: "grid", version: "1", areas: Fixtures.grid, labels: ["mid": "Midway"])
+        let layer = TileLayer(id: "grid", version: "1", areas: Fixtures.grid, labels: ["mid": "Midway"])
         var style = Fixtures.threeClasses
         let plain = TilePainting(layer: layer, values: Fixtures.gridValues, style: style, dataVersion: "d1")
         style.labels = true

@@ -41,8 +41,10 @@ public final class TileLayer: Sendable {
     ///   - version: layer version.
     ///   - areas: the areas, valid as `AreaValidator` leaves them.
     ///   - labels: label text by area id; areas without one are labelled with their id.
-    /// - Throws: `GEOSError` when GEOS cannot find an interior point for an area.
-    public init(id: String, version: String, areas: [IndexedArea], labels: [String: String] = [:]) throws(GEOSError) {
+    ///   - anchors: a point inside each area, by position, where the caller has them already
+    ///     (`IndexedArea.interiorPoints(of:)`); computed when nil. An area without one is
+    ///     labelled at the centre of its bounding box.
+    public init(id: String, version: String, areas: [IndexedArea], labels: [String: String] = [:], anchors: [Position?]? = nil) {
         self.id = id
         self.version = version
         self.areaIDs = areas.map(\.id)
@@ -55,9 +57,9 @@ public final class TileLayer: Sendable {
         var boxes: [UnitRect] = []
         var points: [Double] = []
         full.reserveCapacity(areas.count)
-        let context = GEOSContext()
+        let anchors = anchors ?? IndexedArea.interiorPoints(of: areas)
         var bounds: BoundingBox?
-        for area in areas {
+        for (i, area) in areas.enumerated() {
             var box = UnitRect(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
             let polygons = area.polygons.map { polygon in
                 PlanarPolygon(rings: polygon.rings.map { ring in
@@ -74,8 +76,9 @@ public final class TileLayer: Sendable {
             }
             full.append(polygons)
             boxes.append(box)
-            let anchor = try context.geometry(area.geometry).pointOnSurface()
-            let u = WebMercator.unit(lon: anchor.lon, lat: anchor.lat)
+            let extent = area.boundingBox
+            let anchor = i < anchors.count ? anchors[i] : nil
+            let u = WebMercator.unit(lon: anchor?.lon ?? (extent.west + extent.east) / 2, lat: anchor?.lat ?? (extent.south + extent.north) / 2)
             points.append(u.x); points.append(u.y)
             if bounds == nil { bounds = area.boundingBox } else { bounds!.extend(area.boundingBox) }
         }

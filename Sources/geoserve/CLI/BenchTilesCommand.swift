@@ -32,7 +32,7 @@ struct BenchTilesCommand: AsyncParsableCommand {
         let file = try AreaFile.read(path: areas, idField: nil, nameField: nil, showProgress: false)
         let clock = ContinuousClock()
         let buildStart = clock.now
-        let layer = try TileLayer(id: "bench", version: "1", areas: file.result.features.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) })
+        let layer = TileLayer(id: "bench", version: "1", areas: file.result.features.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) })
         let build = (clock.now - buildStart).seconds
         var values: [String: TileValue] = [:]
         for f in file.result.features {

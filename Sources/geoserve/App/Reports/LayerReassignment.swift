@@ -11,7 +11,7 @@ enum LayerReassignment {
             if let lon = position.lon, let lat = position.lat { return index.area(containingLon: lon, lat: lat)?.id }
             guard let namedLayer = position.namedLayer, let namedArea = position.namedArea else { return nil }
             if namedLayer == layer.info.layer { return index.ordinal(of: namedArea) != nil ? namedArea : nil }
-            guard let point = others[namedLayer]?.interiorPoints[namedArea] else { return nil }
+            guard let point = others[namedLayer]?.interiorPoint(of: namedArea) else { return nil }
             return index.area(containingLon: point.lon, lat: point.lat)?.id
         }
     }

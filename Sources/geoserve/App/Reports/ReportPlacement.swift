@@ -16,7 +16,7 @@ struct ReportPlacement {
             guard let layer = layers[layerName], layer.areaIndex != nil else {
                 throw APIError.invalid("no area layer named \(layerName)", field: "area.layer")
             }
-            guard layer.areaIndex?.ordinal(of: areaID) != nil, let point = layer.interiorPoints[areaID] else {
+            guard let point = layer.interiorPoint(of: areaID) else {
                 throw APIError.invalid("layer \(layerName) has no area \(areaID)", field: "area.id")
             }
             let named = AreaAssignment(layer: layerName, layerVersion: layer.info.version, areaID: areaID)

@@ -31,9 +31,10 @@ final class TileService: Sendable {
         let key = "\(layer.info.layer)|\(layer.info.version)"
         if let hit = layers.withLock({ $0[key] }) { return hit }
         let built = try await NIOThreadPool.singleton.runIfActive {
-            try TileLayer(id: layer.info.layer, version: String(layer.info.version),
-                          areas: layer.features.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) },
-                          labels: Dictionary(uniqueKeysWithValues: layer.features.compactMap { f in f.name.map { (f.id, $0) } }))
+            // The published layer's own areas and interior points: nothing is converted twice.
+            TileLayer(id: layer.info.layer, version: String(layer.info.version), areas: layer.areaIndex?.areas ?? [],
+                      labels: Dictionary(uniqueKeysWithValues: layer.features.compactMap { f in f.name.map { (f.id, $0) } }),
+                      anchors: layer.interiorPoints)
         }
         layers.withLock { cache in
             // Only current versions are asked for; drop other versions of the same layer.
