@@ -42,6 +42,7 @@ struct AuthorizationMatrixTests {
         Row(method: .get, path: "/v1/exports/area-stats?layer=halls&from=2026-11-01&to=2026-11-02", body: nil,
             expected: roles(anonymous: .unauthorized, reporter: .forbidden, verifier: .forbidden, researcher: .ok, viewer: .forbidden, admin: .ok)),
         Row(method: .get, path: "/v1/misconduct?layer=halls&area=H01", body: nil, expected: all(.ok)),
+        Row(method: .get, path: "/v1/misconduct/near?lon=-87.6&lat=41.79&radius_m=500", body: nil, expected: all(.ok)),
         Row(method: .get, path: "/v1/me", body: nil, expected: roles(anonymous: .unauthorized, reporter: .ok, verifier: .ok, researcher: .ok, viewer: .ok, admin: .ok)),
         Row(method: .get, path: "/v1/accounts", body: nil,
             expected: roles(anonymous: .unauthorized, reporter: .forbidden, verifier: .forbidden, researcher: .forbidden, viewer: .forbidden, admin: .ok)),

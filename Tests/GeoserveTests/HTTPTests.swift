@@ -93,4 +93,35 @@ struct HTTPTests {
             }
         }
     }
+
+    @Test("a known path with another method answers 405 with Allow; OPTIONS lists the methods; HEAD answers wherever GET does")
+    func methods() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = try await buildApplication(configuration(folder: folder))
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/layers", method: .delete) { r in
+                #expect(r.status == .methodNotAllowed)
+                #expect(r.headers[.allow] == "GET, HEAD, OPTIONS")
+                let body = try JSONDecoder().decode(ErrorBody.self, from: Data(r.body.readableBytesView))
+                #expect(body.error.code == "method_not_allowed")
+            }
+            // Path parameters match too, and a path with several methods lists them all.
+            try await client.execute(uri: "/v1/reports/abc/claim", method: .put) { r in
+                #expect(r.status == .methodNotAllowed)
+                #expect(r.headers[.allow] == "DELETE, OPTIONS, POST")
+            }
+            try await client.execute(uri: "/v1/accounts", method: .options) { r in
+                #expect(r.status == .noContent)
+                #expect(r.headers[.allow] == "GET, HEAD, OPTIONS, POST")
+            }
+            try await client.execute(uri: "/collections/halls/items", method: .head) { r in
+                #expect(r.status == .ok)
+                #expect(r.headers[.contentType] == "application/geo+json")
+                #expect(r.body.readableBytes == 0)
+            }
+            // An unknown path stays 404.
+            try await client.execute(uri: "/v1/nothing", method: .delete) { r in #expect(r.status == .notFound) }
+        }
+    }
 }

@@ -16,7 +16,7 @@ struct MisconductSearchTests {
             _ = try await client.submit(Drafts.misconduct())   // stays pending
             let id = verified["id"] as? String ?? ""
             _ = try await client.json(.post, "/v1/reports/\(id)/transitions", token: admin, body: #"{"transition":"verify"}"#)
-            let (raw, text) = try await client.execute(uri: "/v1/misconduct?near=-87.6003,41.7894&radius_m=500&layer=halls", method: .get) { r in
+            let (raw, text) = try await client.execute(uri: "/v1/misconduct/near?lon=-87.6003&lat=41.7894&radius_m=500&layer=halls", method: .get) { r in
                 (r, String(buffer: r.body))
             }
             #expect(raw.status == .ok && raw.headers[.cacheControl] == "public, max-age=60")
@@ -30,7 +30,7 @@ struct MisconductSearchTests {
             }
             let (_, byArea) = try await client.json(.get, "/v1/misconduct?layer=halls&area=H01")
             #expect((byArea["reports"] as? [[String: Any]])?.count == 1)
-            let (_, far) = try await client.json(.get, "/v1/misconduct?near=-87.70,41.90&radius_m=1000")
+            let (_, far) = try await client.json(.get, "/v1/misconduct/near?lon=-87.70&lat=41.90&radius_m=1000")
             #expect((far["reports"] as? [[String: Any]])?.isEmpty == true)
         }
     }
@@ -40,14 +40,14 @@ struct MisconductSearchTests {
         let service = try await TestService(demo: false)
         defer { service.remove() }
         try await service.run { client in
-            let badLatitude = try await client.json(.get, "/v1/misconduct?near=-87.6,95&radius_m=500")
-            #expect(errorField(badLatitude.1) == "near")
-            let tinyRadius = try await client.json(.get, "/v1/misconduct?near=-87.6,41.8&radius_m=10")
+            let badLatitude = try await client.json(.get, "/v1/misconduct/near?lon=-87.6&lat=95&radius_m=500")
+            #expect(errorField(badLatitude.1) == "lat")
+            let tinyRadius = try await client.json(.get, "/v1/misconduct/near?lon=-87.6&lat=41.8&radius_m=10")
             #expect(errorField(tinyRadius.1) == "radius_m")
-            let noRadius = try await client.json(.get, "/v1/misconduct?near=-87.6,41.8")
+            let noRadius = try await client.json(.get, "/v1/misconduct/near?lon=-87.6&lat=41.8")
             #expect(errorField(noRadius.1) == "radius_m")
             let neither = try await client.json(.get, "/v1/misconduct")
-            #expect(neither.0 == .badRequest && errorField(neither.1) == "near")
+            #expect(neither.0 == .badRequest && errorField(neither.1) == "layer")
             let layerOnly = try await client.json(.get, "/v1/misconduct?layer=halls")
             #expect(layerOnly.0 == .badRequest && errorField(layerOnly.1) == "area")
             // Unknown parameters are refused here too, not ignored.

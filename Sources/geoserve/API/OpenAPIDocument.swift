@@ -18,7 +18,16 @@ enum OpenAPIDocument {
         var query: [QueryParameter] = []
         /// Media type of the 200 response.
         var contentType = "application/json"
+        /// Other media types the 200 response comes in (by `f` or `format`).
+        var alternatives: [String] = []
     }
+
+    /// The OGC routes, which also answer as HTML pages (`f=html` or a browser's `Accept`).
+    static let ogcPaths: Set<String> = ["/", "/conformance", "/collections", "/collections/{layer}", "/collections/{layer}/items",
+                                        "/collections/{layer}/items/{areaId}"]
+
+    /// Routes behind the bearer-token check, where a bad token answers 401 even on public routes.
+    static func takesBearerToken(_ path: String) -> Bool { path.hasPrefix("/v1/") || ogcPaths.contains(path) }
 
     /// Built on use: the schemas are JSON-like dictionaries, which are not `Sendable`.
     static var operations: [Operation] { [
@@ -52,7 +61,7 @@ enum OpenAPIDocument {
                   summary: "Verified reports per area and bucket (zeros included), researcher threshold applied, recorded in the audit trail. CSV (RFC 4180; provenance in X-Data-Version, X-Layer-Version, X-Disclosure-Threshold) or JSON {provenance, rows}.",
                   access: "exportStatistics", request: nil, responses: [200: "Export", 400: "Error", 401: "Error", 403: "Error", 404: "Error"],
                   query: QueryParameters.export,
-                  contentType: "text/csv"),
+                  contentType: "text/csv", alternatives: ["application/json"]),
         Operation(method: "get", path: "/tiles/{layer}",
                   summary: "TileJSON 3.0 of an area layer ({layer}.json): tile URL template carrying the data version, bounds, center, zoom range, legend (class breaks and colours).",
                   access: nil, request: nil, responses: [200: "Document", 400: "Error", 404: "Error"], query: QueryParameters.tileStyle),
@@ -86,8 +95,11 @@ enum OpenAPIDocument {
         Operation(method: "post", path: "/v1/reports/{id}/withdraw", summary: "The reporter (or receipt holder) takes back a pending report.",
                   access: nil, request: nil, responses: [200: "ReportStatusView", 404: "Error", 409: "Error"]),
         Operation(method: "get", path: "/v1/misconduct",
-                  summary: "Public search of verified misconduct reports: near=lon,lat&radius_m=250..50000, or layer=…&area=…; limit 1-500 (default 100). Only officer description, incident description, day and area.",
-                  access: nil, request: nil, responses: [200: "MisconductResults", 400: "Error"], query: QueryParameters.misconduct),
+                  summary: "Public search of the verified misconduct reports placed in an area, newest first. Only officer description, incident description, day and area.",
+                  access: nil, request: nil, responses: [200: "MisconductResults", 400: "Error"], query: QueryParameters.misconductInArea),
+        Operation(method: "get", path: "/v1/misconduct/near",
+                  summary: "Public search of the verified misconduct reports within a circle of 250 m to 50 km, newest first. Only officer description, incident description, day and area.",
+                  access: nil, request: nil, responses: [200: "MisconductResults", 400: "Error"], query: QueryParameters.misconductNear),
         Operation(method: "patch", path: "/v1/reports/{id}",
                   summary: "Edit a report: {report: <whole draft>, version?}. The reporter while pending, verifiers always. Re-validates, re-places, keeps a revision.",
                   access: "editOwnPendingReport or editAnyReport", request: "EditRequest", responses: [200: "Report", 401: "Error", 404: "Error", 409: "Error", 422: "Error"]),
@@ -213,9 +225,20 @@ enum OpenAPIDocument {
         var paths: [String: [String: Any]] = [:]
         for op in operations {
             var operation: [String: Any] = ["summary": op.summary, "operationId": "\(op.method)\(op.path)"]
-            operation["responses"] = Dictionary(uniqueKeysWithValues: op.responses.map { code, schema -> (String, Any) in
+            var responses = op.responses
+            // Every body can be malformed or too large; every token can be unknown or revoked.
+            if op.request != nil { responses[400] = responses[400] ?? "Error"; responses[413] = responses[413] ?? "Error" }
+            if takesBearerToken(op.path) { responses[401] = responses[401] ?? "Error" }
+            let alternatives = ogcPaths.contains(op.path) ? ["text/html"] : op.alternatives
+            operation["responses"] = Dictionary(uniqueKeysWithValues: responses.map { code, schema -> (String, Any) in
                 var r: [String: Any] = ["description": HTTPStatusText.phrase(code)]
-                if !schema.isEmpty { r["content"] = [(code == 200 ? op.contentType : "application/json"): ["schema": ref(schema)]] }
+                if !schema.isEmpty {
+                    var content: [String: Any] = [(code == 200 ? op.contentType : "application/json"): ["schema": ref(schema)]]
+                    if code == 200 {
+                        for type in alternatives { content[type] = ["schema": type == "text/html" ? string : ref(schema)] }
+                    }
+                    r["content"] = content
+                }
                 return (String(code), r)
             })
             if let body = op.request {

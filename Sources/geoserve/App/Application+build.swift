@@ -32,10 +32,13 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
 func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataVersionWatcher, configuration: AppConfiguration,
                  receipts: Receipts) throws -> Router<AppRequestContext> {
     let credentials = configuration.credentials
-    let router = Router(context: AppRequestContext.self)
+    // HEAD is answered wherever GET is, as HTTP requires (RFC 9110 §9.3.2).
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
+    let known = KnownRoutes()
     // Outermost, so that error responses carry the CORS headers too.
     router.add(middleware: CrossOriginMiddleware(allowedOrigins: configuration.corsOrigins))
     router.add(middleware: JSONErrorMiddleware())
+    router.add(middleware: MethodNotAllowedMiddleware(routes: known))
     router.add(middleware: DataVersionMiddleware(watcher: watcher))
     HealthController(store: store, catalog: catalog).addRoutes(to: router)
     router.get("openapi.json") { _, _ in
@@ -63,5 +66,6 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
                         keep: configuration.revisionsKept).addRoutes(to: v1)
     AttachmentsController(reports: store, attachments: store, verification: store, receipts: receipts, folder: try configuration.attachmentsFolder,
                           maxBytes: configuration.maxAttachmentBytes).addRoutes(to: v1)
+    known.record(router.routes)
     return router
 }

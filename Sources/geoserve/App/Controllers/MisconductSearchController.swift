@@ -5,7 +5,7 @@ import Hummingbird
 import ReportVerification
 import Storage
 
-/// Public misconduct search: verified reports by area or around a point, showing only the
+/// Public misconduct search: verified reports in an area or within a circle, showing only the
 /// fields `ReportKind.misconduct` declares public (officer and incident descriptions, the day,
 /// the area) — never names, badge numbers, witnesses, victims, contacts, locations or attachments.
 struct MisconductSearchController {
@@ -18,43 +18,45 @@ struct MisconductSearchController {
     }
 
     func addRoutes(to v1: RouterGroup<AppRequestContext>) {
-        v1.get("misconduct") { request, context in
-            var response = try await search(request).response(from: request, context: context)
-            response.headers[.cacheControl] = "public, max-age=60"
-            return response
-        }
+        v1.get("misconduct") { request, context in try Self.publicResponse(try await inArea(request), request, context) }
+        v1.get("misconduct/near") { request, context in try Self.publicResponse(try await near(request), request, context) }
     }
 
-    func search(_ request: Request) async throws -> Results {
-        let q = try QueryValues(request, QueryParameters.misconduct)
-        let limit = q.int(QueryParameters.searchLimit)!
-        let preferredLayer = q.text(QueryParameters.searchLayer)
-        var records: [ReportRecord]
-        if let parts = q.numbers(QueryParameters.near) {
-            guard (try? Position(lon: parts[0], lat: parts[1])) != nil else {
-                throw APIError.badParameter("near is lon,lat in degrees (lon -180 to 180, lat -90 to 90)", field: "near")
-            }
-            guard let radius = q.number(QueryParameters.radius) else {
-                throw APIError.badParameter("near needs radius_m, from \(Int(Self.radiusRange.lowerBound)) to \(Int(Self.radiusRange.upperBound)) metres", field: "radius_m")
-            }
-            let (lon, lat) = (parts[0], parts[1])
-            let dLat = radius / 111_195 * 1.01
-            let dLon = dLat / max(cos(lat * .pi / 180), 0.01)
-            records = try await search.verifiedReports(kind: .misconduct, within: (lon - dLon, lat - dLat, lon + dLon, lat + dLat), limit: 5_000)
-            records = records.filter { r in
-                guard let rl = r.lon, let rt = r.lat else { return false }
-                return greatCircleMetres(lon1: lon, lat1: lat, lon2: rl, lat2: rt) <= radius
-            }
-            records = Array(records.prefix(limit))
-        } else if let layer = preferredLayer, let area = q.text(QueryParameters.searchArea) {
-            records = try await search.verifiedReports(kind: .misconduct, layer: layer, areaID: area, limit: limit)
-        } else {
-            throw APIError.badParameter("search by near=lon,lat&radius_m=… or by layer=…&area=…", field: q.has(QueryParameters.searchLayer) ? "area" : "near")
+    private static func publicResponse(_ results: Results, _ request: Request, _ context: AppRequestContext) throws -> Response {
+        var response = try results.response(from: request, context: context)
+        response.headers[.cacheControl] = "public, max-age=60"
+        return response
+    }
+
+    /// `GET /v1/misconduct?layer=…&area=…`: the verified reports placed in an area.
+    func inArea(_ request: Request) async throws -> Results {
+        let q = try QueryValues(request, QueryParameters.misconductInArea)
+        let layer = q.text(QueryParameters.searchLayer)!
+        let records = try await search.verifiedReports(kind: .misconduct, layer: layer, areaID: q.text(QueryParameters.searchArea)!,
+                                                       limit: q.int(QueryParameters.searchLimit)!)
+        return Self.results(records, layer: layer)
+    }
+
+    /// `GET /v1/misconduct/near?lon=…&lat=…&radius_m=…`: the verified reports within a circle.
+    func near(_ request: Request) async throws -> Results {
+        let q = try QueryValues(request, QueryParameters.misconductNear)
+        let (lon, lat, radius) = (q.number(QueryParameters.lon)!, q.number(QueryParameters.lat)!, q.number(QueryParameters.radius)!)
+        let dLat = radius / 111_195 * 1.01
+        let dLon = dLat / max(cos(lat * .pi / 180), 0.01)
+        var records = try await search.verifiedReports(kind: .misconduct, within: (lon - dLon, lat - dLat, lon + dLon, lat + dLat), limit: 5_000)
+        records = records.filter { r in
+            guard let rl = r.lon, let rt = r.lat else { return false }
+            return greatCircleMetres(lon1: lon, lat1: lat, lon2: rl, lat2: rt) <= radius
         }
+        return Self.results(Array(records.prefix(q.int(QueryParameters.searchLimit)!)), layer: q.text(QueryParameters.resultLayer))
+    }
+
+    /// The public projection of each report, with its area in `layer` (else its first area).
+    private static func results(_ records: [ReportRecord], layer: String?) -> Results {
         let decoder = JSONDecoder()
         return Results(reports: records.compactMap { r in
             guard case .misconduct(let m)? = try? decoder.decode(Report.self, from: r.payload) else { return nil }
-            let assignment = r.areas.first { $0.layer == preferredLayer } ?? r.areas.first
+            let assignment = r.areas.first { $0.layer == layer } ?? r.areas.first
             return PublicMisconductReport(m, layer: assignment?.layer, areaID: assignment?.areaID)
         })
     }

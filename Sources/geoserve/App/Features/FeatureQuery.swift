@@ -68,13 +68,14 @@ struct FeatureQuery: Hashable, Sendable {
     }
 
     /// The statistics window ends on the last day the `datetime` value names: an RFC 3339 date
-    /// or date-time, or an interval `start/end` whose end may be open (`..`, meaning today).
+    /// or date-time, or an interval `start/end` whose end may be open (`..`, meaning today). The
+    /// start is checked but selects nothing, since every window counts back from the end.
     static func parseWindowEnd(_ raw: String) throws -> Day? {
         let bad = APIError.badParameter("datetime must be an RFC 3339 date or date-time, or an interval start/end with '..' for an open end", field: "datetime")
         let parts = raw.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard (1...2).contains(parts.count) else { throw bad }
+        // Only the end matters: the windows count back from it, so an interval's start selects nothing.
         for p in parts where p != ".." && p != "" && day(of: p) == nil { throw bad }
-        if parts.count == 2, let a = day(of: parts[0]), let b = day(of: parts[1]), a > b { throw bad }
         let end = parts.last!
         if end == ".." || end.isEmpty { return nil }
         return day(of: end)
@@ -123,7 +124,9 @@ enum PageCursor: Hashable, Sendable {
     case before(String)
 
     init?(token: String) {
-        guard token.count > 2, let data = Data(base64URLEncoded: String(token.dropFirst(2))), let id = String(data: data, encoding: .utf8) else { return nil }
+        guard token.count > 2, let data = Data(base64URLEncoded: String(token.dropFirst(2))) else { return nil }
+        // Any id works as a boundary (pages are by id order), so bytes that are not UTF-8 are read leniently.
+        let id = String(decoding: data, as: UTF8.self)
         switch token.prefix(2) {
         case "a.": self = .after(id)
         case "b.": self = .before(id)

@@ -17,14 +17,16 @@ enum QueryParameters {
                                          "RFC 3339 date, date-time or interval (open end '..'): the statistics windows end on its last day (default today, campus time zone).",
                                          schema: ["pattern": .string(datetimePattern)])
     static let cursor = QueryParameter("cursor", .text(maxLength: 400), "Page cursor from a next or prev link.",
-                                       schema: ["pattern": .string("^[ab]\\.[A-Za-z0-9_-]+$")])
+                                       schema: ["pattern": .string("^[ab]\\.(([A-Za-z0-9_-]{4})+|([A-Za-z0-9_-]{4})*[A-Za-z0-9_-]{2,3})$")])
     static let kind = QueryParameter("kind", .choice(ReportKind.allCases.map(\.rawValue)), "Count only this kind of report (default both).")
     static let basis = QueryParameter("basis", .choice(TimeBasis.allCases.map(\.rawValue)), default: TimeBasis.occurred.rawValue,
                                       "Which date places a report in a window: test or incident date (default), submission, or verification.")
 
     /// An RFC 3339 date or date-time, or an interval of them with `..` for an open end.
     static let datetimePattern = {
-        let instant = "[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2}))?"
+        let date = "[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+        let time = "([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
+        let instant = "\(date)([Tt]\(time))?"
         return "^(\(instant)|(\(instant)|\\.\\.)?/(\(instant)|\\.\\.)?)$"
     }()
 
@@ -76,11 +78,12 @@ enum QueryParameters {
     static let queue = [statuses, kind, queueLayer, queueArea, queueFrom, queueTo, queueLimit, queueCursor]
 
     // MARK: public misconduct search
-    static let near = QueryParameter("near", .numbers(2...2), "lon,lat of the circle's centre (with radius_m).")
-    static let radius = QueryParameter("radius_m", .number(MisconductSearchController.radiusRange), "The circle's radius in metres (with near).")
-    static let searchLayer = QueryParameter("layer", .text(maxLength: 64), "Layer of the area (with area).")
-    static let searchArea = QueryParameter("area", .text(maxLength: 200), "Area id (with layer).")
+    static let radius = QueryParameter("radius_m", .number(MisconductSearchController.radiusRange), required: true, "The circle's radius in metres.")
+    static let searchLayer = QueryParameter("layer", .text(maxLength: 64), required: true, "Layer of the area.")
+    static let searchArea = QueryParameter("area", .text(maxLength: 200), required: true, "Area id.")
+    static let resultLayer = QueryParameter("layer", .text(maxLength: 64), "The layer whose area each report shows (default its first).")
     static let searchLimit = QueryParameter("limit", .integer(1...500, clampsAbove: true), default: "100",
                                             "Reports at most; values above 500 are clamped to it.")
-    static let misconduct = [near, radius, searchLayer, searchArea, searchLimit]
+    static let misconductInArea = [searchLayer, searchArea, searchLimit]
+    static let misconductNear = [lon, lat, radius, resultLayer, searchLimit]
 }
