@@ -95,7 +95,7 @@ schemathesis() {  # LABEL [extra flags]; runs in $WORK so its caches stay out of
   local label=$1; shift
   echo "== schemathesis, $label"
   alive "schemathesis, $label"
-  in_background "$WORK" timeout 120 "$VENV/bin/schemathesis" run "$URL/openapi.json" \
+  in_background "$WORK" timeout 120 "$VENV/bin/schemathesis" --config-file "$HERE/schemathesis.toml" run "$URL/openapi.json" \
     --checks all --mode all --max-examples "$MAX_EXAMPLES" --seed "$SEED" \
     --generation-database none --no-color --output-truncate false \
     --report junit --report-junit-path "$WORK/$label.xml" "$@"

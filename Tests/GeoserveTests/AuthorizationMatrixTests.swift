@@ -32,6 +32,7 @@ struct AuthorizationMatrixTests {
         Row(method: .get, path: "/conformance", body: nil, expected: all(.ok)),
         Row(method: .get, path: "/collections", body: nil, expected: all(.ok)),
         Row(method: .get, path: "/collections/halls", body: nil, expected: all(.ok)),
+        Row(method: .get, path: "/collections/halls/schema", body: nil, expected: all(.ok)),
         Row(method: .get, path: "/collections/halls/items", body: nil, expected: all(.ok)),
         Row(method: .get, path: "/collections/halls/items/H01", body: nil, expected: all(.ok)),
         Row(method: .get, path: "/v1/areas/containing?lon=-87.6&lat=41.79", body: nil, expected: all(.ok)),

@@ -105,7 +105,7 @@ struct FeaturesTests {
         let service = try await TestService()
         defer { service.remove() }
         try await service.run { client in
-            for (query, field) in [("limit=0", "limit"), ("limit=ten", "limit"), ("bbox=1,2,3", "bbox"), ("bbox=-87,42,-88,41", "bbox"),
+            for (query, field) in [("limit=0", "limit"), ("limit=ten", "limit"), ("bbox=1,2,3", "bbox"), ("bbox=-87,42,-88,91", "bbox"),
                                    ("bbox=0,0,200,1", "bbox"), ("datetime=2026-02-30", "datetime"), ("datetime=2026-11-10/yesterday", "datetime"),
                                    ("cursor=zzz", "cursor"), ("kind=parking", "kind"), ("basis=whenever", "basis"), ("color=red", "color"),
                                    ("f=xml", "f")] {
@@ -153,7 +153,8 @@ struct FeaturesTests {
             #expect(feature["id"] as? String == "H03")
             #expect((feature["properties"] as? [String: Any])?["name"] as? String == "Cedar Tower")
             #expect(links(feature).contains { $0.rel == "collection" })
-            let ring = try #require(((feature["geometry"] as? [String: Any])?["coordinates"] as? [[[Double]]])?.first)
+            // The halls layer mixes polygons and a multipolygon, so every hall is served as a MultiPolygon.
+            let ring = try #require(((feature["geometry"] as? [String: Any])?["coordinates"] as? [[[[Double]]]])?.first?.first)
             for p in ring {
                 for v in p { #expect(abs(v * 1e6 - (v * 1e6).rounded()) < 1e-6) }
             }
@@ -272,6 +273,39 @@ struct FeaturesTests {
             var twiceArea = 0.0
             for k in 0..<(exterior.count - 1) { twiceArea += exterior[k][0] * exterior[k + 1][1] - exterior[k + 1][0] * exterior[k][1] }
             #expect(twiceArea > 0, "exterior rings are served counter-clockwise")
+        }
+    }
+
+    @Test("a layer mixing Polygon and MultiPolygon is served as MultiPolygon; its JSON Schema types every property and is linked as describedBy")
+    func schemaAndGeometryType() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            let (_, _, page) = try await client.getJSON("/collections/halls/items?limit=100")
+            let types = Set((page["features"] as? [[String: Any]] ?? []).compactMap { ($0["geometry"] as? [String: Any])?["type"] as? String })
+            // The demo halls are polygons but for H17, a two-part hall.
+            #expect(types == ["MultiPolygon"])
+            let (_, _, zones) = try await client.getJSON("/collections/zones/items")
+            #expect(Set((zones["features"] as? [[String: Any]] ?? []).compactMap { ($0["geometry"] as? [String: Any])?["type"] as? String }) == ["Polygon"])
+            // Statistics are flat numeric properties, and the schema says so.
+            let first = try #require((page["features"] as? [[String: Any]])?.first?["properties"] as? [String: Any])
+            #expect(first["verified_14d"] is Int && first["statistics"] == nil)
+            let (_, _, collection) = try await client.getJSON("/collections/halls")
+            let described = (collection["links"] as? [[String: Any]] ?? []).first { $0["rel"] as? String == "describedBy" }
+            #expect(described?["type"] as? String == "application/schema+json")
+            let (status, headers, schema) = try await client.getJSON(relative(described?["href"] as? String ?? ""))
+            #expect(status == .ok && headers[.contentType] == "application/schema+json")
+            let top = schema["properties"] as? [String: Any] ?? [:]
+            #expect((top["geometry"] as? [String: Any])?["format"] as? String == "geometry-multipolygon")
+            let fields = ((top["properties"] as? [String: Any])?["properties"] as? [String: Any]) ?? [:]
+            for window in ["7d", "14d", "28d", "all"] {
+                #expect((fields["verified_\(window)"] as? [String: Any])?["type"] as? String == "integer", "\(window)")
+                #expect((fields["rate_\(window)"] as? [String: Any])?["type"] as? String == "number", "\(window)")
+            }
+            #expect((fields["capacity"] as? [String: Any])?["type"] as? String == "integer")
+            #expect((fields["name"] as? [String: Any])?["type"] as? String == "string")
+            // Every statistics property a feature carries is in the schema.
+            for key in first.keys { #expect(fields[key] != nil, "\(key)") }
         }
     }
 }

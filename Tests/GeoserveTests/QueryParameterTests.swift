@@ -20,6 +20,8 @@ struct QueryParameterTests {
         case .boolean: "maybe"
         case .numbers(let count): Array(repeating: "1", count: count.upperBound + 1).joined(separator: ",")
         case .text(let max): String(repeating: "x", count: max + 1)
+        case .pattern: "~"
+        case .bbox: "0,0,1,91"
         }
     }
 
@@ -62,7 +64,11 @@ struct QueryParameterTests {
             (.integer(1...10, clampsAbove: true), "99", "0"), (.integer(1...10, clampsAbove: false), "10", "11"),
             (.number(-90...90), "-90", "90.5"), (.choice(["a", "b"]), "b", "c"), (.choices(["a", "b"]), "b,a", "a,"),
             (.date, "2024-02-29", "2023-02-29"), (.boolean, "false", "no"), (.numbers(2...2), "1.5, -2", "1,2,3"),
-            (.text(maxLength: 3), "abc", ""),
+            (.text(maxLength: 3), "abc", ""), (.bbox, "170,-10,-170,10", "0,0,1,91"), (.bbox, "1,2,0,3,4,9", "1,2,3,4,5"),
+            (.pattern(QueryParameters.Patterns.datetime, maxLength: 100), "2024-02-29T23:59:59.5+05:30/..", "2023-02-29"),
+            (.pattern(QueryParameters.Patterns.datetime, maxLength: 100), "../2026-11-01", "2026-11-01/2026-11-02/2026-11-03"),
+            (.pattern(QueryParameters.Patterns.pageCursor, maxLength: 100), "a.SDAx", "a.SDAxZ"),
+            (.pattern(QueryParameters.Patterns.queueCursor, maxLength: 100), "0.MjAyNg.cjE", "0.MjAyNg"),
         ]
         for (kind, good, bad) in cases {
             #expect(QueryValues.isValid(good, kind), "\(kind) \(good)")

@@ -95,8 +95,8 @@ struct TilesTests {
             let (_, _, body) = try await client.getJSON("/collections/halls/items?limit=100")
             var published: [String: TileValue] = [:]
             for f in body["features"] as? [[String: Any]] ?? [] {
-                let counts = ((f["properties"] as? [String: Any])?["statistics"] as? [String: Any])?["counts"] as? [String: Any]
-                published[f["id"] as? String ?? ""] = (counts?["14d"] as? Int).map { .value(Double($0)) } ?? .suppressed
+                let count = (f["properties"] as? [String: Any])?["verified_14d"] as? Int
+                published[f["id"] as? String ?? ""] = count.map { .value(Double($0)) } ?? .suppressed
             }
             #expect(published["H08"] == .suppressed)
             let store = try openStore(service.configuration.database)

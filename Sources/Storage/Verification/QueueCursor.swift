@@ -14,15 +14,17 @@ public struct QueueCursor: Sendable, Equatable {
         self.id = id
     }
 
-    /// Reads an encoded cursor; nil when it is not one.
+    /// Reads an encoded cursor, `rank.submittedAt.id` with the last two in URL-safe base64; nil
+    /// when it is not one. Any decodable parts make a cursor: it is only a position to continue
+    /// from, so a made-up one just starts somewhere.
     public init?(_ encoded: String) {
-        guard let data = Data(base64URLEncoded: encoded) else { return nil }
-        let parts = String(decoding: data, as: UTF8.self).split(separator: "|", maxSplits: 2).map(String.init)
-        guard parts.count == 3, let rank = Int(parts[0]) else { return nil }
-        self.init(rank: rank, submittedAt: parts[1], id: parts[2])
+        let parts = encoded.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let rank = Int(parts[0]), rank >= 0,
+              let time = Data(base64URLEncoded: String(parts[1])), let id = Data(base64URLEncoded: String(parts[2])) else { return nil }
+        self.init(rank: rank, submittedAt: String(decoding: time, as: UTF8.self), id: String(decoding: id, as: UTF8.self))
     }
 
     public var encoded: String {
-        Data("\(rank)|\(submittedAt)|\(id)".utf8).base64URLEncoded
+        "\(rank).\(Data(submittedAt.utf8).base64URLEncoded).\(Data(id.utf8).base64URLEncoded)"
     }
 }

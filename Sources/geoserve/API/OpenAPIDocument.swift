@@ -1,4 +1,5 @@
 import Foundation
+import ReportVerification
 
 /// The OpenAPI 3.1 description of the JSON API, served at `/openapi.json`.
 ///
@@ -45,6 +46,9 @@ enum OpenAPIDocument {
                   responses: [200: "Document", 400: "Error"], query: QueryParameters.ogcFormat),
         Operation(method: "get", path: "/collections/{layer}", summary: "One collection.", access: nil, request: nil,
                   responses: [200: "Document", 400: "Error", 404: "Error"], query: QueryParameters.ogcFormat),
+        Operation(method: "get", path: "/collections/{layer}/schema",
+                  summary: "The collection's features as a JSON Schema (OGC API – Features Part 5): geometry type and every property with its type, statistics included.",
+                  access: nil, request: nil, responses: [200: "Document", 400: "Error", 404: "Error"], contentType: "application/schema+json"),
         Operation(method: "get", path: "/collections/{layer}/items",
                   summary: "The layer's features with their disclosure-controlled statistics, paged by area id (next/prev links, numberMatched, numberReturned). ETag + 304; public, no-cache (private, no-store for verifiers and researchers).",
                   access: nil, request: nil, responses: [200: "FeatureCollection", 304: "", 400: "Error", 401: "Error", 404: "Error"],
@@ -148,9 +152,10 @@ enum OpenAPIDocument {
         "Role": ["type": "string", "enum": ["reporter", "verifier", "researcher", "viewer", "admin"]],
         "Account": object(["id": string, "email": string, "role": ref("Role"), "disabled": ["type": "boolean"]], required: ["id", "email", "role", "disabled"]),
         "AccountList": object(["accounts": ["type": "array", "items": ref("Account")]], required: ["accounts"]),
-        "AccountCreate": object(["email": string, "role": ref("Role"), "password": ["type": "string", "minLength": 10]], required: ["email", "role", "password"]),
-        "AccountUpdate": object(["role": ref("Role"), "disabled": ["type": "boolean"]]),
-        "LoginRequest": object(["email": string, "password": string], required: ["email", "password"]),
+        "AccountCreate": closed(["email": ["type": "string", "pattern": EmailAddress.pattern, "maxLength": 254], "role": ref("Role"),
+                                 "password": ["type": "string", "minLength": 10]], required: ["email", "role", "password"]),
+        "AccountUpdate": closed(["role": nullable(ref("Role")), "disabled": nullable(["type": "boolean"])]),
+        "LoginRequest": closed(["email": string, "password": string], required: ["email", "password"]),
         "Status5": ["type": "string", "enum": ["pending", "verified", "rejected", "revoked", "withdrawn"]],
         "Transition": ["type": "string", "enum": ["verify", "reject", "revoke", "reopen", "withdraw"]],
         "AreaAssignment": object(["layer": string, "layerVersion": integer, "areaID": string]),
@@ -160,22 +165,17 @@ enum OpenAPIDocument {
                           "location": object(["lon": ["type": "number"], "lat": ["type": "number"]]),
                           "areas": ["type": "array", "items": ref("AreaAssignment")], "report": ["type": "object"], "claim": ref("Claim")]),
         "Queue": object(["reports": ["type": "array", "items": ref("Report")], "next": ["type": ["string", "null"]]], required: ["reports"]),
-        "TransitionRequest": object(["transition": ref("Transition"), "reason": string, "version": integer], required: ["transition"]),
-        "BulkRequest": object(["ids": ["type": "array", "items": string, "minItems": 1, "maxItems": 500], "transition": ref("Transition"), "reason": string],
-                              required: ["ids", "transition"]),
+        "TransitionRequest": closed(["transition": ref("Transition"), "reason": nullable(string), "version": nullable(version)],
+                                    required: ["transition"]),
+        "BulkRequest": closed(["ids": ["type": "array", "items": string, "minItems": 1, "maxItems": 500], "transition": ref("Transition"),
+                               "reason": nullable(string)], required: ["ids", "transition"]),
         "BulkResponse": object(["results": ["type": "array", "items": object(["id": string, "ok": ["type": "boolean"], "status": ref("Status5"), "error": string])]]),
         "Attachment": object(["id": string, "contentType": string, "size": integer, "sha256": string, "createdAt": dateTime]),
         "AttachmentList": object(["attachments": ["type": "array", "items": ref("Attachment")]]),
-        "ReportDraft": object([
-            "kind": ["type": "string", "enum": ["covid", "misconduct"]],
-            "location": object(["lon": ["type": "number"], "lat": ["type": "number"], "accuracyM": ["type": "number"]]),
-            "area": object(["layer": string, "id": string]),
-            "affiliation": ["type": "string", "enum": ["student", "faculty", "staff"]], "age": integer, "phone": string,
-            "testDate": ["type": "string", "format": "date"], "lastOnCampus": ["type": "string", "format": "date"], "notes": string,
-            "occurredAt": dateTime, "officerName": string, "badgeNumber": string, "officerDescription": string, "incidentDescription": string,
-            "witnesses": ["type": "array", "items": object(["contact": string, "statement": string])],
-            "victim": object(["race": string, "gender": string, "comments": string]), "anonymous": ["type": "boolean"],
-        ], required: ["kind"]),
+        "ReportDraft": ["oneOf": [ref("CovidDraft"), ref("MisconductDraft")], "discriminator": ["propertyName": "kind"]],
+        "CovidDraft": ["allOf": [closed(covidFields, required: ["kind", "affiliation", "phone", "testDate", "lastOnCampus"]), placeOnce]],
+        "MisconductDraft": ["allOf": [closed(misconductFields, required: ["kind", "occurredAt", "officerDescription", "incidentDescription"]),
+                                      placeOnce]],
         "Submitted": object(["id": string, "kind": string, "status": ref("Status5"), "areas": ["type": "array", "items": ref("AreaAssignment")],
                              "receipt": string], required: ["id", "kind", "status", "areas"]),
         "ReportStatusView": object(["id": string, "kind": string, "status": ref("Status5"), "submittedAt": dateTime,
@@ -183,11 +183,11 @@ enum OpenAPIDocument {
         "MisconductResults": object(["reports": ["type": "array", "items": object([
             "officerDescription": string, "incidentDescription": string, "occurredOn": ["type": "string", "format": "date"],
             "layer": string, "area": string])]]),
-        "EditRequest": object(["report": ref("ReportDraft"), "version": integer], required: ["report"]),
+        "EditRequest": closed(["report": ref("ReportDraft"), "version": nullable(version)], required: ["report"]),
         "Revisions": object(["revisions": ["type": "array", "items": object([
             "revision": integer, "at": dateTime, "actor": string, "occurredOn": ["type": "string", "format": "date"],
             "areas": ["type": "array", "items": ref("AreaAssignment")], "report": ["type": "object"]])]]),
-        "GrantRequest": object(["viewerId": string], required: ["viewerId"]),
+        "GrantRequest": closed(["viewerId": string], required: ["viewerId"]),
         "History": object(["entries": ["type": "array", "items": object(["sequence": integer, "reportID": string, "actor": string, "at": dateTime,
                                                                           "action": string, "fromStatus": ref("Status5"), "toStatus": ref("Status5"),
                                                                           "reason": string, "hash": string])]]),
@@ -209,6 +209,63 @@ enum OpenAPIDocument {
     ] }
 
     private static var string: [String: Any] { ["type": "string"] }
+    /// A report version as clients send it back: what the service issued, so within Int64.
+    private static var version: [String: Any] { ["type": "integer", "minimum": 1, "maximum": Int64.max] }
+
+    /// A request member that may also be `null`, which the service reads as absent.
+    private static func nullable(_ schema: [String: Any]) -> [String: Any] { ["anyOf": [schema, ["type": "null"]]] }
+
+    /// A request object: members not listed are refused, so the schema says all the service reads.
+    private static func closed(_ properties: [String: Any], required: [String] = []) -> [String: Any] {
+        var o = object(properties, required: required)
+        o["additionalProperties"] = false
+        return o
+    }
+
+    /// Text a person typed: at least one visible character, at most `max`.
+    private static func text(_ max: Int) -> [String: Any] { nullable(["type": "string", "pattern": "\\S", "maxLength": max]) }
+
+    /// Where a report is: a location or an area, exactly one.
+    private static var placeOnce: [String: Any] {
+        ["oneOf": [["required": ["location"], "not": ["required": ["area"]]], ["required": ["area"], "not": ["required": ["location"]]]]]
+    }
+
+    private static var placeFields: [String: Any] { [
+        "location": closed(["lon": ["type": "number", "minimum": -180, "maximum": 180], "lat": ["type": "number", "minimum": -90, "maximum": 90],
+                            "accuracyM": nullable(["type": "number", "minimum": 0, "maximum": ReportLimits.maxAccuracyMetres])],
+                           required: ["lon", "lat"]),
+        "area": closed(["layer": ["type": "string", "pattern": "\\S", "maxLength": ReportLimits.idText],
+                        "id": ["type": "string", "pattern": "\\S", "maxLength": ReportLimits.idText]], required: ["layer", "id"]),
+    ] }
+
+    private static var covidFields: [String: Any] {
+        placeFields.merging([
+            "kind": ["type": "string", "const": "covid"],
+            "affiliation": ["type": "string", "enum": ["student", "faculty", "staff"]],
+            "age": nullable(["type": "integer", "minimum": ReportLimits.age.lowerBound, "maximum": ReportLimits.age.upperBound]),
+            "phone": ["type": "string", "pattern": "^\\+?[0-9 ()./-]{7,\(ReportLimits.phoneCharacters)}$"],
+            "testDate": ["type": "string", "format": "date"], "lastOnCampus": ["type": "string", "format": "date"],
+            "diagnosis": nullable(["type": "string", "enum": ["confirmed", "unconfirmed"]]), "notes": text(ReportLimits.longText),
+        ]) { a, _ in a }
+    }
+
+    private static var misconductFields: [String: Any] {
+        placeFields.merging([
+            "kind": ["type": "string", "const": "misconduct"],
+            "occurredAt": dateTime, "officerName": text(ReportLimits.shortText), "badgeNumber": text(ReportLimits.shortText),
+            "officerDescription": ["type": "string", "pattern": "\\S", "maxLength": ReportLimits.longText],
+            "incidentDescription": ["type": "string", "pattern": "\\S", "maxLength": ReportLimits.longText],
+            "witnesses": nullable(["type": "array", "maxItems": ReportLimits.witnesses,
+                                   "items": ["anyOf": [closed(["contact": ["type": "string", "pattern": "\\S", "maxLength": ReportLimits.shortText],
+                                                               "statement": text(ReportLimits.longText)], required: ["contact"]),
+                                                       closed(["contact": text(ReportLimits.shortText),
+                                                               "statement": ["type": "string", "pattern": "\\S", "maxLength": ReportLimits.longText]],
+                                                              required: ["statement"])]]]),
+            "victim": nullable(closed(["race": text(ReportLimits.shortText), "gender": text(ReportLimits.shortText), "comments": text(ReportLimits.longText)])),
+            "attachments": nullable(["type": "array", "maxItems": ReportLimits.attachments, "items": string]),
+            "anonymous": nullable(["type": "boolean"]),
+        ]) { a, _ in a }
+    }
     private static var integer: [String: Any] { ["type": "integer"] }
     private static var dateTime: [String: Any] { ["type": "string", "format": "date-time"] }
 

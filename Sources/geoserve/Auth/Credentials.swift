@@ -63,7 +63,8 @@ struct Credentials: Sendable {
 
     /// Password rule: long enough to resist guessing, short enough for bcrypt (72 bytes).
     static func checkPassword(_ password: String) -> String? {
-        if password.count < 10 { return "a password needs at least 10 characters" }
+        // Counted in Unicode scalars, as JSON Schema's minLength counts them.
+        if password.unicodeScalars.count < 10 { return "a password needs at least 10 characters" }
         if password.utf8.count > 72 { return "a password may have at most 72 bytes" }
         return nil
     }

@@ -18,6 +18,8 @@ struct FeatureLayer: Sendable {
     let boxes: [BoundingBox?]
     /// Bounding box of the whole layer.
     let extent: BoundingBox?
+    /// The GeoJSON type every feature is served as (`Point`, `Polygon` or `MultiPolygon`).
+    let geometryType: String
     private let ordinals: [String: Int]
 
     init(features: [StoredArea], precision: Int) {
@@ -27,7 +29,16 @@ struct FeatureLayer: Sendable {
         names = sorted.map(\.name)
         geometries = sorted.map(\.geometry)
         boxes = sorted.map(\.geometry.boundingBox)
-        geometryMembers = sorted.map { #""geometry":"# + writer.string($0.geometry) }
+        // A layer that mixes Polygon and MultiPolygon is served as MultiPolygon throughout: GIS
+        // clients fix a layer's geometry type from its first features, and a GeoPackage or a
+        // Spatialite table refuses (or warns about) a MultiPolygon in a Polygon layer.
+        let mixed = sorted.contains { if case .polygon = $0.geometry { true } else { false } }
+            && sorted.contains { if case .multiPolygon = $0.geometry { true } else { false } }
+        geometryType = mixed ? "MultiPolygon" : sorted.first?.geometry.typeName ?? "Polygon"
+        geometryMembers = sorted.map { f in
+            let served: Geometry = if mixed, case .polygon(let p) = f.geometry { .multiPolygon([p]) } else { f.geometry }
+            return #""geometry":"# + writer.string(served)
+        }
         propertyMembers = sorted.map { f in
             var members: [String] = []
             if let name = f.name { members.append(#""name":"# + JSONText.string(name)) }

@@ -34,10 +34,10 @@ struct FeatureQuery: Hashable, Sendable {
         let q = try QueryValues(request, declared)
         format = ResponseFormat(request, q)
         limit = q.int(QueryParameters.limit) ?? Self.defaultLimit
-        if q.has(QueryParameters.bbox), let raw = q.text(QueryParameters.bbox) { bbox = try Self.parseBox(raw) }
+        if q.has(QueryParameters.bbox), let v = q.numbers(QueryParameters.bbox) { bbox = Self.box(v) }
         if q.has(QueryParameters.datetime), let raw = q.text(QueryParameters.datetime) {
             datetime = raw
-            windowEnd = try Self.parseWindowEnd(raw)
+            windowEnd = Self.windowEnd(raw)
         }
         if q.has(QueryParameters.cursor), let raw = q.text(QueryParameters.cursor) {
             guard let c = PageCursor(token: raw) else {
@@ -50,46 +50,24 @@ struct FeatureQuery: Hashable, Sendable {
     }
 
     /// `minLon,minLat,maxLon,maxLat` (or the six-number form with heights, which are ignored),
-    /// in CRS84. A west edge greater than the east edge crosses the antimeridian (RFC 7946 §5.2).
-    static func parseBox(_ raw: String) throws -> BoxFilter {
-        let parts = raw.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 4 || parts.count == 6, parts.allSatisfy({ $0?.isFinite == true }) else {
-            throw APIError.badParameter("bbox must be four numbers: minLon,minLat,maxLon,maxLat", field: "bbox")
-        }
-        let v = parts.map { $0! }
-        let (w, s, e, n) = parts.count == 4 ? (v[0], v[1], v[2], v[3]) : (v[0], v[1], v[3], v[4])
-        guard (-180...180).contains(w), (-180...180).contains(e), (-90...90).contains(s), (-90...90).contains(n), s <= n else {
-            throw APIError.badParameter("bbox must lie within -180..180, -90..90 with minLat ≤ maxLat", field: "bbox")
-        }
-        let original = BoundingBox(west: w, south: s, east: e, north: n)
+    /// in CRS84, as `QueryParameters.bbox` has checked it. A west edge greater than the east edge
+    /// crosses the antimeridian (RFC 7946 §5.2); latitudes given north first are the same box.
+    static func box(_ v: [Double]) -> BoxFilter {
+        let (w, s, e, n) = v.count == 4 ? (v[0], v[1], v[2], v[3]) : (v[0], v[1], v[3], v[4])
+        let original = BoundingBox(west: w, south: min(s, n), east: e, north: max(s, n))
         if w <= e { return BoxFilter(boxes: [original], original: original) }
-        return BoxFilter(boxes: [BoundingBox(west: w, south: s, east: 180, north: n), BoundingBox(west: -180, south: s, east: e, north: n)],
+        return BoxFilter(boxes: [BoundingBox(west: w, south: original.south, east: 180, north: original.north),
+                                 BoundingBox(west: -180, south: original.south, east: e, north: original.north)],
                          original: original)
     }
 
-    /// The statistics window ends on the last day the `datetime` value names: an RFC 3339 date
-    /// or date-time, or an interval `start/end` whose end may be open (`..`, meaning today). The
-    /// start is checked but selects nothing, since every window counts back from the end.
-    static func parseWindowEnd(_ raw: String) throws -> Day? {
-        let bad = APIError.badParameter("datetime must be an RFC 3339 date or date-time, or an interval start/end with '..' for an open end", field: "datetime")
-        let parts = raw.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard (1...2).contains(parts.count) else { throw bad }
-        // Only the end matters: the windows count back from it, so an interval's start selects nothing.
-        for p in parts where p != ".." && p != "" && day(of: p) == nil { throw bad }
-        let end = parts.last!
-        if end == ".." || end.isEmpty { return nil }
-        return day(of: end)
-    }
-
-    /// The day of a date, or a date-time's own calendar day.
-    static func day(of text: String) -> Day? {
-        guard let day = Day(iso: String(text.prefix(10))) else { return nil }
-        if text.count > 10 {
-            guard text.dropFirst(10).first == "T" || text.dropFirst(10).first == "t",
-                  (try? Date.ISO8601FormatStyle().parse(text)) != nil || (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) != nil
-            else { return nil }
-        }
-        return day
+    /// The statistics windows end on the last day a `datetime` value names (as
+    /// `QueryParameters.Patterns.datetime` has checked it): a date or date-time's own day, or an
+    /// interval's end, nil for an open end (today). An interval's start selects nothing, since
+    /// every window counts back from the end.
+    static func windowEnd(_ raw: String) -> Day? {
+        let end = raw.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        return end == ".." || end.isEmpty ? nil : Day(iso: String(end.prefix(10)))
     }
 
     /// The query as a canonical string (sorted, defaults spelled out): part of cache keys.

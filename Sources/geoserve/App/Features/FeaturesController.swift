@@ -27,6 +27,7 @@ struct FeaturesController {
         group.get("conformance") { request, _ in try conformance(request) }
         group.get("collections") { request, _ in try collections(request) }
         group.get("collections/:layer") { request, context in try collection(request, context) }
+        group.get("collections/:layer/schema") { request, context in try schema(request, context) }
         group.get("collections/:layer/items") { request, context in try await items(request, context) }
         group.get("collections/:layer/items/:areaId") { request, context in try await item(request, context) }
     }
@@ -60,6 +61,14 @@ struct FeaturesController {
         let layer = try published(context)
         if q.format == .html { return page(FeaturePages.landing(layers: [layer], base: base(request))) }
         return try fixed(request, OGCDocuments.collection(layer, base: base(request)), type: Self.json)
+    }
+
+    /// The collection's JSON Schema, for the public view of the default request (all kinds).
+    func schema(_ request: Request, _ context: AppRequestContext) throws -> Response {
+        _ = try QueryValues(request, [])
+        let layer = try published(context)
+        let flat = StatisticsService.flat(layer, statistics.request(layer: layer.info.layer, kind: nil, basis: .occurred, end: nil), audience: .public)
+        return try fixed(request, CollectionSchema.document(layer, statistics: flat, base: base(request)), type: "application/schema+json")
     }
 
     func items(_ request: Request, _ context: AppRequestContext) async throws -> Response {

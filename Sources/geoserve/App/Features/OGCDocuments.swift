@@ -27,6 +27,8 @@ enum OGCDocuments {
         return #"{"title":"geoserve","description":"Verified, disclosure-controlled report counts per area.","links":["# + links.joined(separator: ",") + "]}"
     }
 
+    static func schemaURL(_ name: String, base: String) -> String { "\(base)/collections/\(URLQuery.escape(name))/schema" }
+
     static func conformanceDocument() -> String {
         #"{"conformsTo":["# + conformance.map { JSONText.string($0) }.joined(separator: ",") + "]}"
     }
@@ -38,6 +40,10 @@ enum OGCDocuments {
             link("\(base)/collections/\(URLQuery.escape(name))", rel: "self", type: "application/json"),
             link(items + "?f=json", rel: "items", type: "application/geo+json", title: "the areas with their numbers"),
             link(items + "?f=html", rel: "items", type: "text/html", title: "the areas as HTML"),
+            // OGC API – Features Part 5's relation, and the spelling GDAL looks for.
+            link(schemaURL(name, base: base), rel: "http://www.opengis.net/def/rel/ogc/1.0/schema", type: "application/schema+json",
+                 title: "the properties and their types"),
+            link(schemaURL(name, base: base), rel: "describedBy", type: "application/schema+json", title: "the properties and their types"),
         ]
         var s = #"{"id":"# + JSONText.string(name) + #","title":"# + JSONText.string(name)
         s += #","description":"# + JSONText.string(layer.info.kind == .points ? "Sites (points) of layer \(name), version \(layer.info.version)." :

@@ -4,7 +4,7 @@ extension QueryParameter {
         var p: [String: Any] = ["name": name, "in": "query", "required": required, "schema": schema, "description": description]
         // Lists travel as one comma-separated value (bbox=1,2,3,4), not as repeated names.
         switch kind {
-        case .numbers, .choices: p["style"] = "form"; p["explode"] = false
+        case .numbers, .choices, .bbox: p["style"] = "form"; p["explode"] = false
         default: break
         }
         return p
@@ -24,6 +24,15 @@ extension QueryParameter {
         case .boolean: s = ["type": "boolean"]
         case .numbers(let count): s = ["type": "array", "items": ["type": "number"], "minItems": count.lowerBound, "maxItems": count.upperBound]
         case .text(let max): s = ["type": "string", "minLength": 1, "maxLength": max]
+        case .pattern(let p, let max): s = ["type": "string", "pattern": p.source, "maxLength": max]
+        case .bbox:
+            let lon: [String: Any] = ["type": "number", "minimum": -180, "maximum": 180]
+            let lat: [String: Any] = ["type": "number", "minimum": -90, "maximum": 90]
+            let height: [String: Any] = ["type": "number"]
+            func box(_ items: [[String: Any]]) -> [String: Any] {
+                ["type": "array", "prefixItems": items, "items": false, "minItems": items.count, "maxItems": items.count]
+            }
+            s = ["oneOf": [box([lon, lat, lon, lat]), box([lon, lat, height, lon, lat, height])]]
         }
         if let defaultValue {
             switch kind {

@@ -21,8 +21,14 @@ struct QueryParameter: Sendable, Hashable {
         case boolean
         /// Comma-separated finite numbers, as many as the range allows.
         case numbers(ClosedRange<Int>)
-        /// Free text up to a length (names, ids, opaque cursors, OGC datetime expressions).
+        /// Free text up to a length (names, ids).
         case text(maxLength: Int)
+        /// Text of a fixed shape (cursors, OGC datetime expressions): what the pattern matches,
+        /// nothing else — the schema carries the same pattern.
+        case pattern(QueryPattern, maxLength: Int)
+        /// An OGC bounding box: `minLon,minLat,maxLon,maxLat` or the six-number form with heights,
+        /// longitudes within ±180 and latitudes within ±90.
+        case bbox
     }
 
     let name: String
@@ -59,6 +65,8 @@ struct QueryParameter: Sendable, Hashable {
             count.lowerBound == count.upperBound ? "\(name) must be \(count.lowerBound) comma-separated numbers"
                 : "\(name) must be \(count.lowerBound) to \(count.upperBound) comma-separated numbers"
         case .text(let max): "\(name) must be at most \(max) characters"
+        case .pattern(let p, _): "\(name) must be \(p.meaning)"
+        case .bbox: "\(name) must be minLon,minLat,maxLon,maxLat (or six numbers with heights), longitudes within ±180, latitudes within ±90"
         }
     }
 

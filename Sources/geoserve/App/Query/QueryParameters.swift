@@ -11,24 +11,14 @@ enum QueryParameters {
                                   "Response format; default from the Accept header, else json.")
     static let limit = QueryParameter("limit", .integer(1...FeatureQuery.maxLimit, clampsAbove: true), default: String(FeatureQuery.defaultLimit),
                                       "Features per page; values above \(FeatureQuery.maxLimit) are clamped to it.")
-    static let bbox = QueryParameter("bbox", .numbers(4...6),
-                                     "minLon,minLat,maxLon,maxLat in CRS84 (or the six-number form with heights); features whose geometry meets the box. West > east crosses the antimeridian.")
-    static let datetime = QueryParameter("datetime", .text(maxLength: 100),
-                                         "RFC 3339 date, date-time or interval (open end '..'): the statistics windows end on its last day (default today, campus time zone).",
-                                         schema: ["pattern": .string(datetimePattern)])
-    static let cursor = QueryParameter("cursor", .text(maxLength: 400), "Page cursor from a next or prev link.",
-                                       schema: ["pattern": .string("^[ab]\\.(([A-Za-z0-9_-]{4})+|([A-Za-z0-9_-]{4})*[A-Za-z0-9_-]{2,3})$")])
+    static let bbox = QueryParameter("bbox", .bbox,
+                                     "minLon,minLat,maxLon,maxLat in CRS84 (or the six-number form with heights); features whose geometry meets the box. West > east crosses the antimeridian; the latitudes may come in either order.")
+    static let datetime = QueryParameter("datetime", .pattern(Patterns.datetime, maxLength: 100),
+                                         "RFC 3339 date, date-time or interval (open end '..'): the statistics windows end on its last day (default today, campus time zone).")
+    static let cursor = QueryParameter("cursor", .pattern(Patterns.pageCursor, maxLength: 400), "Page cursor from a next or prev link.")
     static let kind = QueryParameter("kind", .choice(ReportKind.allCases.map(\.rawValue)), "Count only this kind of report (default both).")
     static let basis = QueryParameter("basis", .choice(TimeBasis.allCases.map(\.rawValue)), default: TimeBasis.occurred.rawValue,
                                       "Which date places a report in a window: test or incident date (default), submission, or verification.")
-
-    /// An RFC 3339 date or date-time, or an interval of them with `..` for an open end.
-    static let datetimePattern = {
-        let date = "[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
-        let time = "([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
-        let instant = "\(date)([Tt]\(time))?"
-        return "^(\(instant)|(\(instant)|\\.\\.)?/(\(instant)|\\.\\.)?)$"
-    }()
 
     static let ogcFormat = [f]
     static let items = [f, limit, bbox, datetime, cursor, kind, basis]
@@ -74,7 +64,7 @@ enum QueryParameters {
     static let queueTo = QueryParameter("to", .date, "Last occurrence day, inclusive.")
     static let queueLimit = QueryParameter("limit", .integer(1...200, clampsAbove: true), default: "50",
                                            "Reports per page; values above 200 are clamped to it.")
-    static let queueCursor = QueryParameter("cursor", .text(maxLength: 400), "Cursor from the previous page's next.")
+    static let queueCursor = QueryParameter("cursor", .pattern(Patterns.queueCursor, maxLength: 600), "Cursor from the previous page's next.")
     static let queue = [statuses, kind, queueLayer, queueArea, queueFrom, queueTo, queueLimit, queueCursor]
 
     // MARK: public misconduct search

@@ -38,9 +38,16 @@ struct QueryValues {
 
     /// An integer parameter's value, clamped as declared; the default when absent.
     func int(_ p: QueryParameter) -> Int? {
-        guard let raw = text(p), let n = Int(raw) else { return nil }
+        guard let raw = text(p), let n = Self.integer(raw) else { return nil }
         if case .integer(let range, _) = p.kind { return min(n, range.upperBound) }
         return n
+    }
+
+    /// A decimal integer; one too large for `Int` reads as `Int.max` (it is clamped anyway).
+    private static func integer(_ raw: String) -> Int? {
+        if let n = Int(raw) { return n }
+        let digits = raw.hasPrefix("+") ? raw.dropFirst() : Substring(raw)
+        return !digits.isEmpty && digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) ? Int.max : nil
     }
 
     /// A number parameter's value.
@@ -62,16 +69,19 @@ struct QueryValues {
     /// A boolean parameter.
     func bool(_ p: QueryParameter) -> Bool? { text(p).map { $0 == "true" } }
 
-    /// A numbers parameter's values.
-    func numbers(_ p: QueryParameter) -> [Double]? {
-        text(p).map { $0.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
+    /// A numbers or bbox parameter's values.
+    func numbers(_ p: QueryParameter) -> [Double]? { text(p).flatMap(Self.numbers) }
+
+    private static func numbers(_ raw: String) -> [Double]? {
+        let values = raw.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        return values.allSatisfy(\.isFinite) ? values : nil
     }
 
     /// Whether a value fits a kind (ranges below the minimum refused, above clamped or refused).
     static func isValid(_ raw: String, _ kind: QueryParameter.Kind) -> Bool {
         switch kind {
         case .integer(let range, let clamps):
-            guard let n = Int(raw) else { return false }
+            guard let n = integer(raw) else { return false }
             return n >= range.lowerBound && (clamps || n <= range.upperBound)
         case .number(let range):
             guard let d = Double(raw), d.isFinite else { return false }
@@ -85,6 +95,12 @@ struct QueryValues {
         case .numbers(let count):
             let parts = raw.split(separator: ",", omittingEmptySubsequences: false)
             return count.contains(parts.count) && parts.allSatisfy { Double($0.trimmingCharacters(in: .whitespaces))?.isFinite == true }
+        case .bbox:
+            guard let v = numbers(raw), v.count == 4 || v.count == 6 else { return false }
+            let (w, s, e, n) = v.count == 4 ? (v[0], v[1], v[2], v[3]) : (v[0], v[1], v[3], v[4])
+            return [w, e].allSatisfy { (-180...180).contains($0) } && [s, n].allSatisfy { (-90...90).contains($0) }
+        case .pattern(let regex, let max):
+            return !raw.isEmpty && raw.count <= max && regex.matches(raw)
         case .text(let max): return !raw.isEmpty && raw.count <= max
         }
     }

@@ -78,15 +78,19 @@ final class StatisticsService: Sendable {
         return built
     }
 
+    /// The flat properties the statistics of a request add to the layer's features.
+    static func flat(_ layer: PublishedLayer, _ request: StatisticsRequest, audience: Audience) -> FlatStatistics {
+        FlatStatistics(groups: request.groups ?? [], hasRates: !layer.denominators.isEmpty, hasPending: audience == .verifier)
+    }
+
     private func encode(_ layer: PublishedLayer, _ request: StatisticsRequest, audience: Audience, dataVersion: Int64) async throws -> FeatureStatistics {
         let basis = request.basis
         let released = try await release(layer, request, for: audience, dataVersion: dataVersion)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let flat = Self.flat(layer, request, audience: audience)
         var members: [String: String] = [:]
-        for (id, stats) in released.areas {
-            members[id] = #""statistics":"# + String(decoding: try encoder.encode(stats), as: UTF8.self)
-        }
+        for (id, stats) in released.areas { members[id] = flat.members(stats) }
         struct Header: Encodable {
             let kind: ReportKind?
             let basis: TimeBasis
