@@ -12,14 +12,18 @@ extension SQLiteStore: VerificationStore {
         if let kind = filter.kind { conditions.append("kind = ?"); values.append(.text(kind.rawValue)) }
         if let from = filter.from { conditions.append("occurred_on >= ?"); values.append(.day(from)) }
         if let to = filter.to { conditions.append("occurred_on <= ?"); values.append(.day(to)) }
-        if let layer = filter.layer {
-            if let area = filter.areaID {
-                conditions.append("EXISTS (SELECT 1 FROM report_areas ra WHERE ra.report_id = reports.id AND ra.layer = ? AND ra.area_id = ?)")
-                values += [.text(layer), .text(area)]
-            } else {
-                conditions.append("EXISTS (SELECT 1 FROM report_areas ra WHERE ra.report_id = reports.id AND ra.layer = ?)")
-                values.append(.text(layer))
-            }
+        switch (filter.layer, filter.areaID) {
+        case (let layer?, let area?):
+            conditions.append("EXISTS (SELECT 1 FROM report_areas ra WHERE ra.report_id = reports.id AND ra.layer = ? AND ra.area_id = ?)")
+            values += [.text(layer), .text(area)]
+        case (let layer?, nil):
+            conditions.append("EXISTS (SELECT 1 FROM report_areas ra WHERE ra.report_id = reports.id AND ra.layer = ?)")
+            values.append(.text(layer))
+        case (nil, let area?):
+            conditions.append("EXISTS (SELECT 1 FROM report_areas ra WHERE ra.report_id = reports.id AND ra.area_id = ?)")
+            values.append(.text(area))
+        case (nil, nil):
+            break
         }
         if let cursor, let c = QueueCursor(cursor) {
             conditions.append("(\(rank), submitted_at, id) > (?, ?, ?)")

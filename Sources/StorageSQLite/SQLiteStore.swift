@@ -37,11 +37,13 @@ public final class SQLiteStore: Sendable {
             throw StorageError.cannotOpen("\(path): its folder cannot be created")
         }
         let c = try SQLiteConnection(path: path)
+        // The busy timeout comes first: switching to WAL waits for a lock too, and another
+        // connection closing (its checkpoint) can hold one for a moment.
         try c.execute("""
+            PRAGMA busy_timeout = 5000;
             PRAGMA journal_mode = WAL;
             PRAGMA synchronous = FULL;
             PRAGMA foreign_keys = ON;
-            PRAGMA busy_timeout = 5000;
             PRAGMA cache_size = -65536;
             PRAGMA mmap_size = 268435456;
             PRAGMA temp_store = MEMORY;
@@ -50,7 +52,7 @@ public final class SQLiteStore: Sendable {
         queue = DispatchQueue(label: "geoserve.sqlite")
         readerQueue = DispatchQueue(label: "geoserve.sqlite.reader")
         let reader = try SQLiteConnection(path: path)
-        try reader.execute("PRAGMA query_only = ON; PRAGMA busy_timeout = 5000;")
+        try reader.execute("PRAGMA busy_timeout = 5000; PRAGMA query_only = ON;")
         versionReader = ConfinedConnection(reader)
     }
 

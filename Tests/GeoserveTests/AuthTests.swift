@@ -121,8 +121,29 @@ struct AuthTests {
             let (s4, b4) = try await client.json(.post, "/v1/accounts", token: admin, body: #"{"email":"w@campus.example","role":"viewer","password":"short"}"#)
             #expect(s4 == .unprocessableContent && errorField(b4) == "password")
             #expect(try await client.json(.post, "/v1/accounts", token: admin, body: #"{"email":"w@campus.example","role":"king","password":"a long enough secret"}"#).0 == .badRequest)
+            // A member the request does not take is refused, not ignored.
+            let (s5, b5) = try await client.json(.post, "/v1/accounts", token: admin,
+                                                 body: #"{"email":"x@campus.example","role":"viewer","password":"a long enough secret","admin":true}"#)
+            #expect(s5 == .badRequest && errorField(b5) == "admin")
             let (_, list) = try await client.json(.get, "/v1/accounts", token: admin)
             #expect((list["accounts"] as? [[String: Any]])?.count == 2)
+        }
+    }
+
+    @Test("a passphrase longer than bcrypt's 72 bytes works in full: a change after byte 72 no longer logs in")
+    func longPassphrase() async throws {
+        let service = try await TestService(demo: false)
+        defer { service.remove() }
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            let phrase = String(repeating: "correct horse battery staple ", count: 4)
+            let (created, _) = try await client.json(.post, "/v1/accounts", token: admin,
+                                                     body: #"{"email":"long@campus.example","role":"viewer","password":"\#(phrase)"}"#)
+            #expect(created == .created)
+            #expect(try await client.login("long@campus.example", phrase).count > 20)
+            let changedLate = String(phrase.dropLast()) + "!"
+            let (refused, _) = try await client.json(.post, "/v1/auth/login", body: #"{"email":"long@campus.example","password":"\#(changedLate)"}"#)
+            #expect(refused == .unauthorized)
         }
     }
 

@@ -75,6 +75,11 @@ struct VerificationTests {
             #expect(s4 == .conflict && errorCode(b4) == "stale_version")
             #expect(try await client.json(.post, "/v1/reports/r/transitions", token: v, body: #"{"transition":"withdraw"}"#).0 == .forbidden)
             #expect(try await client.json(.post, "/v1/reports/nope/transitions", token: v, body: #"{"transition":"verify"}"#).0 == .notFound)
+            // A bulk decision that needs a reason is refused whole when it has none; an unknown member too.
+            let (s5, b5) = try await client.json(.post, "/v1/verification/bulk", token: v, body: #"{"ids":["r"],"transition":"revoke","reason":" "}"#)
+            #expect(s5 == .unprocessableContent && errorField(b5) == "reason")
+            let (s6, b6) = try await client.json(.post, "/v1/reports/r/transitions", token: v, body: #"{"transition":"revoke","reason":"x","reasn":"y"}"#)
+            #expect(s6 == .badRequest && errorField(b6) == "reasn")
             let (_, history) = try await client.json(.get, "/v1/reports/r/history", token: v)
             #expect((history["entries"] as? [[String: Any]])?.compactMap { $0["action"] as? String } == ["submit", "verify"])
         }

@@ -48,7 +48,7 @@ struct DraftReadingTests {
         return ctx.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
     }
 
-    @Test("bodies read as JSONDecoder reads them, extra members and nulls included")
+    @Test("bodies read as JSONDecoder reads them, nulls included; an unknown member at any depth is refused with its path")
     func agreesWithDecoder() throws {
         var g = SeededRandom(seed: 42)
         for _ in 0..<400 {
@@ -57,12 +57,23 @@ struct DraftReadingTests {
                 Issue.record("a draft encodes as an object")
                 return
             }
-            // Unknown members are ignored and explicit nulls are absent, for both readers.
-            members["unknownMember"] = .array([.number(1)])
+            // Explicit nulls are absent, for both readers.
             if members["notes"] == nil { members["notes"] = .null }
             let body = try JSONEncoder().encode(JSONValue.object(members))
             let expected = try JSONDecoder().decode(ReportDraft.self, from: body)
             #expect(try ReportDraft(json: Array(body)) == expected)
+            // A member no draft has is refused — at the top and inside nested objects — instead of
+            // silently losing what the client meant.
+            members["note"] = .string("misspelt")
+            #expect(throws: ReportDraft.ReadError.unknownMember(path: "note")) { try ReportDraft(json: Array(try JSONEncoder().encode(JSONValue.object(members)))) }
+            members["note"] = nil
+            if case .object(var location)? = members["location"] {
+                location["altitude"] = .number(3)
+                members["location"] = .object(location)
+                #expect(throws: ReportDraft.ReadError.unknownMember(path: "location.altitude")) {
+                    try ReportDraft(json: Array(try JSONEncoder().encode(JSONValue.object(members))))
+                }
+            }
         }
     }
 

@@ -1,8 +1,9 @@
 import GeoCore
 
 extension ReportDraft {
-    /// Why a request body is not a draft. Members the draft does not know are ignored and null
-    /// reads as absent, as with `JSONDecoder`; only the shape is checked here, the values are
+    /// Why a request body is not a draft. A member the draft does not know is refused (a
+    /// misspelt `note` would otherwise lose what the reporter wrote); null reads as absent, as
+    /// with `JSONDecoder`. Only the shape is checked here; the values are
     /// `validated(now:timeZone:)`'s business.
     public enum ReadError: Error, Equatable, Sendable {
         /// Not JSON at all.
@@ -11,6 +12,8 @@ extension ReportDraft {
         case notAnObject
         /// A member holds a value of the wrong type; the path as `witnesses[1].contact`.
         case wrongType(path: String)
+        /// A member no draft has, with its path.
+        case unknownMember(path: String)
     }
 
     /// Reads a draft from a request body. Intake does this for every report, and it costs a
@@ -19,14 +22,27 @@ extension ReportDraft {
     public init(json bytes: [UInt8]) throws(ReadError) {
         let value: JSONValue
         do throws(JSONParser.SyntaxError) { value = try JSONParser.parse(bytes) } catch { throw .notJSON(error) }
-        guard case .object(let o) = value else { throw .notAnObject }
-        let r = MemberReader(members: o, path: "")
+        try self.init(value: value, path: "")
+    }
+
+    /// Reads a draft from a parsed JSON value (the `report` member of an edit, for instance);
+    /// `path` prefixes the paths in errors.
+    public init(value: JSONValue, path: String) throws(ReadError) {
+        guard case .object(let o) = value else { throw path.isEmpty ? .notAnObject : .wrongType(path: path) }
+        let r = MemberReader(members: o, path: path)
+        try r.refuseOthers(["kind", "location", "area", "affiliation", "age", "phone", "testDate", "lastOnCampus", "diagnosis", "notes",
+                            "occurredAt", "officerName", "badgeNumber", "officerDescription", "incidentDescription", "witnesses",
+                            "victim", "attachments", "anonymous"])
         self.init()
         kind = try r.string("kind")
         location = try r.object("location") { l throws(ReadError) in
-            Location(lon: try l.double("lon"), lat: try l.double("lat"), accuracyM: try l.double("accuracyM"))
+            try l.refuseOthers(["lon", "lat", "accuracyM"])
+            return Location(lon: try l.double("lon"), lat: try l.double("lat"), accuracyM: try l.double("accuracyM"))
         }
-        area = try r.object("area") { a throws(ReadError) in AreaRef(layer: try a.string("layer"), id: try a.string("id")) }
+        area = try r.object("area") { a throws(ReadError) in
+            try a.refuseOthers(["layer", "id"])
+            return AreaRef(layer: try a.string("layer"), id: try a.string("id"))
+        }
         affiliation = try r.string("affiliation")
         age = try r.int("age")
         phone = try r.string("phone")
@@ -42,10 +58,12 @@ extension ReportDraft {
         witnesses = try r.array("witnesses") { element, path throws(ReadError) in
             guard case .object(let w) = element else { throw .wrongType(path: path) }
             let m = MemberReader(members: w, path: path)
+            try m.refuseOthers(["contact", "statement"])
             return WitnessDraft(contact: try m.string("contact"), statement: try m.string("statement"))
         }
         victim = try r.object("victim") { v throws(ReadError) in
-            VictimDraft(race: try v.string("race"), gender: try v.string("gender"), comments: try v.string("comments"))
+            try v.refuseOthers(["race", "gender", "comments"])
+            return VictimDraft(race: try v.string("race"), gender: try v.string("gender"), comments: try v.string("comments"))
         }
         attachments = try r.array("attachments") { element, path throws(ReadError) in
             guard case .string(let s) = element else { throw .wrongType(path: path) }
@@ -61,6 +79,11 @@ private struct MemberReader {
     let path: String
 
     private func at(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+
+    /// Refuses the first member (in name order) that is not one of `known`.
+    func refuseOthers(_ known: Set<String>) throws(ReportDraft.ReadError) {
+        if let unknown = members.keys.filter({ !known.contains($0) }).min() { throw .unknownMember(path: at(unknown)) }
+    }
 
     /// The member, nil when absent or null.
     private func member(_ key: String) -> JSONValue? {

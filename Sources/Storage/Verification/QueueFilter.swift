@@ -6,6 +6,7 @@ public struct QueueFilter: Hashable, Sendable {
     public var statuses: [ReportStatus]
     public var kind: ReportKind?
     public var layer: String?
+    /// An area id; without `layer`, an area of that id in any layer.
     public var areaID: String?
     /// Occurrence day bounds, inclusive.
     public var from: Day?

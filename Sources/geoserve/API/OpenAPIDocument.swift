@@ -21,6 +21,8 @@ enum OpenAPIDocument {
         var contentType = "application/json"
         /// Other media types the 200 response comes in (by `f` or `format`).
         var alternatives: [String] = []
+        /// Media types of a raw (non-JSON) request body, such as an upload.
+        var uploadTypes: [String] = []
     }
 
     /// The OGC routes, which also answer as HTML pages (`f=html` or a browser's `Accept`).
@@ -132,7 +134,8 @@ enum OpenAPIDocument {
         Operation(method: "post", path: "/v1/reports/{id}/attachments",
                   summary: "Upload a photo or video as the raw request body (JPEG, PNG, HEIC, WebP, MP4, QuickTime, WebM; checked by content). By the reporter or the X-Receipt-Token holder while pending, or a verifier.",
                   access: "reporter of the report, receipt holder or verifier", request: nil,
-                  responses: [201: "Attachment", 401: "Error", 403: "Error", 404: "Error", 413: "Error", 415: "Error", 422: "Error"]),
+                  responses: [201: "Attachment", 401: "Error", 403: "Error", 404: "Error", 413: "Error", 415: "Error", 422: "Error"],
+                  uploadTypes: MediaType.allCases.map(\.rawValue)),
         Operation(method: "get", path: "/v1/reports/{id}/attachments", summary: "The report's attachments.",
                   access: "readAttachments or a grant", request: nil, responses: [200: "AttachmentList", 401: "Error", 403: "Error"]),
         Operation(method: "get", path: "/v1/attachments/{id}", summary: "An attachment's bytes.",
@@ -153,7 +156,7 @@ enum OpenAPIDocument {
         "Account": object(["id": string, "email": string, "role": ref("Role"), "disabled": ["type": "boolean"]], required: ["id", "email", "role", "disabled"]),
         "AccountList": object(["accounts": ["type": "array", "items": ref("Account")]], required: ["accounts"]),
         "AccountCreate": closed(["email": ["type": "string", "pattern": EmailAddress.pattern, "maxLength": 254], "role": ref("Role"),
-                                 "password": ["type": "string", "minLength": 10]], required: ["email", "role", "password"]),
+                                 "password": ["type": "string", "minLength": 10, "maxLength": Credentials.maxPasswordLength]], required: ["email", "role", "password"]),
         "AccountUpdate": closed(["role": nullable(ref("Role")), "disabled": nullable(["type": "boolean"])]),
         "LoginRequest": closed(["email": string, "password": string], required: ["email", "password"]),
         "Status5": ["type": "string", "enum": ["pending", "verified", "rejected", "revoked", "withdrawn"]],
@@ -165,10 +168,18 @@ enum OpenAPIDocument {
                           "location": object(["lon": ["type": "number"], "lat": ["type": "number"]]),
                           "areas": ["type": "array", "items": ref("AreaAssignment")], "report": ["type": "object"], "claim": ref("Claim")]),
         "Queue": object(["reports": ["type": "array", "items": ref("Report")], "next": ["type": ["string", "null"]]], required: ["reports"]),
-        "TransitionRequest": closed(["transition": ref("Transition"), "reason": nullable(string), "version": nullable(version)],
-                                    required: ["transition"]),
-        "BulkRequest": closed(["ids": ["type": "array", "items": string, "minItems": 1, "maxItems": 500], "transition": ref("Transition"),
-                               "reason": nullable(string)], required: ["ids", "transition"]),
+        // verify and withdraw take an optional reason; reject, revoke and reopen need one.
+        "TransitionRequest": ["oneOf": [
+            closed(["transition": ["type": "string", "enum": ["verify", "withdraw"]], "reason": nullable(string), "version": nullable(version)],
+                   required: ["transition"]),
+            closed(["transition": ["type": "string", "enum": ["reject", "revoke", "reopen"]], "reason": reason, "version": nullable(version)],
+                   required: ["transition", "reason"]),
+        ]],
+        "BulkRequest": ["oneOf": [
+            closed(["ids": ids, "transition": ["type": "string", "enum": ["verify", "withdraw"]], "reason": nullable(string)], required: ["ids", "transition"]),
+            closed(["ids": ids, "transition": ["type": "string", "enum": ["reject", "revoke", "reopen"]], "reason": reason],
+                   required: ["ids", "transition", "reason"]),
+        ]],
         "BulkResponse": object(["results": ["type": "array", "items": object(["id": string, "ok": ["type": "boolean"], "status": ref("Status5"), "error": string])]]),
         "Attachment": object(["id": string, "contentType": string, "size": integer, "sha256": string, "createdAt": dateTime]),
         "AttachmentList": object(["attachments": ["type": "array", "items": ref("Attachment")]]),
@@ -209,8 +220,12 @@ enum OpenAPIDocument {
     ] }
 
     private static var string: [String: Any] { ["type": "string"] }
-    /// A report version as clients send it back: what the service issued, so within Int64.
-    private static var version: [String: Any] { ["type": "integer", "minimum": 1, "maximum": Int64.max] }
+    private static var ids: [String: Any] { ["type": "array", "items": string, "minItems": 1, "maxItems": 500] }
+    /// A verifier's reason: some visible text.
+    private static var reason: [String: Any] { ["type": "string", "pattern": "\\S"] }
+    /// A report version as clients send it back: what the service issued, a whole number JSON
+    /// carries exactly (at most 2^53 − 1).
+    private static var version: [String: Any] { ["type": "integer", "minimum": 1, "maximum": 9_007_199_254_740_991] }
 
     /// A request member that may also be `null`, which the service reads as absent.
     private static func nullable(_ schema: [String: Any]) -> [String: Any] { ["anyOf": [schema, ["type": "null"]]] }
@@ -284,7 +299,7 @@ enum OpenAPIDocument {
             var operation: [String: Any] = ["summary": op.summary, "operationId": "\(op.method)\(op.path)"]
             var responses = op.responses
             // Every body can be malformed or too large; every token can be unknown or revoked.
-            if op.request != nil { responses[400] = responses[400] ?? "Error"; responses[413] = responses[413] ?? "Error" }
+            if op.request != nil || !op.uploadTypes.isEmpty { responses[400] = responses[400] ?? "Error"; responses[413] = responses[413] ?? "Error" }
             if takesBearerToken(op.path) { responses[401] = responses[401] ?? "Error" }
             let alternatives = ogcPaths.contains(op.path) ? ["text/html"] : op.alternatives
             operation["responses"] = Dictionary(uniqueKeysWithValues: responses.map { code, schema -> (String, Any) in
@@ -300,6 +315,10 @@ enum OpenAPIDocument {
             })
             if let body = op.request {
                 operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": ref(body)]]]
+            }
+            if !op.uploadTypes.isEmpty {
+                let bytes: [String: Any] = ["schema": ["type": "string", "format": "binary", "minLength": 1]]
+                operation["requestBody"] = ["required": true, "content": Dictionary(uniqueKeysWithValues: op.uploadTypes.map { ($0, bytes) })]
             }
             if let access = op.access {
                 operation["security"] = [["bearer": []]]

@@ -27,14 +27,14 @@ struct Credentials: Sendable {
     func hash(password: String) async -> String {
         let cost = self.cost
         return await withCheckedContinuation { c in
-            Self.hashing.async { c.resume(returning: Bcrypt.hash(password, cost: cost)) }
+            Self.hashing.async { c.resume(returning: Bcrypt.hash(Self.bcryptInput(password), cost: cost)) }
         }
     }
 
     /// Whether a password matches a bcrypt hash.
     func verify(password: String, hash: String) async -> Bool {
         await withCheckedContinuation { c in
-            Self.hashing.async { c.resume(returning: Bcrypt.verify(password, hash: hash)) }
+            Self.hashing.async { c.resume(returning: Bcrypt.verify(Self.bcryptInput(password), hash: hash)) }
         }
     }
 
@@ -61,11 +61,22 @@ struct Credentials: Sendable {
         return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
-    /// Password rule: long enough to resist guessing, short enough for bcrypt (72 bytes).
+    /// The longest password taken, in characters: enough for any passphrase, and a bound on the
+    /// work one login can ask for.
+    static let maxPasswordLength = 1_024
+
+    /// Password rule: long enough to resist guessing. Counted in Unicode scalars, as JSON
+    /// Schema's `minLength` and `maxLength` count them.
     static func checkPassword(_ password: String) -> String? {
-        // Counted in Unicode scalars, as JSON Schema's minLength counts them.
         if password.unicodeScalars.count < 10 { return "a password needs at least 10 characters" }
-        if password.utf8.count > 72 { return "a password may have at most 72 bytes" }
+        if password.unicodeScalars.count > maxPasswordLength { return "a password may have at most \(maxPasswordLength) characters" }
         return nil
+    }
+
+    /// What bcrypt hashes. bcrypt reads at most 72 bytes, so a longer password is first reduced
+    /// to its SHA-256 (44 base64 characters) and every byte of it counts; passwords of 72 bytes
+    /// or fewer — all the ones stored before longer ones were taken — go in unchanged.
+    static func bcryptInput(_ password: String) -> String {
+        password.utf8.count <= 72 ? password : Data(SHA256.hash(data: Data(password.utf8))).base64EncodedString()
     }
 }

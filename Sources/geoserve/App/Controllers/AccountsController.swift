@@ -8,13 +8,15 @@ struct AccountsController {
     let accounts: any AccountStore
     let credentials: Credentials
 
-    struct CreateRequest: Decodable {
+    struct CreateRequest: StrictRequestBody {
+        static let members: Set<String> = ["email", "role", "password"]
         let email: String
         let role: Role
         let password: String
     }
 
-    struct UpdateRequest: Decodable {
+    struct UpdateRequest: StrictRequestBody {
+        static let members: Set<String> = ["role", "disabled"]
         let role: Role?
         let disabled: Bool?
     }
@@ -37,7 +39,7 @@ struct AccountsController {
     }
 
     func create(_ request: Request, _ context: AppRequestContext) async throws -> EditedResponse<AuthController.AccountView> {
-        let body = try await request.decode(as: CreateRequest.self, context: context)
+        let body = try await request.decodeStrict(as: CreateRequest.self, context: context)
         let email = body.email.trimmingCharacters(in: .whitespaces)
         guard EmailAddress.isPlausible(email) else { throw APIError.invalid("not an email address", field: "email") }
         if let problem = Credentials.checkPassword(body.password) { throw APIError.invalid(problem, field: "password") }
@@ -52,7 +54,7 @@ struct AccountsController {
 
     func update(_ request: Request, _ context: AppRequestContext) async throws -> AuthController.AccountView {
         let id = try context.parameters.require("id")
-        let body = try await request.decode(as: UpdateRequest.self, context: context)
+        let body = try await request.decodeStrict(as: UpdateRequest.self, context: context)
         if id == context.account?.id, body.disabled == true || (body.role != nil && body.role != .admin) {
             throw APIError.conflict("admins cannot disable or demote their own account")
         }

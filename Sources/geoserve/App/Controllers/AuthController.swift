@@ -8,7 +8,8 @@ struct AuthController {
     let accounts: any AccountStore
     let credentials: Credentials
 
-    struct LoginRequest: Decodable {
+    struct LoginRequest: StrictRequestBody {
+        static let members: Set<String> = ["email", "password"]
         let email: String
         let password: String
     }
@@ -43,7 +44,7 @@ struct AuthController {
     }
 
     func login(_ request: Request, _ context: AppRequestContext) async throws -> LoginResponse {
-        let body = try await request.decode(as: LoginRequest.self, context: context)
+        let body = try await request.decodeStrict(as: LoginRequest.self, context: context)
         let account = try await accounts.account(email: body.email.trimmingCharacters(in: .whitespaces))
         // Verify against a decoy when the account is unknown, so timing does not reveal which
         // emails have accounts; the message is the same in every failing case.

@@ -37,7 +37,7 @@ struct ReportsController {
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         let draft: ReportDraft
         do throws(ReportDraft.ReadError) { draft = try ReportDraft(json: Array(body.readableBytesView)) } catch {
-            throw APIError(status: .badRequest, code: "bad_request", message: error.message)
+            throw APIError(status: .badRequest, code: "bad_request", message: error.message, field: error.field)
         }
         let report: Report
         do { report = try draft.validated(now: Date(), timeZone: timeZone) } catch {

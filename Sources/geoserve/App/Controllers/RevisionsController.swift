@@ -77,7 +77,7 @@ struct RevisionsController {
     func edit(_ request: Request, _ context: AppRequestContext) async throws -> ReportView {
         let id = try context.parameters.require("id")
         let (account, rule) = try await editor(of: id, context)
-        let body = try await request.decode(as: EditRequest.self, context: context)
+        let body = try EditRequest(json: Array(try await request.body.collect(upTo: context.maxUploadSize).readableBytesView))
         let report: Report
         do { report = try body.report.validated(now: Date(), timeZone: timeZone) } catch {
             throw APIError(status: .unprocessableContent, code: "invalid", message: error.problems.map(\.description).joined(separator: "; "),
@@ -97,11 +97,32 @@ struct RevisionsController {
         }
     }
 
-    struct EditRequest: Decodable {
+    /// `{"report": <whole draft>, "version"?: n}`, read as strictly as a submission: unknown
+    /// members anywhere are refused.
+    struct EditRequest {
         /// The whole report as it should read after the edit.
         let report: ReportDraft
         /// The version the editor read.
         let version: Int?
+
+        init(json bytes: [UInt8]) throws {
+            func bad(_ message: String, _ field: String? = nil) -> APIError {
+                APIError(status: .badRequest, code: "bad_request", message: message, field: field)
+            }
+            guard case .object(let members)? = try? JSONParser.parse(bytes) else { throw bad("the body is not the expected JSON object") }
+            if let unknown = members.keys.filter({ $0 != "report" && $0 != "version" }).min() {
+                throw bad("member \"\(unknown)\" is not one this request takes", unknown)
+            }
+            guard let draft = members["report"] else { throw bad("required member \"report\" is missing", "report") }
+            do throws(ReportDraft.ReadError) { report = try ReportDraft(value: draft, path: "report") } catch {
+                throw bad(error.message, error.field)
+            }
+            switch members["version"] {
+            case nil, .null?: version = nil
+            case .number(let n)? where n == n.rounded() && Int(exactly: n) != nil: version = Int(exactly: n)
+            default: throw bad("member \"version\" has the wrong type", "version")
+            }
+        }
     }
 }
 

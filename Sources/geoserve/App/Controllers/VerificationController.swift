@@ -16,14 +16,16 @@ struct VerificationController {
     /// How long a review claim lasts unless renewed.
     let claimDuration: TimeInterval = 15 * 60
 
-    struct TransitionRequest: Decodable {
+    struct TransitionRequest: StrictRequestBody {
+        static let members: Set<String> = ["transition", "reason", "version"]
         let transition: ReportTransition
         let reason: String?
         /// The version the verifier read; the change is refused if the report moved on.
         let version: Int?
     }
 
-    struct BulkRequest: Decodable {
+    struct BulkRequest: StrictRequestBody {
+        static let members: Set<String> = ["ids", "transition", "reason"]
         let ids: [String]
         let transition: ReportTransition
         let reason: String?
@@ -45,7 +47,8 @@ struct VerificationController {
         let next: String?
     }
 
-    struct GrantRequest: Decodable {
+    struct GrantRequest: StrictRequestBody {
+        static let members: Set<String> = ["viewerId"]
         let viewerId: String
     }
 
@@ -73,7 +76,7 @@ struct VerificationController {
         }
         let grants = reports.group().add(middleware: RequirePermission(.manageGrants))
         grants.post(":id/grants") { request, context in
-            let body = try await request.decode(as: GrantRequest.self, context: context)
+            let body = try await request.decodeStrict(as: GrantRequest.self, context: context)
             do {
                 try await verification.grant(reportID: try context.parameters.require("id"), viewerID: body.viewerId, by: context.account!.id)
             } catch StorageError.notFound(let what) {
@@ -93,7 +96,6 @@ struct VerificationController {
         let filter = QueueFilter(statuses: q.values(QueryParameters.statuses) ?? [.pending], kind: q.value(QueryParameters.kind),
                                  layer: q.text(QueryParameters.queueLayer), areaID: q.text(QueryParameters.queueArea),
                                  from: q.day(QueryParameters.queueFrom), to: q.day(QueryParameters.queueTo))
-        if filter.areaID != nil, filter.layer == nil { throw APIError.badParameter("area needs layer", field: "area") }
         if let cursor = q.text(QueryParameters.queueCursor), QueueCursor(cursor) == nil {
             throw APIError.badParameter("cursor is not one this service issued", field: "cursor")
         }
@@ -103,7 +105,7 @@ struct VerificationController {
 
     func transition(_ request: Request, _ context: AppRequestContext) async throws -> ReportView {
         let id = try context.parameters.require("id")
-        let body = try await request.decode(as: TransitionRequest.self, context: context)
+        let body = try await request.decodeStrict(as: TransitionRequest.self, context: context)
         guard body.transition != .withdraw else {
             throw APIError(status: .forbidden, code: "forbidden", message: "only the reporter withdraws a report")
         }
@@ -121,8 +123,12 @@ struct VerificationController {
     }
 
     func bulk(_ request: Request, _ context: AppRequestContext) async throws -> BulkResponse {
-        let body = try await request.decode(as: BulkRequest.self, context: context)
+        let body = try await request.decodeStrict(as: BulkRequest.self, context: context)
         guard (1...500).contains(body.ids.count) else { throw APIError.invalid("ids holds 1 to 500 report ids", field: "ids") }
+        // Checked once for the whole batch rather than failing every report alike.
+        if body.transition.requiresReason, (body.reason ?? "").allSatisfy(\.isWhitespace) {
+            throw APIError.invalid(TransitionError.reasonRequired(body.transition).description, field: "reason")
+        }
         guard context.account!.role.allows(.transitionReports), body.transition != .withdraw else {
             throw APIError(status: .forbidden, code: "forbidden", message: "this transition is not allowed in bulk")
         }

@@ -29,7 +29,7 @@ enum CollectionSchema {
             properties.append(JSONText.string(field.name) + #":{"type":"# + (field.isInteger ? #""integer""# : #""number""#)
                               + #","description":"null when withheld by disclosure control"}"#)
         }
-        properties.append(#""suppressed":{"type":"array","items":{"type":"string"},"description":"the statistics withheld by disclosure control"}"#)
+        properties.append(#""suppressed":{"type":"string","description":"the statistics withheld by disclosure control, comma-separated"}"#)
         let geometry = "geometry-" + layer.encoded.geometryType.lowercased()
         var s = #"{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"#
         s += JSONText.string(OGCDocuments.schemaURL(layer.info.layer, base: base))

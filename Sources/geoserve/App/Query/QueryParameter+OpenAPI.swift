@@ -30,9 +30,12 @@ extension QueryParameter {
             let lat: [String: Any] = ["type": "number", "minimum": -90, "maximum": 90]
             let height: [String: Any] = ["type": "number"]
             func box(_ items: [[String: Any]]) -> [String: Any] {
-                ["type": "array", "prefixItems": items, "items": false, "minItems": items.count, "maxItems": items.count]
+                ["prefixItems": items, "minItems": items.count, "maxItems": items.count]
             }
-            s = ["oneOf": [box([lon, lat, lon, lat]), box([lon, lat, height, lon, lat, height])]]
+            // An array at the top, so clients serialise it as one comma-separated value; the two
+            // forms with their per-position ranges inside.
+            s = ["type": "array", "items": ["type": "number"], "minItems": 4, "maxItems": 6,
+                 "oneOf": [box([lon, lat, lon, lat]), box([lon, lat, height, lon, lat, height])]]
         }
         if let defaultValue {
             switch kind {

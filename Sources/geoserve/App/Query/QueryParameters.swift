@@ -59,7 +59,7 @@ enum QueryParameters {
     static let statuses = QueryParameter("status", .choices(ReportStatus.allCases.map(\.rawValue)), default: ReportStatus.pending.rawValue,
                                          "Statuses to list, in queue order.")
     static let queueLayer = QueryParameter("layer", .text(maxLength: 64), "Only reports placed in this layer.")
-    static let queueArea = QueryParameter("area", .text(maxLength: 200), "Only reports placed in this area (needs layer).")
+    static let queueArea = QueryParameter("area", .text(maxLength: 200), "Only reports placed in an area of this id (in `layer` when given).")
     static let queueFrom = QueryParameter("from", .date, "First occurrence day.")
     static let queueTo = QueryParameter("to", .date, "Last occurrence day, inclusive.")
     static let queueLimit = QueryParameter("limit", .integer(1...200, clampsAbove: true), default: "50",

@@ -8,6 +8,15 @@ extension ReportDraft.ReadError {
         case .notJSON: return "the body is not valid JSON"
         case .notAnObject: return "the body is not the expected JSON object"
         case .wrongType(let path): return "member \"\(path)\" has the wrong type"
+        case .unknownMember(let path): return "member \"\(path)\" is not one this request takes"
+        }
+    }
+
+    /// The member the error is about, when there is one.
+    var field: String? {
+        switch self {
+        case .notJSON, .notAnObject: nil
+        case .wrongType(let path), .unknownMember(let path): path
         }
     }
 }

@@ -2,7 +2,8 @@ import Aggregation
 
 /// The released numbers of an area as flat, typed feature properties — `verified_14d`,
 /// `previous_14d`, `change_14d`, `rate_14d`, `pending_14d`, `verified_14d_student` — and
-/// `suppressed`, the names of those withheld (shown as `null`).
+/// `suppressed`, the comma-separated names of those withheld (shown as `null`): plain text,
+/// because a list is a type GeoPackage and shapefiles do not have.
 ///
 /// Flat because GIS clients (GDAL, QGIS, ArcGIS) turn a nested object into one opaque text
 /// field: a researcher colouring a map by the 14-day count needs a numeric field of its own.
@@ -37,7 +38,7 @@ struct FlatStatistics: Sendable {
         return out
     }
 
-    /// The numbers as JSON members without braces, ending with `"suppressed":[…]`.
+    /// The numbers as JSON members without braces, ending with `"suppressed":"…"`.
     func members(_ s: ReleasedAreaStatistics) -> String {
         var parts: [String] = []
         var suppressed: [String] = []
@@ -62,7 +63,7 @@ struct FlatStatistics: Sendable {
             if hasPending { parts.append("\"pending_\(w)\":" + (s.pending?[window].map(String.init) ?? "null")) }
             for group in groups { add("verified_\(w)_\(group)", s.groups[group]?[window]) }
         }
-        parts.append("\"suppressed\":[" + suppressed.sorted().map { "\"\($0)\"" }.joined(separator: ",") + "]")
+        parts.append("\"suppressed\":\"" + suppressed.sorted().joined(separator: ",") + "\"")
         return parts.joined(separator: ",")
     }
 }

@@ -1,0 +1,22 @@
+import Foundation
+import GeoCore
+import Hummingbird
+
+/// A JSON request body that takes exactly its declared members: one it does not know is refused
+/// with `400 bad_request` naming it, instead of being ignored, so a misspelt field never loses
+/// what the client meant — as the OpenAPI document's `additionalProperties: false` says.
+protocol StrictRequestBody: Decodable {
+    /// The members the body takes.
+    static var members: Set<String> { get }
+}
+
+extension Request {
+    /// Reads a strict body: unknown members refused, then decoded as usual.
+    func decodeStrict<T: StrictRequestBody>(as type: T.Type, context: some RequestContext) async throws -> T {
+        let bytes = Array(try await body.collect(upTo: context.maxUploadSize).readableBytesView)
+        if case .object(let members)? = try? JSONParser.parse(bytes), let unknown = members.keys.filter({ !T.members.contains($0) }).min() {
+            throw APIError(status: .badRequest, code: "bad_request", message: "member \"\(unknown)\" is not one this request takes", field: unknown)
+        }
+        return try JSONDecoder().decode(T.self, from: Data(bytes))
+    }
+}
