@@ -7,7 +7,7 @@ struct PNGEncoderTests {
     /// A rendered choropleth tile: few colours, indexed path.
     func choropleth() throws -> TileCanvas {
         let layer = TileLayer(id: "grid", version: "1", areas: Fixtures.grid)
-        let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: Fixtures.threeClasses, dataVersion: "d1")
+        let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: Fixtures.threeClasses, valuesVersion: "d1")
         return try #require(TileRenderer().draw(layer: layer, painting: painting, frame: TileKey(z: 10, x: 512, y: 511).frame()))
     }
 

@@ -4,7 +4,7 @@ import Testing
 @Suite("Tile cache")
 struct TileCacheTests {
     func key(_ x: Int, data: String = "d1", scale: TileScale = .x1) -> TileCacheKey {
-        TileCacheKey(layer: "cells", layerVersion: "v1", dataVersion: data, style: "s", tile: try! TileKey(z: 12, x: x, y: 0), scale: scale)
+        TileCacheKey(layer: "cells", layerVersion: "v1", valuesVersion: data, style: "s", tile: try! TileKey(z: 12, x: x, y: 0), scale: scale)
     }
 
     @Test("the byte bound holds and the least recently used tiles go first")
@@ -63,7 +63,7 @@ struct TileCacheTests {
             for t in 0..<8 {
                 group.addTask {
                     for i in 0..<500 {
-                        let k = TileCacheKey(layer: "l", layerVersion: "1", dataVersion: "d", style: "s",
+                        let k = TileCacheKey(layer: "l", layerVersion: "1", valuesVersion: "d", style: "s",
                                              tile: try! TileKey(z: 14, x: (t * 500 + i) % 700, y: 1), scale: .x1)
                         if cache.tile(for: k) == nil { cache.insert([UInt8](repeating: 0, count: 10 + i % 90), for: k) }
                     }

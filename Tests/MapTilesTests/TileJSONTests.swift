@@ -7,8 +7,8 @@ struct TileJSONTests {
     @Test("TileJSON 3.0.0 golden string with the legend")
     func golden() throws {
         let layer = TileLayer(id: "grid", version: "1", areas: Fixtures.grid)
-        let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: Fixtures.threeClasses, dataVersion: "d42")
-        let url = TileJSON.tilesURL(base: "https://maps.example.org", layer: "grid", dataVersion: "d42")
+        let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: Fixtures.threeClasses, valuesVersion: "d42")
+        let url = TileJSON.tilesURL(base: "https://maps.example.org", layer: "grid", valuesVersion: "d42")
         let doc = TileJSON(layer: layer, painting: painting, tilesURL: url, minzoom: 8, maxzoom: 18, attribution: "Campus counts")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -20,13 +20,13 @@ struct TileJSONTests {
             + ##""maxzoom":18,"minzoom":8,"name":"grid","tilejson":"3.0.0","##
             + ##""tiles":["https://maps.example.org/tiles/grid/{z}/{x}/{y}.png?v=d42"],"version":"d42"}"##
         #expect(json == expected)
-        #expect(TileJSON.tilesURL(base: "", layer: "g", dataVersion: "7", scale: .x2) == "/tiles/g/{z}/{x}/{y}@2x.png?v=7")
+        #expect(TileJSON.tilesURL(base: "", layer: "g", valuesVersion: "7", scale: .x2) == "/tiles/g/{z}/{x}/{y}@2x.png?v=7")
     }
 
     @Test("the legend PNG is a valid image with a row per class plus suppressed and no data")
     func legendPNG() throws {
         let layer = TileLayer(id: "grid", version: "1", areas: Fixtures.grid)
-        let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: Fixtures.threeClasses, dataVersion: "d1")
+        let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: Fixtures.threeClasses, valuesVersion: "d1")
         let png = try DecodedPNG(LegendRenderer().png(painting.legend, style: painting.style))
         #expect(png.width == 180 && png.height == 5 * 18 + 12)
         let retina = try DecodedPNG(LegendRenderer(scale: .x2).png(painting.legend, style: painting.style))
@@ -72,7 +72,7 @@ struct ClassificationTests {
     @Test("painting: classes by area, suppressed and no data marked, NaN drawn as no data")
     func painting() {
         let p = TilePainting(values: [.value(1), .value(50), .suppressed, .noData, .value(.nan)], areaCount: 6,
-                             style: TileStyle(classification: .fixedBreaks([10, 60])), dataVersion: "d")
+                             style: TileStyle(classification: .fixedBreaks([10, 60])), valuesVersion: "d")
         #expect((0..<6).map { p.classIndex(ofArea: $0) } == [0, 1, nil, nil, nil, nil])
         #expect(p.legend.classes.map(\.min) == [1, 10, 60] && p.legend.classes.map(\.max) == [10, 60, nil])
     }

@@ -20,7 +20,7 @@ struct TileRendererTests {
     @Test("each area's interior has its class colour; suppressed is hatched; no data is transparent")
     func classColours() throws {
         let layer = try layer()
-        let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: Fixtures.threeClasses, dataVersion: "d1")
+        let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: Fixtures.threeClasses, valuesVersion: "d1")
         let frame = key.frame()
         let canvas = try #require(TileRenderer().draw(layer: layer, painting: painting, frame: frame))
         let expected: [String: TileColor] = [
@@ -48,7 +48,7 @@ struct TileRendererTests {
         let layer = try layer()
         var style = Fixtures.threeClasses
         style.noData = TileColor(rgb: 0xcccccc)
-        let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: style, dataVersion: "d1")
+        let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: style, valuesVersion: "d1")
         let frame = key.frame()
         let canvas = try #require(TileRenderer().draw(layer: layer, painting: painting, frame: frame))
         let none = pixel(layer, "none", frame), zero = pixel(layer, "zero", frame)
@@ -61,7 +61,7 @@ struct TileRendererTests {
         let layer = try layer()
         var style = Fixtures.threeClasses
         style.outlineWidth = 2
-        let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: style, dataVersion: "d1")
+        let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: style, valuesVersion: "d1")
         let frame = key.frame()
         let canvas = try #require(TileRenderer().draw(layer: layer, painting: painting, frame: frame))
         // West edge of "low" at lon 0.02, half-way up the box.
@@ -73,7 +73,7 @@ struct TileRendererTests {
     @Test("a tile no area touches is the shared empty PNG")
     func empty() throws {
         let layer = try layer()
-        let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: Fixtures.threeClasses, dataVersion: "d1")
+        let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: Fixtures.threeClasses, valuesVersion: "d1")
         let far = try TileKey(z: 10, x: 100, y: 100)
         #expect(TileRenderer().png(layer: layer, painting: painting, key: far) == PNGEncoder.emptyTile(.x1))
         #expect(TileRenderer().png(layer: layer, painting: painting, key: far, scale: .x2) == PNGEncoder.emptyTile(.x2))
@@ -90,7 +90,7 @@ struct TileRendererTests {
         ]
         let layer = TileLayer(id: "seam", version: "1", areas: areas)
         let painting = TilePainting(layer: layer, values: ["across": .value(5), "next": .value(50), "round": .suppressed],
-                                    style: Fixtures.threeClasses, dataVersion: "d1")
+                                    style: Fixtures.threeClasses, valuesVersion: "d1")
         let left = try TileKey(z: 10, x: 511, y: 511), right = try TileKey(z: 10, x: 512, y: 511)
         let l = try #require(TileRenderer().draw(layer: layer, painting: painting, frame: left.frame()))
         let r = try #require(TileRenderer().draw(layer: layer, painting: painting, frame: right.frame()))
@@ -121,7 +121,7 @@ struct TileRendererTests {
         let near = Fixtures.box("near", 150, -30, 160, -10)
         let layer = TileLayer(id: "world", version: "1", areas: [split, near])
         let painting = TilePainting(layer: layer, values: ["split": .value(100), "near": .value(1)],
-                                    style: Fixtures.threeClasses, dataVersion: "d1")
+                                    style: Fixtures.threeClasses, valuesVersion: "d1")
         for z in 1...2 {
             let n = 1 << z
             let east = try TileKey.containing(lon: 175, lat: 20, zoom: z), west = try TileKey.containing(lon: -175, lat: 20, zoom: z)
@@ -144,7 +144,7 @@ struct TileRendererTests {
     @Test("at zoom 22 a large area, millions of pixels across, still fills and outlines correctly")
     func deepZoom() throws {
         let layer = TileLayer(id: "big", version: "1", areas: [Fixtures.box("big", 0, 0, 10, 10)])
-        let painting = TilePainting(layer: layer, values: ["big": .value(100)], style: Fixtures.threeClasses, dataVersion: "d1")
+        let painting = TilePainting(layer: layer, values: ["big": .value(100)], style: Fixtures.threeClasses, valuesVersion: "d1")
         let inside = try TileKey.containing(lon: 5, lat: 5, zoom: 22)
         let canvas = try #require(TileRenderer().draw(layer: layer, painting: painting, frame: inside.frame()))
         for (x, y) in [(0, 0), (255, 255), (128, 7), (3, 250)] {
@@ -184,7 +184,7 @@ struct TileRendererTests {
     @Test("@2x tiles draw the same picture at twice the pixels")
     func retina() throws {
         let layer = try layer()
-        let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: Fixtures.threeClasses, dataVersion: "d1")
+        let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: Fixtures.threeClasses, valuesVersion: "d1")
         let frame = key.frame(scale: .x2)
         let canvas = try #require(TileRenderer().draw(layer: layer, painting: painting, frame: frame, scale: .x2))
         #expect(canvas.width == 512 && canvas.height == 512)
@@ -196,28 +196,28 @@ struct TileRendererTests {
     func labels() throws {
         let layer = TileLayer(id: "grid", version: "1", areas: Fixtures.grid, labels: ["mid": "Midway"])
         var style = Fixtures.threeClasses
-        let plain = TilePainting(layer: layer, values: Fixtures.gridValues, style: style, dataVersion: "d1")
+        let plain = TilePainting(layer: layer, values: Fixtures.gridValues, style: style, valuesVersion: "d1")
         style.labels = true
         style.labelMinZoom = 10
-        let labelled = TilePainting(layer: layer, values: Fixtures.gridValues, style: style, dataVersion: "d1")
+        let labelled = TilePainting(layer: layer, values: Fixtures.gridValues, style: style, valuesVersion: "d1")
         let a = try #require(TileRenderer().draw(layer: layer, painting: plain, frame: key.frame()))
         let b = try #require(TileRenderer().draw(layer: layer, painting: labelled, frame: key.frame()))
         #expect(a.png() != b.png())
         // The label map is used: without it "mid" is labelled with its id, not "Midway".
         let unnamed = try self.layer()
-        let byID = TilePainting(layer: unnamed, values: Fixtures.gridValues, style: style, dataVersion: "d1")
+        let byID = TilePainting(layer: unnamed, values: Fixtures.gridValues, style: style, valuesVersion: "d1")
         let c = try #require(TileRenderer().draw(layer: unnamed, painting: byID, frame: key.frame()))
         #expect(c.png() != b.png())
         #expect(c.png() != a.png())
         style.labelMinZoom = 11
-        let tooFar = TilePainting(layer: layer, values: Fixtures.gridValues, style: style, dataVersion: "d1")
+        let tooFar = TilePainting(layer: layer, values: Fixtures.gridValues, style: style, valuesVersion: "d1")
         #expect(TileRenderer().png(layer: layer, painting: tooFar, key: key) == TileRenderer().png(layer: layer, painting: plain, key: key))
     }
 
     @Test("concurrent renders of one layer give identical tiles")
     func concurrent() async throws {
         let layer = try layer()
-        let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: Fixtures.threeClasses, dataVersion: "d1")
+        let painting = TilePainting(layer: layer, values: Fixtures.gridValues, style: Fixtures.threeClasses, valuesVersion: "d1")
         let key = self.key
         // The zoom's geometry is built lazily by whichever render comes first.
         let results = await withTaskGroup(of: [UInt8].self) { group in

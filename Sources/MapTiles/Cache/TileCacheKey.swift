@@ -6,7 +6,7 @@ public struct TileCacheKey: Hashable, Sendable {
     /// Version of the layer geometry.
     public let layerVersion: String
     /// Version of the values drawn.
-    public let dataVersion: String
+    public let valuesVersion: String
     /// `TileStyle.fingerprint` of the style drawn.
     public let style: String
     /// Tile address.
@@ -15,10 +15,10 @@ public struct TileCacheKey: Hashable, Sendable {
     public let scale: TileScale
 
     /// Creates a key.
-    public init(layer: String, layerVersion: String, dataVersion: String, style: String, tile: TileKey, scale: TileScale) {
+    public init(layer: String, layerVersion: String, valuesVersion: String, style: String, tile: TileKey, scale: TileScale) {
         self.layer = layer
         self.layerVersion = layerVersion
-        self.dataVersion = dataVersion
+        self.valuesVersion = valuesVersion
         self.style = style
         self.tile = tile
         self.scale = scale
@@ -26,7 +26,7 @@ public struct TileCacheKey: Hashable, Sendable {
 
     /// The key of a tile of a layer drawn with a painting.
     public init(layer: TileLayer, painting: TilePainting, tile: TileKey, scale: TileScale) {
-        self.init(layer: layer.id, layerVersion: layer.version, dataVersion: painting.dataVersion,
+        self.init(layer: layer.id, layerVersion: layer.version, valuesVersion: painting.valuesVersion,
                   style: painting.styleFingerprint, tile: tile, scale: scale)
     }
 }

@@ -9,7 +9,7 @@ public struct TilePainting: Sendable {
     static let noDataClass: UInt8 = 255
 
     /// Version of the data the values come from (part of cache keys and tile URLs).
-    public let dataVersion: String
+    public let valuesVersion: String
     /// Style the classes were made for.
     public let style: TileStyle
     /// `style.fingerprint`, computed once: every tile's cache key needs it.
@@ -20,14 +20,14 @@ public struct TilePainting: Sendable {
     let classes: [UInt8]
 
     /// Classifies values given by area ordinal (missing trailing ordinals have no data).
-    public init(values: [TileValue], areaCount: Int, style: TileStyle, dataVersion: String) {
+    public init(values: [TileValue], areaCount: Int, style: TileStyle, valuesVersion: String) {
         var numbers: [Double] = []
         // A non-finite number cannot be classed; it is drawn as no data.
         for v in values { if case .value(let x) = v, x.isFinite { numbers.append(x) } }
         // A ramp has at most nine colours: breaks beyond the colours are dropped.
         let breaks = Array(style.classification.breaks(for: numbers).prefix(style.classColors.count - 1))
         let range = numbers.min().flatMap { lo in numbers.max().map { lo...$0 } }
-        self.dataVersion = dataVersion
+        self.valuesVersion = valuesVersion
         self.style = style
         self.styleFingerprint = style.fingerprint
         self.legend = Legend(style: style, breaks: breaks, range: range)
@@ -44,10 +44,10 @@ public struct TilePainting: Sendable {
 
     /// Classifies values given by area id; areas without an entry have no data, ids not in the
     /// layer are ignored.
-    public init(layer: TileLayer, values: [String: TileValue], style: TileStyle, dataVersion: String) {
+    public init(layer: TileLayer, values: [String: TileValue], style: TileStyle, valuesVersion: String) {
         var byOrdinal = [TileValue](repeating: .noData, count: layer.areaCount)
         for (id, v) in values { if let i = layer.ordinal(of: id) { byOrdinal[i] = v } }
-        self.init(values: byOrdinal, areaCount: layer.areaCount, style: style, dataVersion: dataVersion)
+        self.init(values: byOrdinal, areaCount: layer.areaCount, style: style, valuesVersion: valuesVersion)
     }
 
     /// Class of an area (0-based), or nil when suppressed or without data.

@@ -29,7 +29,7 @@ public struct TileJSON: Hashable, Sendable, Encodable {
 
     /// Creates the document for a layer drawn with a painting.
     /// - Parameters:
-    ///   - tilesURL: the URL template, e.g. from `TileJSON.tilesURL(base:layer:dataVersion:scale:)`.
+    ///   - tilesURL: the URL template, e.g. from `TileJSON.tilesURL(base:layer:valuesVersion:scale:)`.
     ///   - minzoom, maxzoom: zoom range served.
     public init(layer: TileLayer, painting: TilePainting, tilesURL: String, minzoom: Int = 0,
                 maxzoom: Int = TileKey.maxZoom, attribution: String) {
@@ -42,13 +42,13 @@ public struct TileJSON: Hashable, Sendable, Encodable {
         let centerZoom = min(max(Self.zoomFitting(b), minzoom), maxzoom)
         self.center = [(b.west + b.east) / 2, (b.south + b.north) / 2, Double(centerZoom)]
         self.attribution = attribution
-        self.version = painting.dataVersion
+        self.version = painting.valuesVersion
         self.legend = painting.legend
     }
 
-    /// `{base}/tiles/{layer}/{z}/{x}/{y}[@2x].png?v={dataVersion}`.
-    public static func tilesURL(base: String, layer: String, dataVersion: String, scale: TileScale = .x1) -> String {
-        "\(base)/tiles/\(layer)/{z}/{x}/{y}\(scale.suffix).png?v=\(dataVersion)"
+    /// `{base}/tiles/{layer}/{z}/{x}/{y}[@2x].png?v={valuesVersion}`.
+    public static func tilesURL(base: String, layer: String, valuesVersion: String, scale: TileScale = .x1) -> String {
+        "\(base)/tiles/\(layer)/{z}/{x}/{y}\(scale.suffix).png?v=\(valuesVersion)"
     }
 
     /// Deepest zoom at which the box fits in one 256 px tile's width and height, at least 0.

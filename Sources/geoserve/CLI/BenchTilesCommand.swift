@@ -38,7 +38,7 @@ struct BenchTilesCommand: AsyncParsableCommand {
         for f in file.result.features {
             if case .number(let n)? = f.properties[value] { values[f.id] = .value(n) } else { values[f.id] = .noData }
         }
-        let painting = TilePainting(layer: layer, values: values, style: TileStyle(), dataVersion: "bench")
+        let painting = TilePainting(layer: layer, values: values, style: TileStyle(), valuesVersion: "bench")
         let renderer = TileRenderer()
         for list in lists {
             let keys = try String(contentsOfFile: list, encoding: .utf8).split(separator: "\n").compactMap { line -> TileKey? in

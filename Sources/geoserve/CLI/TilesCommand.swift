@@ -73,6 +73,6 @@ struct TilesSeedCommand: AsyncParsableCommand {
             }
             progress.update(i + 1, keys.count)
         }
-        print("\(written) tiles written to \(out) (\(keys.count) addresses over zooms \(range.lowerBound)-\(range.upperBound), data version \(painting.dataVersion))")
+        print("\(written) tiles written to \(out) (\(keys.count) addresses over zooms \(range.lowerBound)-\(range.upperBound), data version \(painting.valuesVersion))")
     }
 }

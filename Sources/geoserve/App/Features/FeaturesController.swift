@@ -109,13 +109,13 @@ struct FeaturesController {
         let audience = Self.audience(context)
         let version = context.dataVersion
         // Without `datetime` the windows end today: the day belongs in the key (and the ETag).
-        let key = [resource, layer.info.layer, String(layer.info.version), String(version), audience.rawValue, query.canonical,
-                   (query.windowEnd ?? statistics.today).iso, base(request)].joined(separator: "|")
+        let key = VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, dataVersion: version, day: query.windowEnd ?? statistics.today,
+                               selector: [resource, audience.rawValue, query.canonical, base(request)].joined(separator: "|"))
         let contentType = query.format == .html ? Self.html : Self.geoJSON
         if audience == .public, let hit = cache.get(key) {
             return Conditional.response(request, body: hit.body, contentType: hit.contentType, etag: hit.etag, cacheControl: Conditional.publicCaching)
         }
-        let etag = Conditional.etag(key)
+        let etag = Conditional.etag(key.text)
         if audience == .public, Conditional.matches(request, etag: etag) {
             return Conditional.response(request, body: ByteBuffer(), contentType: contentType, etag: etag, cacheControl: Conditional.publicCaching)
         }

@@ -64,8 +64,9 @@ final class StatisticsService: Sendable {
     }
 
     /// Everything a release depends on.
-    private static func key(_ layer: PublishedLayer, _ request: StatisticsRequest, _ audience: Audience, _ dataVersion: Int64) -> String {
-        "\(layer.info.layer)|\(layer.info.version)|\(dataVersion)|\(request.kind?.rawValue ?? "*")|\(request.basis.rawValue)|\(request.end.iso)|\(audience.rawValue)"
+    private static func key(_ layer: PublishedLayer, _ request: StatisticsRequest, _ audience: Audience, _ dataVersion: Int64) -> VersionedKey {
+        VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, dataVersion: dataVersion, day: request.end,
+                     selector: "\(request.kind?.rawValue ?? "*")|\(request.basis.rawValue)|\(audience.rawValue)")
     }
 
     /// Statistics as GeoJSON fragments for the features endpoints.

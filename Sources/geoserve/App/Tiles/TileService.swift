@@ -53,11 +53,12 @@ final class TileService: Sendable {
     func painting(_ layer: PublishedLayer, tiles: TileLayer, query: TileQuery, dataVersion: Int64) async throws -> TilePainting {
         let request = statistics.request(layer: layer.info.layer, kind: query.kind, basis: query.basis, end: nil)
         let version = Self.valuesVersion(dataVersion: dataVersion, query: query, end: request.end)
-        let key = "\(layer.info.layer)|\(layer.info.version)|\(version)|\(query.linkQuery)"
+        let key = VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, dataVersion: dataVersion, day: request.end,
+                               selector: query.linkQuery)
         if let hit = paintings.get(key) { return hit }
         let released = try await statistics.release(layer, request, for: .public, dataVersion: dataVersion)
         let values = Self.values(released, query: query)
-        let painting = TilePainting(layer: tiles, values: values, style: query.style, dataVersion: version)
+        let painting = TilePainting(layer: tiles, values: values, style: query.style, valuesVersion: version)
         paintings.put(key, painting)
         return painting
     }

@@ -46,30 +46,31 @@ struct TilesController {
         let tileLayer = try await tiles.tileLayer(layer)
         let painting = try await tiles.painting(layer, tiles: tileLayer, query: query, dataVersion: version)
         let name = URLQuery.escape(layer.info.layer)
-        let url = "\(base(request))/tiles/\(name)/{z}/{x}/{y}.png?v=\(URLQuery.escape(painting.dataVersion))&\(query.linkQuery)"
+        let url = "\(base(request))/tiles/\(name)/{z}/{x}/{y}.png?v=\(URLQuery.escape(painting.valuesVersion))&\(query.linkQuery)"
         let doc = TileJSON(layer: tileLayer, painting: painting, tilesURL: url, attribution: "geoserve: verified reports, disclosure-controlled")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = ByteBuffer(bytes: try encoder.encode(doc))
-        return Conditional.response(request, body: body, contentType: "application/json", etag: Conditional.etag(painting.dataVersion, url),
+        return Conditional.response(request, body: body, contentType: "application/json", etag: Conditional.etag(painting.valuesVersion, url),
                                     cacheControl: Conditional.publicCaching)
     }
 
     func tile(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let version = context.dataVersion
+        let layer = try areaLayer(try context.parameters.require("layer"))
         // Today is part of the key: the windows end today, so a new day is a new picture.
-        let fastKey = "\(version)|\(tiles.statistics.today.iso)|" + request.uri.description
+        let fastKey = VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, dataVersion: version, day: tiles.statistics.today,
+                                   selector: request.uri.description)
         if let hit = responses.get(fastKey) {
             return Conditional.response(request, body: hit.body, contentType: hit.contentType, etag: hit.etag, cacheControl: hit.cacheControl)
         }
-        let layer = try areaLayer(try context.parameters.require("layer"))
         let (key, scale) = try Self.address(z: try context.parameters.require("z"), x: try context.parameters.require("x"),
                                             y: try context.parameters.require("y"))
         let query = try TileQuery(request)
         let tileLayer = try await tiles.tileLayer(layer)
         let painting = try await tiles.painting(layer, tiles: tileLayer, query: query, dataVersion: version)
         let (png, etag) = try await tiles.tile(tileLayer, painting: painting, key: key, scale: scale)
-        let caching = query.version == painting.dataVersion ? Self.immutable : Conditional.publicCaching
+        let caching = query.version == painting.valuesVersion ? Self.immutable : Conditional.publicCaching
         let body = ByteBuffer(bytes: png)
         responses.put(fastKey, .init(body: body, contentType: "image/png", etag: etag, cacheControl: caching))
         return Conditional.response(request, body: body, contentType: "image/png", etag: etag, cacheControl: caching)
@@ -83,7 +84,7 @@ struct TilesController {
         let painting = try await tiles.painting(layer, tiles: tileLayer, query: query, dataVersion: version)
         let png = LegendRenderer().png(painting.legend, style: painting.style)
         return Conditional.response(request, body: ByteBuffer(bytes: png), contentType: "image/png",
-                                    etag: Conditional.etag("legend", layer.info.layer, painting.dataVersion, painting.styleFingerprint),
+                                    etag: Conditional.etag("legend", layer.info.layer, painting.valuesVersion, painting.styleFingerprint),
                                     cacheControl: Conditional.publicCaching)
     }
 

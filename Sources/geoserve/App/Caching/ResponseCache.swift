@@ -2,10 +2,10 @@ import GeoCore
 import Hummingbird
 import Synchronization
 
-/// Encoded response bodies by cache key, least recently used evicted first, bounded in bytes.
+/// Encoded response bodies by `VersionedKey`, least recently used evicted first, bounded in bytes.
 ///
-/// Keys carry the data version, so an entry is never stale: a change of public numbers makes
-/// new keys and the old entries age out.
+/// Keys carry the layer and data versions, so an entry is never stale: a change of public numbers
+/// makes new keys and the old entries age out.
 final class ResponseCache: Sendable {
     struct Entry: Sendable {
         let body: ByteBuffer
@@ -15,21 +15,21 @@ final class ResponseCache: Sendable {
     }
 
     let capacityBytes: Int
-    private let state: Mutex<ByteBoundedLRU<String, Entry>>
+    private let state: Mutex<ByteBoundedLRU<VersionedKey, Entry>>
 
     init(capacityBytes: Int) {
         self.capacityBytes = capacityBytes
-        state = Mutex(ByteBoundedLRU(capacityBytes: capacityBytes) { key, entry in entry.body.readableBytes + key.utf8.count })
+        state = Mutex(ByteBoundedLRU(capacityBytes: capacityBytes) { key, entry in entry.body.readableBytes + key.size })
     }
 
-    func get(_ key: String) -> Entry? {
+    func get(_ key: VersionedKey) -> Entry? {
         state.withLock { $0.get(key) }
     }
 
     /// Stores a body; one larger than a quarter of the cache is not kept, so that a few large
     /// answers cannot push out everything else.
-    func put(_ key: String, _ entry: Entry) {
-        guard entry.body.readableBytes + key.utf8.count <= capacityBytes / 4 else { return }
+    func put(_ key: VersionedKey, _ entry: Entry) {
+        guard entry.body.readableBytes + key.size <= capacityBytes / 4 else { return }
         state.withLock { $0.insert(entry, for: key) }
     }
 }
