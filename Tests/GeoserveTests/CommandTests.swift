@@ -89,4 +89,22 @@ struct CommandTests {
             #expect(p.description.hasSuffix("b.csv:3: lon and lat must be numbers"))
         }
     }
+
+    @Test("cache sizes below zero are refused before anything starts; a postgres location is refused with a clear message")
+    func serveOptions() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("db.sqlite").path
+        for flag in ["--response-cache-mb", "--tile-cache-mb", "--statistics-cache-entries"] {
+            await #expect(throws: ValidationError.self, "\(flag)") {
+                try await ServeCommand.parse([flag + "=-1", "--database", db, "--demo-data", "none"]).run()
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: db))
+        await #expect {
+            try await LayersCommand.parse(["--database", "postgres://localhost/geoserve"]).run()
+        } throws: { error in
+            (error as? ValidationError)?.message.contains("PostgreSQL") == true
+        }
+    }
 }

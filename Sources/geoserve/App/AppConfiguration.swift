@@ -35,6 +35,8 @@ struct AppConfiguration: Sendable {
     var responseCacheBytes = 64 << 20
     /// Bytes of encoded tiles kept in memory.
     var tileCacheBytes = 128 << 20
+    /// Released statistics, feature fragments and tile paintings kept (each); 0 keeps none.
+    var statisticsCacheEntries = 256
     /// How often the store's data version is polled: another process's changes (a layer
     /// imported by the CLI, a second server) are served within this time.
     var dataVersionInterval = Duration.milliseconds(250)

@@ -46,10 +46,11 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     }
     let cache = ResponseCache(capacityBytes: configuration.responseCacheBytes)
     let authenticated = router.group().add(middleware: BearerAuthMiddleware(accounts: store))
-    let statistics = StatisticsService(counters: store, policy: configuration.disclosure, timeZone: configuration.timeZone)
+    let statistics = StatisticsService(counters: store, policy: configuration.disclosure, timeZone: configuration.timeZone,
+                                       entries: configuration.statisticsCacheEntries)
     FeaturesController(catalog: catalog, cache: cache, publicURL: configuration.publicURL, statistics: statistics)
         .addRoutes(to: authenticated)
-    TilesController(catalog: catalog, tiles: TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes),
+    TilesController(catalog: catalog, tiles: TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes, paintings: configuration.statisticsCacheEntries),
                     publicURL: configuration.publicURL, responses: ResponseCache(capacityBytes: configuration.tileCacheBytes / 4))
         .addRoutes(to: router.group())
     let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store))

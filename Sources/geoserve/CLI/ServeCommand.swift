@@ -38,6 +38,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Decimal places of GeoJSON coordinates, 1-15 (env GEOSERVE_PRECISION, default 6).")
     var precision: Int?
 
+    @Option(name: .customLong("response-cache-mb"), help: "MiB of encoded public GeoJSON responses kept in memory; 0 keeps none (env GEOSERVE_RESPONSE_CACHE_MB, default 64).")
+    var responseCacheMB: Int?
+
+    @Option(name: .customLong("tile-cache-mb"), help: "MiB of encoded tiles kept in memory; 0 keeps none (env GEOSERVE_TILE_CACHE_MB, default 128).")
+    var tileCacheMB: Int?
+
+    @Option(name: .customLong("statistics-cache-entries"), help: "Released statistics kept per kind (releases, feature fragments, tile paintings); 0 keeps none (env GEOSERVE_STATISTICS_CACHE_ENTRIES, default 256).")
+    var statisticsCacheEntries: Int?
+
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
@@ -63,6 +72,14 @@ struct ServeCommand: AsyncParsableCommand {
         config.publicURL = url.isEmpty ? nil : String(url.reversed().drop { $0 == "/" }.reversed())
         config.coordinatePrecision = try EnvironmentDefault.int(precision, "GEOSERVE_PRECISION", config.coordinatePrecision)
         guard (1...15).contains(config.coordinatePrecision) else { throw ValidationError("precision must be 1 to 15") }
+        let responseMB = try EnvironmentDefault.int(responseCacheMB, "GEOSERVE_RESPONSE_CACHE_MB", config.responseCacheBytes >> 20)
+        let tileMB = try EnvironmentDefault.int(tileCacheMB, "GEOSERVE_TILE_CACHE_MB", config.tileCacheBytes >> 20)
+        config.statisticsCacheEntries = try EnvironmentDefault.int(statisticsCacheEntries, "GEOSERVE_STATISTICS_CACHE_ENTRIES", config.statisticsCacheEntries)
+        guard (0...65_536).contains(responseMB), (0...65_536).contains(tileMB), (0...1_000_000).contains(config.statisticsCacheEntries) else {
+            throw ValidationError("cache sizes must be 0 or more (MiB at most 65536, entries at most 1000000)")
+        }
+        config.responseCacheBytes = responseMB << 20
+        config.tileCacheBytes = tileMB << 20
         let app = try await buildApplication(config)
         try await app.runService()
     }

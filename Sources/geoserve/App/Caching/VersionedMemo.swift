@@ -15,6 +15,7 @@ final class VersionedMemo<Value: Sendable>: Sendable {
     }
 
     func put(_ key: VersionedKey, _ value: Value) {
+        guard bound > 0 else { return }
         entries.withLock { map in
             if map.count >= bound { map.removeAll() }
             map[key] = value

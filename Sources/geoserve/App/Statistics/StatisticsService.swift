@@ -14,11 +14,14 @@ final class StatisticsService: Sendable {
     let counters: any CounterStore
     let control: DisclosureControl
     let timeZone: TimeZone
-    private let releases = VersionedMemo<ReleasedLayerStatistics>()
-    private let fragments = VersionedMemo<FeatureStatistics>()
+    private let releases: VersionedMemo<ReleasedLayerStatistics>
+    private let fragments: VersionedMemo<FeatureStatistics>
 
-    init(counters: any CounterStore, policy: DisclosurePolicy, timeZone: TimeZone) {
+    /// - Parameter entries: releases and fragments kept (each); 0 keeps none.
+    init(counters: any CounterStore, policy: DisclosurePolicy, timeZone: TimeZone, entries: Int = 256) {
         self.counters = counters
+        releases = VersionedMemo(bound: entries)
+        fragments = VersionedMemo(bound: entries)
         self.control = DisclosureControl(policy: policy)
         self.timeZone = timeZone
     }

@@ -19,9 +19,13 @@ final class TileService: Sendable {
     let cache: TileCache
     let renderer = TileRenderer()
     private let layers = Mutex<[String: TileLayer]>([:])
-    private let paintings = VersionedMemo<TilePainting>()
+    private let paintings: VersionedMemo<TilePainting>
 
-    init(statistics: StatisticsService, cacheBytes: Int) {
+    /// - Parameters:
+    ///   - cacheBytes: encoded tiles kept, in bytes.
+    ///   - paintings: paintings kept; 0 keeps none.
+    init(statistics: StatisticsService, cacheBytes: Int, paintings: Int = 256) {
+        self.paintings = VersionedMemo(bound: paintings)
         self.statistics = statistics
         self.cache = TileCache(capacityBytes: cacheBytes)
     }
