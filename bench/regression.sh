@@ -42,8 +42,12 @@
 #   SHARED        the shared folder holding bench/data (default ../shared beside this repository)
 #   OUT           also write the final table to this file
 #   KEEP_WORK=1   keep the work folder (results.jsonl, logs/) and print its path
+#   WORKLOADS     which to run, of "assign tiles intake serve" (default all); e.g. WORKLOADS=serve
+#                 to compare one binary with caches on and off through a wrapper that adds flags
 # ROUNDS=3 with the defaults takes about 6 minutes on two cores with release binaries.
 set -euo pipefail
+workloads=" ${WORKLOADS:-assign tiles intake serve} "
+want() { [[ $workloads == *" $1 "* ]]; }
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 report=$root/bench/regression_report.py
 shared=${SHARED:-$root/../shared}
@@ -170,7 +174,7 @@ measure_wrk() {  # binary round "name|unit" threads connections url script... (w
 run_binary() {  # before|after round
   local b=$1 r=$2 bin=$work/bin/$1 logs=$work/logs/$1.log dir tilejson template
   # 1. assignment, one thread
-  for layer in chicago_areas:"77 areas" chicago_cells:"4,000 cells"; do
+  want assign && for layer in chicago_areas:"77 areas" chicago_cells:"4,000 cells"; do
     log "round $r/$rounds $b: assign ${layer#*:}"
     "$bin" bench assign --areas "$data/${layer%%:*}.geojson" --points "$inputs/points_uniform.f64" \
       --threads 1 --repeat "$assign_repeat" 2>> "$logs" \
@@ -178,7 +182,9 @@ run_binary() {  # before|after round
       || die "bench assign failed for $b, see $logs"
   done
   # 2. uncached tiles
-  if [ "$bench_tiles" = 1 ]; then
+  if ! want tiles; then
+    :
+  elif [ "$bench_tiles" = 1 ]; then
     log "round $r/$rounds $b: bench tiles z12 z14 z16"
     "$bin" bench tiles --areas "$data/chicago_cells.geojson" --value count --repeat "$tile_repeat" \
       "$inputs/tiles_z12.txt" "$inputs/tiles_z14.txt" "$inputs/tiles_z16.txt" 2>> "$logs" \
@@ -190,6 +196,7 @@ run_binary() {  # before|after round
     done
   fi
   # 3. durable intake on a fresh store with the demo campus
+  if want intake; then
   dir=$(mktemp -d "$work/store.XXXXXX")
   log "round $r/$rounds $b: intake (wrk 2x32, ${duration}s)"
   start_server "$bin" "$dir/g.sqlite" "$root/data" "$logs"
@@ -197,6 +204,8 @@ run_binary() {  # before|after round
     || die "$b: POST /v1/reports did not answer 2xx: $(curl -s -X POST -H 'Content-Type: application/json' --data-binary @"$inputs/body.json" "$base/v1/reports")"
   measure_wrk "$b" "$r" "intake POST /v1/reports (2×32)|reports/s" 2 32 "$base" -s "$root/bench/reports.lua"
   stop_server; rm -rf "$dir"
+  fi
+  want serve || return 0
   # 4. features and cached tiles on a fresh store with the peers' halls and cells
   dir=$(mktemp -d "$work/store.XXXXXX")
   "$bin" import-areas "$data/campus_halls.geojson" --layer bhalls --database "$dir/g.sqlite" >> "$logs" 2>&1 \
