@@ -30,17 +30,15 @@ extension ReportDraft {
     public init(value: JSONValue, path: String) throws(ReadError) {
         guard case .object(let o) = value else { throw path.isEmpty ? .notAnObject : .wrongType(path: path) }
         let r = MemberReader(members: o, path: path)
-        try r.refuseOthers(["kind", "location", "area", "affiliation", "age", "phone", "testDate", "lastOnCampus", "diagnosis", "notes",
-                            "occurredAt", "officerName", "badgeNumber", "officerDescription", "incidentDescription", "witnesses",
-                            "victim", "attachments", "anonymous"])
+        try r.refuseOthers(Members.draft)
         self.init()
         kind = try r.string("kind")
         location = try r.object("location") { l throws(ReadError) in
-            try l.refuseOthers(["lon", "lat", "accuracyM"])
+            try l.refuseOthers(Members.location)
             return Location(lon: try l.double("lon"), lat: try l.double("lat"), accuracyM: try l.double("accuracyM"))
         }
         area = try r.object("area") { a throws(ReadError) in
-            try a.refuseOthers(["layer", "id"])
+            try a.refuseOthers(Members.area)
             return AreaRef(layer: try a.string("layer"), id: try a.string("id"))
         }
         affiliation = try r.string("affiliation")
@@ -58,11 +56,11 @@ extension ReportDraft {
         witnesses = try r.array("witnesses") { element, path throws(ReadError) in
             guard case .object(let w) = element else { throw .wrongType(path: path) }
             let m = MemberReader(members: w, path: path)
-            try m.refuseOthers(["contact", "statement"])
+            try m.refuseOthers(Members.witness)
             return WitnessDraft(contact: try m.string("contact"), statement: try m.string("statement"))
         }
         victim = try r.object("victim") { v throws(ReadError) in
-            try v.refuseOthers(["race", "gender", "comments"])
+            try v.refuseOthers(Members.victim)
             return VictimDraft(race: try v.string("race"), gender: try v.string("gender"), comments: try v.string("comments"))
         }
         attachments = try r.array("attachments") { element, path throws(ReadError) in
@@ -71,6 +69,17 @@ extension ReportDraft {
         }
         anonymous = try r.bool("anonymous")
     }
+}
+
+/// The members each object of a draft takes, built once: intake reads every report through them.
+private enum Members {
+    static let draft: Set<String> = ["kind", "location", "area", "affiliation", "age", "phone", "testDate", "lastOnCampus", "diagnosis",
+                                     "notes", "occurredAt", "officerName", "badgeNumber", "officerDescription", "incidentDescription",
+                                     "witnesses", "victim", "attachments", "anonymous"]
+    static let location: Set<String> = ["lon", "lat", "accuracyM"]
+    static let area: Set<String> = ["layer", "id"]
+    static let witness: Set<String> = ["contact", "statement"]
+    static let victim: Set<String> = ["race", "gender", "comments"]
 }
 
 /// Typed, optional members of one JSON object, with the path for errors.
@@ -82,6 +91,8 @@ private struct MemberReader {
 
     /// Refuses the first member (in name order) that is not one of `known`.
     func refuseOthers(_ known: Set<String>) throws(ReportDraft.ReadError) {
+        // The common case, every member known, allocates nothing.
+        guard members.keys.contains(where: { !known.contains($0) }) else { return }
         if let unknown = members.keys.filter({ !known.contains($0) }).min() { throw .unknownMember(path: at(unknown)) }
     }
 
