@@ -110,9 +110,7 @@ struct RevisionsController {
                 APIError(status: .badRequest, code: "bad_request", message: message, field: field)
             }
             guard case .object(let members)? = try? JSONParser.parse(bytes) else { throw bad("the body is not the expected JSON object") }
-            if let unknown = members.keys.filter({ $0 != "report" && $0 != "version" }).min() {
-                throw bad("member \"\(unknown)\" is not one this request takes", unknown)
-            }
+            if let unknown = members.keys.filter({ $0 != "report" && $0 != "version" }).min() { throw APIError.unknownMember(unknown) }
             guard let draft = members["report"] else { throw bad("required member \"report\" is missing", "report") }
             do throws(ReportDraft.ReadError) { report = try ReportDraft(value: draft, path: "report") } catch {
                 throw bad(error.message, error.field)

@@ -37,6 +37,11 @@ struct APIError: HTTPResponseError, Sendable {
         APIError(status: .badRequest, code: "bad_parameter", message: message, field: field)
     }
     static func conflict(_ message: String) -> APIError { APIError(status: .conflict, code: "conflict", message: message) }
+    /// A JSON body member the request does not take: `400 bad_request` naming it (`path` as
+    /// `report.location.altitude`).
+    static func unknownMember(_ path: String) -> APIError {
+        APIError(status: .badRequest, code: "bad_request", message: "member \"\(path)\" is not one this request takes", field: path)
+    }
 
     /// The error as a response; Hummingbird's own error handling produces the same for an
     /// `APIError` that escapes every middleware.

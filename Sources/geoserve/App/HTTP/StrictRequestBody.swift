@@ -15,7 +15,7 @@ extension Request {
     func decodeStrict<T: StrictRequestBody>(as type: T.Type, context: some RequestContext) async throws -> T {
         let bytes = Array(try await body.collect(upTo: context.maxUploadSize).readableBytesView)
         if case .object(let members)? = try? JSONParser.parse(bytes), let unknown = members.keys.filter({ !T.members.contains($0) }).min() {
-            throw APIError(status: .badRequest, code: "bad_request", message: "member \"\(unknown)\" is not one this request takes", field: unknown)
+            throw APIError.unknownMember(unknown)
         }
         return try JSONDecoder().decode(T.self, from: Data(bytes))
     }

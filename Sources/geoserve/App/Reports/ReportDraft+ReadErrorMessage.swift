@@ -8,7 +8,7 @@ extension ReportDraft.ReadError {
         case .notJSON: return "the body is not valid JSON"
         case .notAnObject: return "the body is not the expected JSON object"
         case .wrongType(let path): return "member \"\(path)\" has the wrong type"
-        case .unknownMember(let path): return "member \"\(path)\" is not one this request takes"
+        case .unknownMember(let path): return APIError.unknownMember(path).message
         }
     }
 
