@@ -81,6 +81,17 @@ struct StatisticsTests {
             let vfeatures = Dictionary(uniqueKeysWithValues: (vbody["features"] as? [[String: Any]] ?? []).map { ($0["id"] as? String ?? "", $0) })
             #expect(count(statistics(vfeatures["H08"] ?? [:]), "all") == 1)
             #expect(statistics(vfeatures["H09"] ?? [:])["pending_all"] as? Int == 1)
+            // The HTML page shows the same numbers as a table: the small count as withheld, the
+            // shown hall's count as its number, and no raw property text.
+            let page = try await client.execute(uri: uri + "&f=html", method: .get) { String(buffer: $0.body) }
+            func row(_ id: String) -> Substring {
+                guard let start = page.range(of: ">\(id)</a>") else { return "" }
+                return page[start.upperBound...].prefix { $0 != "\n" }.split(separator: "</tr>").first ?? ""
+            }
+            #expect(row("H08").contains("withheld"))
+            let shownID = features.first { count(statistics($0.value), "all") == 12 }?.key ?? ""
+            #expect(row(shownID).contains(">12</td>") && !row(shownID).contains("withheld"))
+            #expect(!page.contains("verified_7d"))
             // A window that ends before the reports' day counts nothing.
             let (_, _, early) = try await client.getJSON("/collections/halls/items/H07?kind=covid&datetime=2026-10-15")
             #expect(count(statistics(early), "all") == 0)

@@ -1,4 +1,7 @@
+import Aggregation
+import GeoCore
 import Storage
+
 /// The HTML form of the OGC resources, for people who open the API in a browser: plain tables
 /// with the same numbers and links as the JSON.
 enum FeaturePages {
@@ -21,7 +24,8 @@ enum FeaturePages {
         """
         <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(escape(title))</title><style>body{font:15px/1.4 system-ui,sans-serif;margin:2rem;max-width:70rem}table{border-collapse:collapse}
-        td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}th{background:#f4f4f4}</style></head>
+        td,th{border:1px solid #ccc;padding:.25rem .4rem;text-align:left}th{background:#f4f4f4}td.n{text-align:right}
+        .withheld{color:#555;font-style:italic}@media(max-width:40rem){body{margin:1rem}}</style></head>
         <body><h1>\(escape(title))</h1>\(body)</body></html>
         """
     }
@@ -47,22 +51,63 @@ enum FeaturePages {
         let rows = page.ordinals.map { i in
             let id = layer.encoded.ids[i]
             let href = "\(items)/\(URLQuery.escape(id))?f=html"
-            let props = [layer.encoded.propertyMembers[i], statistics?.areaMembers[id] ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")
-            return "<tr><td><a href=\"\(escape(href))\">\(escape(id))</a></td><td>\(escape(layer.encoded.names[i] ?? ""))</td><td><code>\(escape(props))</code></td></tr>"
+            let counts = Window.allCases.map { cell(statistics?.released[id]?.counts[$0]) }.joined()
+            return "<tr><td><a href=\"\(escape(href))\">\(escape(id))</a></td><td>\(escape(layer.encoded.names[i] ?? ""))</td>\(counts)</tr>"
         }.joined()
         var nav: [String] = []
         if let p = page.previous { nav.append("<a href=\"\(escape(items + "?" + query.linkQuery(cursor: p, format: .html)))\">previous</a>") }
         if let n = page.next { nav.append("<a href=\"\(escape(items + "?" + query.linkQuery(cursor: n, format: .html)))\">next</a>") }
         return document("\(layer.info.layer): \(page.ordinals.count) of \(page.numberMatched)", """
             <p><a href="\(escape(items + "?" + query.linkQuery(cursor: query.cursor, format: .json)))">GeoJSON</a> \(nav.joined(separator: " · "))</p>
-            <table><tr><th>id</th><th>name</th><th>properties</th></tr>\(rows)</table>
+            <table><tr><th>id</th><th>name</th>\(windowHeaders)</tr>\(rows)</table>\(withheldNote)
             """)
+    }
+
+    /// Verified reports per window, as the column headers say.
+    private static let windowHeaders = Window.allCases.map { "<th>" + windowTitle($0) + "</th>" }.joined()
+
+    private static func windowTitle(_ w: Window) -> String {
+        switch w {
+        case .d7: "7 days"
+        case .d14: "14 days"
+        case .d28: "28 days"
+        case .all: "all time"
+        }
+    }
+
+    private static let withheldNote = "<p>Verified reports in each window ending today. <span class=\"withheld\">withheld</span>: "
+        + "too few reports to show without pointing at people, or withheld so that no subtraction reveals such a number.</p>"
+
+    /// A released rate as a table cell, to one decimal.
+    private static func rateCell(_ value: Released<Double>?) -> String {
+        cell(value?.map { ($0 * 10).rounded() / 10 })
+    }
+
+    /// A released number as a table cell: the number, or that it is withheld.
+    private static func cell<V: Sendable & Hashable>(_ value: Released<V>?) -> String {
+        switch value {
+        case .value(let v)?: "<td class=\"n\">\(escape("\(v)"))</td>"
+        case .suppressed?: "<td class=\"n withheld\">withheld</td>"
+        case nil: "<td class=\"n\"></td>"
+        }
     }
 
     static func item(layer: PublishedLayer, ordinal i: Int, statistics: FeatureStatistics?, base: String) -> String {
         let id = layer.encoded.ids[i]
-        let props = [layer.encoded.propertyMembers[i], statistics?.areaMembers[id] ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")
         let json = "\(base)/collections/\(URLQuery.escape(layer.info.layer))/items/\(URLQuery.escape(id))?f=json"
-        return document("\(layer.info.layer) / \(id)", "<p><a href=\"\(escape(json))\">GeoJSON</a></p><p><code>\(escape(props))</code></p>")
+        let feature = layer.feature(id: id)
+        let properties = (feature?.properties ?? [:]).sorted { $0.key < $1.key }.map { key, value in
+            let text = if case .string(let text) = value { text } else { GeoJSONWriter(precision: nil).string(value) }
+            return "<tr><th>\(escape(key))</th><td>\(escape(text))</td></tr>"
+        }.joined()
+        let stats = statistics?.released[id]
+        let rows = Window.allCases.map { w in
+            "<tr><th>\(windowTitle(w))</th>\(cell(stats?.counts[w]))\(cell(stats?.previous[w]))\(cell(stats?.change[w]))\(rateCell(stats?.ratePer1000?[w]))</tr>"
+        }.joined()
+        return document("\(layer.info.layer) / \(feature?.name ?? id)", """
+            <p><a href="\(escape(json))">GeoJSON</a></p>
+            <table><tr><th>window</th><th>verified</th><th>window before</th><th>change</th><th>per 1,000</th></tr>\(rows)</table>\(withheldNote)
+            \(properties.isEmpty ? "" : "<h2>Area</h2><table>\(properties)</table>")
+            """)
     }
 }

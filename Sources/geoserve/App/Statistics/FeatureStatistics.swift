@@ -1,11 +1,16 @@
+import Aggregation
+
 /// The statistics that features of one layer carry for one request, as JSON fragments: per
-/// area the property members to add, and members for the collection (window, threshold, totals).
+/// area the property members to add, and members for the collection (window, threshold, totals);
+/// the released numbers themselves for the HTML pages.
 ///
 /// Made only from the disclosure-controlled release for the caller's audience, so features
 /// never compute a number of their own.
 struct FeatureStatistics: Sendable {
     /// Area id → property members (without braces).
     let areaMembers: [String: String]
+    /// Area id → the released numbers the members were written from.
+    let released: [String: ReleasedAreaStatistics]
     /// Foreign members of the FeatureCollection (without braces).
     let collectionMembers: String
     /// Whether the numbers depend on who asked (researchers, verifiers): such responses are private.

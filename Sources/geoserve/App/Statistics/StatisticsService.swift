@@ -108,6 +108,6 @@ final class StatisticsService: Sendable {
         let header = Header(kind: released.request.kind, basis: basis, end: released.request.end, windows: Window.allCases.map(\.rawValue),
                             audience: audience, threshold: released.threshold, dataVersion: dataVersion, total: released.total)
         let collection = #""statistics":"# + String(decoding: try encoder.encode(header), as: UTF8.self)
-        return FeatureStatistics(areaMembers: members, collectionMembers: collection, isPrivate: audience != .public)
+        return FeatureStatistics(areaMembers: members, released: released.areas, collectionMembers: collection, isPrivate: audience != .public)
     }
 }
