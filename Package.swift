@@ -28,6 +28,7 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         .target(name: "GeoCore", dependencies: ["CGEOS"], swiftSettings: strict),
         // The domain's shared values (days, report kinds and statuses, area references): strings
@@ -43,10 +44,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "StorageSQLite", dependencies: ["Storage", "DomainKernel", "GeoCore", "ReportVerification", "Aggregation", "CSQLite"], swiftSettings: strict),
+        // Several processes on one PostgreSQL, through libpq on threads of the store's own.
+        .target(name: "StoragePostgres", dependencies: ["Storage", "DomainKernel", "GeoCore", "ReportVerification", "Aggregation", "CLibPQ"], swiftSettings: strict),
         .executableTarget(
             name: "geoserve",
             dependencies: [
-                "DomainKernel", "GeoCore", "Storage", "StorageSQLite", "ReportVerification", "Aggregation", "MapTiles",
+                "DomainKernel", "GeoCore", "Storage", "StorageSQLite", "StoragePostgres", "ReportVerification", "Aggregation", "MapTiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -64,11 +67,11 @@ let package = Package(
         .testTarget(name: "ReportVerificationTests", dependencies: ["ReportVerification", "DomainKernel"], swiftSettings: strict),
         .testTarget(name: "AggregationTests", dependencies: ["Aggregation", "DomainKernel"], swiftSettings: strict),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "GeoCore", "CZlib", "CCairo"], swiftSettings: strict),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "DomainKernel", "GeoCore", "ReportVerification", "Aggregation"], swiftSettings: strict),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "StoragePostgres", "DomainKernel", "GeoCore", "ReportVerification", "Aggregation"], swiftSettings: strict),
         .testTarget(
             name: "GeoserveTests",
             dependencies: [
-                "geoserve", "DomainKernel", "GeoCore", "Storage", "StorageSQLite", "Aggregation", "MapTiles", "ReportVerification",
+                "geoserve", "DomainKernel", "GeoCore", "Storage", "StorageSQLite", "StoragePostgres", "Aggregation", "MapTiles", "ReportVerification",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -156,7 +156,8 @@ struct ReportStoreTests {
         #expect(try await s.verifyAuditChain() == nil)
                 #expect(throws: (any Error).self) { try t.raw("UPDATE audit SET reason = 'edited' WHERE sequence = 4") }
         // Someone with write access to the file drops the guards and edits a row.
-        try t.raw("DROP TRIGGER audit_no_update; DROP TRIGGER audit_no_delete; UPDATE audit SET reason = 'edited' WHERE sequence = 4")
+        try t.dropAuditGuards()
+        try t.raw("UPDATE audit SET reason = 'edited' WHERE sequence = 4")
         #expect(try await s.verifyAuditChain() == 4)
         try t.raw("UPDATE audit SET reason = 'duplicate' WHERE sequence = 4")
         #expect(try await s.verifyAuditChain() == nil)

@@ -6,4 +6,14 @@ public protocol DataVersionSource: Sendable {
     /// The data version as of the newest commit of any process. Must not block the caller's
     /// thread on I/O: backends run the read on their own threads.
     func dataVersion() async throws -> Int64
+
+    /// Calls `handler` (on a thread of the store's) whenever another process may have moved the
+    /// data version. Polling `dataVersion()` stays necessary: a notification can be lost (a
+    /// pooler in transaction mode drops `LISTEN`, a connection breaks).
+    func observeChanges(_ handler: @escaping @Sendable () -> Void)
+}
+
+extension DataVersionSource {
+    /// A backend that cannot be told of commits (SQLite) never calls the handler: its readers poll.
+    public func observeChanges(_ handler: @escaping @Sendable () -> Void) {}
 }

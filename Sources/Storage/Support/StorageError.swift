@@ -18,6 +18,10 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case notFound(String)
     /// A stored value that is not what the schema promises (edited outside the service).
     case unreadable(String)
+    /// The database cannot be reached or is not answering in time (down, restarting, out of
+    /// connections, a statement past its timeout). Nothing of the operation was committed unless
+    /// the text says the outcome is unknown; trying again later is the remedy.
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -31,6 +35,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .conflict(let what): return "\(what) already exists"
         case .notFound(let what): return "\(what) does not exist"
         case .unreadable(let what): return "a stored value cannot be read: \(what)"
+        case .unavailable(let why): return "the database is unavailable: \(why)"
         }
     }
 }

@@ -1,0 +1,199 @@
+import CLibPQ
+import Foundation
+import Storage
+
+/// One libpq connection (`PGconn*`), finished exactly once in `deinit`.
+///
+/// Not `Sendable`: libpq calls block on the network, and a connection is used by one thread at a
+/// time; `PostgresPool` confines each connection to the thread that holds it.
+final class PostgresConnection {
+    private let conn: OpaquePointer
+    /// Statements prepared on this connection, by their SQL: the hot paths are parsed and planned
+    /// once per connection, not once per call.
+    private var prepared: [String: String] = [:]
+
+    /// Connects. `settings` are libpq keywords applied before the location's own, so the
+    /// location (and the `PG*` environment variables libpq reads) can override them.
+    ///
+    /// - Parameter location: a libpq connection URI (`postgres://…`) or `key=value` string.
+    init(location: String, settings: [(String, String)]) throws(StorageError) {
+        let pairs = settings + [("dbname", location)]
+        let handle: OpaquePointer? = withCStrings(pairs.map(\.0)) { keys in
+            withCStrings(pairs.map(\.1)) { values in
+                // expand_dbname = 1: the location is a URI or key=value string, not a bare name.
+                PQconnectdbParams(keys, values, 1)
+            }
+        }
+        guard let handle else { throw .unavailable("out of memory while connecting") }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = Self.firstLine(PQerrorMessage(handle))
+            PQfinish(handle)
+            throw .unavailable("cannot connect: \(message)")
+        }
+        conn = handle
+    }
+
+    deinit {
+        PQfinish(conn)
+    }
+
+    /// Whether the connection is lost (the server went away or closed it): such a connection is
+    /// discarded, never reused.
+    var isBroken: Bool { PQstatus(conn) != CONNECTION_OK }
+
+    /// Whether an idle connection can still be used. A server that stopped or restarted closed
+    /// its end, which leaves the socket readable. Costs no round trip, so a stale connection is replaced before a statement is lost on it.
+    func isUsable() -> Bool {
+        guard !isBroken else { return false }
+        var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        // An idle pool connection is sent nothing but the notice of its end (or, rarely, a
+        // parameter change): anything to read, and it is replaced rather than trusted.
+        return poll(&poller, 1, 0) == 0
+    }
+
+    /// The socket, for waiting on notifications.
+    var socket: Int32 { PQsocket(conn) }
+
+    /// Runs SQL without parameters through the simple query protocol; several statements may be
+    /// separated by semicolons (migrations).
+    func execute(_ sql: String) throws(PostgresError) {
+        _ = try check(PQexec(conn, sql), operation: "execute")
+    }
+
+    /// Runs a parameterised statement. With `prepare`, the statement is prepared on first use and
+    /// reused; statements whose text is built per call pass `false` so that they do not pile up.
+    @discardableResult
+    func query(_ sql: String, _ parameters: [PostgresValue] = [], prepare: Bool = true) throws(PostgresError) -> PostgresResult {
+        let texts = parameters.map(\.text)
+        if prepare {
+            let name = try statementName(for: sql)
+            return try withOptionalCStrings(texts) { values throws(PostgresError) in
+                try check(PQexecPrepared(conn, name, Int32(texts.count), values, nil, nil, 0), operation: "query")
+            }
+        }
+        return try withOptionalCStrings(texts) { values throws(PostgresError) in
+            try check(PQexecParams(conn, sql, Int32(texts.count), nil, values, nil, nil, 0), operation: "query")
+        }
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    ///
+    /// A connection lost before `COMMIT` was sent rolls the transaction back on the server, so
+    /// the error says so (`PostgresError.lostBeforeCommit`) and the caller may run it again on a
+    /// new connection; lost during `COMMIT`, the outcome is unknown and is never retried.
+    func transaction<T>(_ begin: String = "BEGIN", _ body: () throws -> T) throws -> T {
+        do {
+            try query(begin)
+        } catch {
+            throw error.lostBeforeCommit()
+        }
+        let value: T
+        do {
+            value = try body()
+        } catch let error as PostgresError {
+            if !isBroken { try? execute("ROLLBACK") }
+            throw error.lostBeforeCommit()
+        } catch {
+            if !isBroken { try? execute("ROLLBACK") }
+            throw error
+        }
+        do {
+            try query("COMMIT")
+        } catch {
+            if error.isConnectionLost { throw PostgresError.commitOutcomeUnknown }
+            throw error
+        }
+        return value
+    }
+
+    /// Waits up to `timeout` for the server to send something (a notification), then reads it.
+    /// - Returns: the channels of the notifications that arrived.
+    func awaitNotifications(timeout: Duration) throws(PostgresError) -> [String] {
+        var out = drainNotifications()
+        guard out.isEmpty else { return out }
+        var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let ready = poll(&poller, 1, milliseconds)
+        guard ready > 0 else { return [] }
+        // consume_input returns 1 on success and 0 on trouble: a lost connection.
+        guard PQconsumeInput(conn) == 1 else { throw .connectionLost(Self.firstLine(PQerrorMessage(conn))) }
+        out = drainNotifications()
+        return out
+    }
+
+    private func drainNotifications() -> [String] {
+        var out: [String] = []
+        while let n = PQnotifies(conn) {
+            out.append(String(cString: n.pointee.relname))
+            PQfreemem(n)
+        }
+        return out
+    }
+
+    private func statementName(for sql: String) throws(PostgresError) -> String {
+        if let name = prepared[sql] { return name }
+        let name = "g\(prepared.count)"
+        _ = try check(PQprepare(conn, name, sql, 0, nil), operation: "prepare")
+        prepared[sql] = name
+        return name
+    }
+
+    /// Turns a result into a value or an error; the result is freed with the value.
+    private func check(_ result: OpaquePointer?, operation: String) throws(PostgresError) -> PostgresResult {
+        guard let result else {
+            // A null result: out of memory or a connection that cannot send.
+            throw isBroken ? .connectionLost(Self.firstLine(PQerrorMessage(conn))) : .server(sqlstate: "XX000", message: "no result")
+        }
+        let value = PostgresResult(result)
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY, PGRES_COPY_IN, PGRES_COPY_OUT:
+            return value
+        default:
+            let state = value.errorField(Self.sqlstateField) ?? ""
+            if isBroken || state.hasPrefix("08") || state == "57P01" || state == "57P02" || state == "57P03" {
+                throw .connectionLost(value.errorField(Self.messageField) ?? Self.firstLine(PQerrorMessage(conn)))
+            }
+            throw .server(sqlstate: state, message: value.errorField(Self.messageField) ?? "\(operation) failed")
+        }
+    }
+
+    /// `PG_DIAG_SQLSTATE` and `PG_DIAG_MESSAGE_PRIMARY`: the primary message never carries the
+    /// values of the row (those are in the detail, which is never read).
+    private static let sqlstateField = Int32(UInt8(ascii: "C"))
+    private static let messageField = Int32(UInt8(ascii: "M"))
+
+    static func firstLine(_ text: UnsafePointer<CChar>?) -> String {
+        guard let text else { return "unknown error" }
+        return String(cString: text).split(separator: "\n").first.map(String.init) ?? "unknown error"
+    }
+}
+
+/// A value sent as a statement parameter, in PostgreSQL's text format.
+enum PostgresValue: Sendable {
+    case null
+    case int(Int64)
+    case double(Double)
+    case text(String)
+
+    var text: String? {
+        switch self {
+        case .null: nil
+        case .int(let n): String(n)
+        case .double(let d): "\(d)"
+        case .text(let s): s
+        }
+    }
+}
+
+/// Runs `body` with a C array of C strings that live for the call.
+private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    withOptionalCStrings(strings.map(Optional.some), body)
+}
+
+/// Runs `body` with a C array of C strings (NULL for nil) that live for the call.
+private func withOptionalCStrings<R, E: Error>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>) throws(E) -> R) throws(E) -> R {
+    let copies: [UnsafeMutablePointer<CChar>?] = strings.map { $0.map { strdup($0) } }
+    defer { for c in copies { free(c) } }
+    let pointers = copies.map { UnsafePointer($0) } + [nil]
+    return try pointers.withUnsafeBufferPointer { buffer throws(E) -> R in try body(buffer.baseAddress!) }
+}

@@ -1,0 +1,190 @@
+/// The PostgreSQL schema, one migration per version with the same numbers as the SQLite schema
+/// (a store moved between backends keeps its version). Migrations are append-only: a released
+/// one is never edited.
+///
+/// Text that is sorted or compared is `COLLATE "C"`: byte order, as in SQLite, whatever locale
+/// the database was created with, so ids, timestamps and days sort the same on both backends.
+/// Instants and days stay ISO 8601 text for the same reason.
+enum PostgresMigrations {
+    static let all: [(version: Int, sql: String)] = [
+        (1, """
+        CREATE TABLE meta (
+            key   TEXT COLLATE "C" PRIMARY KEY,
+            value BIGINT NOT NULL
+        );
+        INSERT INTO meta (key, value) VALUES ('data_version', 0);
+        -- Every process learns of a new data version at once: the notification is sent when the
+        -- bumping transaction commits (and never if it rolls back).
+        CREATE FUNCTION geoserve_notify_data_version() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF NEW.key = 'data_version' THEN
+                PERFORM pg_notify('geoserve_data_version', NEW.value::text);
+            END IF;
+            RETURN NEW;
+        END $$;
+        CREATE TRIGGER meta_notify AFTER UPDATE ON meta FOR EACH ROW EXECUTE FUNCTION geoserve_notify_data_version();
+        CREATE TABLE layers (
+            name              TEXT COLLATE "C" PRIMARY KEY,
+            kind              TEXT NOT NULL CHECK (kind IN ('areas', 'points')),
+            published_version INTEGER,
+            created_at        TEXT COLLATE "C" NOT NULL
+        );
+        CREATE TABLE layer_versions (
+            layer          TEXT COLLATE "C" NOT NULL REFERENCES layers (name),
+            version        INTEGER NOT NULL,
+            created_at     TEXT COLLATE "C" NOT NULL,
+            source         TEXT,
+            feature_count  INTEGER NOT NULL,
+            repaired_count INTEGER NOT NULL,
+            rejected_count INTEGER NOT NULL,
+            PRIMARY KEY (layer, version)
+        );
+        CREATE TABLE areas (
+            layer      TEXT COLLATE "C" NOT NULL,
+            version    INTEGER NOT NULL,
+            area_id    TEXT COLLATE "C" NOT NULL,
+            name       TEXT,
+            properties TEXT NOT NULL,
+            geometry   TEXT NOT NULL,
+            PRIMARY KEY (layer, version, area_id),
+            FOREIGN KEY (layer, version) REFERENCES layer_versions (layer, version)
+        );
+        """),
+        (2, """
+        CREATE TABLE accounts (
+            id            TEXT COLLATE "C" PRIMARY KEY,
+            email         TEXT NOT NULL,
+            role          TEXT NOT NULL CHECK (role IN ('reporter', 'verifier', 'researcher', 'viewer', 'admin')),
+            password_hash TEXT NOT NULL,
+            disabled      BOOLEAN NOT NULL DEFAULT false,
+            created_at    TEXT COLLATE "C" NOT NULL
+        );
+        -- Case-insensitive uniqueness, as SQLite's NOCASE: two processes creating the same
+        -- address at once get one account and one conflict.
+        CREATE UNIQUE INDEX accounts_by_email ON accounts (lower(email));
+        CREATE TABLE tokens (
+            token_hash TEXT COLLATE "C" PRIMARY KEY,
+            account_id TEXT COLLATE "C" NOT NULL REFERENCES accounts (id),
+            created_at TEXT COLLATE "C" NOT NULL,
+            expires_at TEXT COLLATE "C" NOT NULL,
+            revoked_at TEXT COLLATE "C"
+        );
+        CREATE INDEX tokens_by_account ON tokens (account_id);
+        """),
+        (3, """
+        CREATE TABLE reports (
+            id                TEXT COLLATE "C" PRIMARY KEY,
+            kind              TEXT COLLATE "C" NOT NULL CHECK (kind IN ('covid', 'misconduct')),
+            status            TEXT COLLATE "C" NOT NULL CHECK (status IN ('pending', 'verified', 'rejected', 'revoked', 'withdrawn')),
+            version           INTEGER NOT NULL,
+            reporter_id       TEXT COLLATE "C" REFERENCES accounts (id),
+            receipt_hash      TEXT UNIQUE,
+            idempotency_scope TEXT COLLATE "C",
+            idempotency_key   TEXT COLLATE "C",
+            occurred_on       TEXT COLLATE "C" NOT NULL,
+            submitted_at      TEXT COLLATE "C" NOT NULL,
+            updated_at        TEXT COLLATE "C" NOT NULL,
+            lon               DOUBLE PRECISION,
+            lat               DOUBLE PRECISION,
+            payload           TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX reports_by_idempotency ON reports (idempotency_scope, idempotency_key) WHERE idempotency_key IS NOT NULL;
+        CREATE INDEX reports_by_reporter ON reports (reporter_id, kind, submitted_at);
+        CREATE INDEX reports_by_status ON reports (status, submitted_at);
+        CREATE TABLE report_areas (
+            report_id     TEXT COLLATE "C" NOT NULL REFERENCES reports (id),
+            layer         TEXT COLLATE "C" NOT NULL,
+            layer_version INTEGER NOT NULL,
+            area_id       TEXT COLLATE "C" NOT NULL,
+            PRIMARY KEY (report_id, layer)
+        );
+        CREATE INDEX report_areas_by_area ON report_areas (layer, area_id);
+        CREATE TABLE audit (
+            sequence    BIGINT PRIMARY KEY,
+            report_id   TEXT COLLATE "C",
+            actor       TEXT NOT NULL,
+            at          TEXT COLLATE "C" NOT NULL,
+            action      TEXT COLLATE "C" NOT NULL,
+            from_status TEXT,
+            to_status   TEXT,
+            reason      TEXT,
+            hash        TEXT NOT NULL
+        );
+        CREATE INDEX audit_by_report ON audit (report_id, sequence);
+        CREATE FUNCTION geoserve_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            RAISE EXCEPTION 'the audit trail is append-only';
+        END $$;
+        CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit FOR EACH ROW EXECUTE FUNCTION geoserve_audit_append_only();
+        CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit FOR EACH ROW EXECUTE FUNCTION geoserve_audit_append_only();
+        """),
+        (4, """
+        CREATE TABLE claims (
+            report_id  TEXT COLLATE "C" PRIMARY KEY REFERENCES reports (id),
+            holder     TEXT COLLATE "C" NOT NULL,
+            expires_at TEXT COLLATE "C" NOT NULL
+        );
+        CREATE TABLE grants (
+            report_id  TEXT COLLATE "C" NOT NULL REFERENCES reports (id),
+            viewer_id  TEXT COLLATE "C" NOT NULL REFERENCES accounts (id),
+            granted_by TEXT NOT NULL,
+            granted_at TEXT COLLATE "C" NOT NULL,
+            PRIMARY KEY (viewer_id, report_id)
+        );
+        """),
+        (5, """
+        CREATE TABLE attachments (
+            id           TEXT COLLATE "C" PRIMARY KEY,
+            report_id    TEXT COLLATE "C" NOT NULL REFERENCES reports (id),
+            content_type TEXT NOT NULL,
+            size         BIGINT NOT NULL,
+            sha256       TEXT NOT NULL,
+            file         TEXT NOT NULL,
+            uploaded_by  TEXT NOT NULL,
+            created_at   TEXT COLLATE "C" NOT NULL
+        );
+        CREATE INDEX attachments_by_report ON attachments (report_id);
+        """),
+        (6, """
+        CREATE TABLE revisions (
+            report_id   TEXT COLLATE "C" NOT NULL REFERENCES reports (id),
+            revision    INTEGER NOT NULL,
+            at          TEXT COLLATE "C" NOT NULL,
+            actor       TEXT NOT NULL,
+            occurred_on TEXT COLLATE "C" NOT NULL,
+            lon         DOUBLE PRECISION,
+            lat         DOUBLE PRECISION,
+            areas       TEXT NOT NULL,
+            payload     TEXT NOT NULL,
+            PRIMARY KEY (report_id, revision)
+        );
+        """),
+        (7, """
+        CREATE TABLE secrets (
+            name  TEXT COLLATE "C" PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """),
+        (8, """
+        ALTER TABLE reports ADD COLUMN verified_on TEXT COLLATE "C";
+        ALTER TABLE reports ADD COLUMN group_key TEXT COLLATE "C" NOT NULL DEFAULT '';
+        CREATE TABLE counters (
+            layer   TEXT COLLATE "C" NOT NULL,
+            basis   TEXT COLLATE "C" NOT NULL CHECK (basis IN ('occurred', 'submitted', 'verified')),
+            area_id TEXT COLLATE "C" NOT NULL,
+            day     TEXT COLLATE "C" NOT NULL,
+            kind    TEXT COLLATE "C" NOT NULL,
+            status  TEXT COLLATE "C" NOT NULL,
+            grp     TEXT COLLATE "C" NOT NULL,
+            n       BIGINT NOT NULL,
+            PRIMARY KEY (layer, basis, area_id, day, kind, status, grp)
+        );
+        """),
+    ]
+
+    static var latest: Int { all.last!.version }
+
+    /// The advisory lock migrations run under, so that processes starting together apply each
+    /// migration once: the key is "geoserve" in ASCII, one value for every geoserve database.
+    static let lockKey: Int64 = 0x67656F7365727665
+}

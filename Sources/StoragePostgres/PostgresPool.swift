@@ -1,0 +1,154 @@
+import Dispatch
+import Foundation
+import Storage
+import Synchronization
+
+/// A bounded set of connections to one database, each used by one thread at a time.
+///
+/// libpq blocks its calling thread on the network, so every call runs on a dispatch queue of the
+/// pool's own, never on an event loop or Swift's cooperative threads. At most `size` connections
+/// exist; callers beyond that wait in arrival order for one to come back. Connections are opened
+/// when first needed and replaced when found broken, so the pool recovers by itself when the
+/// server returns after a restart.
+final class PostgresPool: Sendable {
+    struct Configuration: Sendable {
+        /// A libpq connection URI or key=value string; `PG*` variables fill in what it leaves out.
+        var location: String
+        /// The most connections this process holds.
+        var size: Int
+        /// The longest a statement may run on the server before it is cancelled.
+        var statementTimeout: Duration
+        /// The longest a connection attempt may take.
+        var connectTimeout: Duration = .seconds(5)
+    }
+
+    /// How a failed call may be run again.
+    enum Retry: Sendable {
+        /// Reads and transactions: again on a new connection when the old one was lost before
+        /// anything could commit, and again after a serialization failure or deadlock.
+        case safe
+        /// A statement outside a transaction that changes data: never again after a lost
+        /// connection, whose outcome is unknown.
+        case never
+    }
+
+    let configuration: Configuration
+    private let queue = DispatchQueue(label: "geoserve.postgres", attributes: .concurrent)
+    private let state = Mutex(State())
+
+    private struct State: ~Copyable {
+        var idle: [Slot] = []
+        var opened = 0
+        var waiters: [CheckedContinuation<Slot, Never>] = []
+    }
+
+    init(_ configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Runs `body` with a connection on one of the pool's threads.
+    func run<T: Sendable>(_ operation: String, retry: Retry = .safe,
+                          _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        let slot = await checkout()
+        defer { checkin(slot) }
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.async { [self] in
+                continuation.resume(with: Result { try self.attempt(operation, retry: retry, on: slot, body) })
+            }
+        }
+    }
+
+    /// Runs `body` in a transaction (see `PostgresConnection.transaction`), run again when the
+    /// connection was lost before the commit or the server asked for a retry.
+    func transaction<T: Sendable>(_ operation: String, begin: String = "BEGIN",
+                                  _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await run(operation) { db in try db.transaction(begin) { try body(db) } }
+    }
+
+    /// A new connection with the service's settings, outside the pool (the notification
+    /// listener holds one of its own).
+    func connect() throws(StorageError) -> PostgresConnection {
+        let seconds = max(1, Int(configuration.connectTimeout.components.seconds))
+        let db = try PostgresConnection(location: configuration.location, settings: [
+            ("connect_timeout", String(seconds)),
+            ("fallback_application_name", "geoserve"),
+            ("client_encoding", "UTF8"),
+        ])
+        let timeout = configuration.statementTimeout.components
+        let milliseconds = timeout.seconds * 1000 + timeout.attoseconds / 1_000_000_000_000_000
+        do {
+            try db.execute("SET statement_timeout = \(max(1, milliseconds))")
+        } catch {
+            throw error.storageError("connect")
+        }
+        return db
+    }
+
+    private func attempt<T>(_ operation: String, retry: Retry, on slot: Slot, _ body: (PostgresConnection) throws -> T) throws -> T {
+        var attempts = 0
+        while true {
+            attempts += 1
+            let db: PostgresConnection
+            if let existing = slot.connection, existing.isUsable() {
+                db = existing
+            } else {
+                slot.connection = nil
+                db = try connect()
+                slot.connection = db
+            }
+            do {
+                return try body(db)
+            } catch let error as PostgresError {
+                if db.isBroken { slot.connection = nil }
+                let again: Bool
+                switch retry {
+                case .safe: again = error.isRetryable || error.isLostOutsideTransaction
+                case .never: again = false
+                }
+                guard again, attempts < 4 else { throw error.storageError(operation) }
+                if error.sqlstate != nil { Thread.sleep(forTimeInterval: Double.random(in: 0.001...0.01) * Double(attempts)) }
+            }
+        }
+    }
+
+    private func checkout() async -> Slot {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Slot, Never>) in
+            let slot = state.withLock { s -> Slot? in
+                if let slot = s.idle.popLast() { return slot }
+                if s.opened < configuration.size {
+                    s.opened += 1
+                    return Slot()
+                }
+                s.waiters.append(continuation)
+                return nil
+            }
+            if let slot { continuation.resume(returning: slot) }
+        }
+    }
+
+    private func checkin(_ slot: Slot) {
+        let waiter = state.withLock { s -> CheckedContinuation<Slot, Never>? in
+            if !s.waiters.isEmpty { return s.waiters.removeFirst() }
+            s.idle.append(slot)
+            return nil
+        }
+        waiter?.resume(returning: slot)
+    }
+}
+
+/// A place in the pool and the connection it holds now (nil until opened, or after it broke).
+///
+/// `@unchecked Sendable`: a slot is held by one caller at a time — between `checkout` and
+/// `checkin` — and used only on the pool thread that caller's work runs on.
+private final class Slot: @unchecked Sendable {
+    var connection: PostgresConnection?
+}
+
+extension PostgresError {
+    /// A connection found lost on a read or at `BEGIN`, before any statement of a transaction
+    /// ran: nothing was applied, so running it again is safe.
+    var isLostOutsideTransaction: Bool {
+        if case .connectionLost = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,159 @@
+import Aggregation
+import DomainKernel
+import Foundation
+import ReportVerification
+import Storage
+
+extension PostgresStore: ReportStore {
+    static let reportColumns = "id, kind, status, version, reporter_id, submitted_at, updated_at, occurred_on, payload, lon, lat, verified_on, group_key"
+    /// How many columns `reportColumns` names: a query may select more after them.
+    static let reportColumnCount = 13
+
+    /// `reportColumns` qualified with a table alias, for joins.
+    static func reportColumns(_ alias: String) -> String {
+        reportColumns.split(separator: ",").map { "\(alias)." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+    }
+
+    /// Reads the report rows of a result (columns as `reportColumns`) with their area assignments,
+    /// fetched in one query for all of them.
+    static func readReports(_ r: PostgresResult, _ db: PostgresConnection) throws -> [ReportRecord] {
+        guard r.count > 0 else { return [] }
+        let ids = (0..<r.count).map { r.string($0, 0) }
+        let areas = try db.query("SELECT report_id, layer, layer_version, area_id FROM report_areas WHERE report_id = ANY($1) ORDER BY report_id, layer",
+                                 [.textArray(ids)])
+        var byReport: [String: [AreaAssignment]] = [:]
+        for i in 0..<areas.count {
+            byReport[areas.string(i, 0), default: []].append(AreaAssignment(layer: areas.string(i, 1), layerVersion: Int(areas.int(i, 2)),
+                                                                            areaID: areas.string(i, 3)))
+        }
+        return try (0..<r.count).map { try readReport(r, $0, areas: byReport[r.string($0, 0)] ?? []) }
+    }
+
+    /// Reads one report row whose area assignments the caller already has.
+    static func readReport(_ r: PostgresResult, _ i: Int, areas: [AreaAssignment]) throws -> ReportRecord {
+        guard let status = try r.reportStatus(i, 2), let occurredOn = try r.day(i, 7) else { throw StorageError.unreadable("report \(r.string(i, 0))") }
+        return ReportRecord(id: r.string(i, 0), kind: try r.reportKind(i, 1), status: status, version: Int(r.int(i, 3)),
+                            reporterID: r.text(i, 4), submittedAt: Timestamp.parse(r.string(i, 5)), updatedAt: Timestamp.parse(r.string(i, 6)),
+                            occurredOn: occurredOn, payload: Data(r.string(i, 8).utf8), lon: r.double(i, 9), lat: r.double(i, 10),
+                            areas: areas, verifiedOn: try r.day(i, 11), group: r.string(i, 12))
+    }
+
+    /// The report, read inside the caller's transaction; `forUpdate` locks its row until commit.
+    static func loadReport(id: String, forUpdate: Bool = false, _ db: PostgresConnection) throws -> ReportRecord? {
+        let sql = "SELECT \(reportColumns) FROM reports WHERE id = $1" + (forUpdate ? " FOR UPDATE" : "")
+        return try readReports(db.query(sql, [.text(id)]), db).first
+    }
+
+    public func submit(_ submission: ReportSubmission, check: @escaping @Sendable ([PriorReport]) throws -> Void) async throws -> SubmissionOutcome {
+        try await withCheckedThrowingContinuation { continuation in
+            enqueue(PostgresIntakeJob(submission: submission, check: check, continuation: continuation))
+        }
+    }
+
+    /// Stores one submission inside the batch's transaction, under the writer lock.
+    ///
+    /// Everything that can refuse a submission (a repeated key, the rule in `check`) runs before
+    /// its first write, so a refusal leaves nothing to undo and the batch goes on.
+    /// - Parameter audit: the newest audit entry, carried from one submission to the next.
+    static func store(_ job: PostgresIntakeJob, _ db: PostgresConnection, audit: inout AuditTail) throws -> SubmissionOutcome {
+        let r = job.submission.record
+        let scope = r.reporterID ?? "anonymous"
+        if let key = job.submission.idempotencyKey {
+            let found = try db.query("SELECT \(reportColumns) FROM reports WHERE idempotency_scope = $1 AND idempotency_key = $2",
+                                     [.text(scope), .text(key)])
+            if let first = try readReports(found, db).first { return .replayed(first) }
+        }
+        if let reporter = r.reporterID {
+            let s = try db.query("SELECT id, submitted_at, status FROM reports WHERE reporter_id = $1 AND kind = $2 ORDER BY submitted_at DESC LIMIT 50",
+                                 [.text(reporter), .text(r.kind.rawValue)])
+            let prior = try (0..<s.count).map { i in
+                PriorReport(id: s.string(i, 0), submittedAt: Timestamp.parse(s.string(i, 1)), status: try s.reportStatus(i, 2) ?? .pending)
+            }
+            try job.check(prior)
+        }
+        let submitted = Timestamp.format(r.submittedAt)
+        try db.query("""
+            INSERT INTO reports (id, kind, status, version, reporter_id, idempotency_scope, idempotency_key,
+                                 occurred_on, submitted_at, updated_at, lon, lat, payload, group_key)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+            """, [.text(r.id), .text(r.kind.rawValue), .text(r.status.rawValue), .int(Int64(r.version)), .optional(r.reporterID),
+                  .text(scope), .optional(job.submission.idempotencyKey), .day(r.occurredOn), .text(submitted), .text(submitted),
+                  .optional(r.lon), .optional(r.lat), .text(String(decoding: r.payload, as: UTF8.self)), .text(r.group)])
+        try insertAreas(r.id, r.areas, db)
+        audit = try appendAudit(db, after: audit, AuditFields(reportID: r.id, actor: r.reporterID ?? "anonymous", at: submitted,
+                                                              action: "submit", to: r.status))
+        return .created(r)
+    }
+
+    static func insertAreas(_ reportID: String, _ areas: [AreaAssignment], _ db: PostgresConnection) throws {
+        for a in areas {
+            try db.query("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES ($1, $2, $3, $4)",
+                         [.text(reportID), .text(a.layer), .int(Int64(a.layerVersion)), .text(a.areaID)])
+        }
+    }
+
+    /// Appends one audit entry, chained to the last one, inside the caller's transaction, which
+    /// holds the writer lock (so no other process appends in between).
+    /// - Parameter tail: the newest entry when the caller already knows it; read from the table otherwise.
+    @discardableResult
+    static func appendAudit(_ db: PostgresConnection, after tail: AuditTail? = nil, _ fields: AuditFields) throws -> AuditTail {
+        let entry = try (tail ?? auditTail(db)).next(fields)
+        try db.query("INSERT INTO audit (sequence, report_id, actor, at, action, from_status, to_status, reason, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                     [.int(Int64(entry.sequence)), .optional(fields.reportID), .text(fields.actor), .text(fields.at), .text(fields.action),
+                      .optional(fields.from?.rawValue), .optional(fields.to?.rawValue), .optional(fields.reason), .text(entry.hash)])
+        return entry
+    }
+
+    /// The last entry in the audit table, or the chain's start when the trail is empty.
+    static func auditTail(_ db: PostgresConnection) throws -> AuditTail {
+        let last = try db.query("SELECT sequence, hash FROM audit ORDER BY sequence DESC LIMIT 1")
+        return last.count > 0 ? AuditTail(sequence: Int(last.int(0, 0)), hash: last.string(0, 1)) : .start
+    }
+
+    public func report(id: String) async throws -> ReportRecord? {
+        try await pool.run("read a report") { db in try Self.loadReport(id: id, db) }
+    }
+
+    public func transition(reportID: String, _ transition: ReportTransition, reason: String?, actor: String,
+                           expectedVersion: Int?) async throws -> ReportRecord {
+        let zone = timeZone
+        return try await pool.transaction("change a report's status") { db in
+            try Self.lockWriter(db)
+            guard var r = try Self.loadReport(id: reportID, db) else { throw ReportChangeError.notFound }
+            if let expectedVersion, expectedVersion != r.version {
+                throw ReportChangeError.staleVersion(current: r.version, status: r.status)
+            }
+            let next: ReportStatus
+            do throws(TransitionError) { next = try r.status.applying(transition, reason: reason) } catch {
+                throw ReportChangeError.transition(error, current: r.status)
+            }
+            let now = Date()
+            let at = Timestamp.format(now)
+            let before = r
+            if next == .verified { r.verifiedOn = Day.containing(now, in: zone) }
+            try db.query("UPDATE reports SET status = $1, version = version + 1, updated_at = $2, verified_on = $3 WHERE id = $4 AND version = $5",
+                         [.text(next.rawValue), .text(at), .day(r.verifiedOn), .text(reportID), .int(Int64(r.version))])
+            try Self.appendAudit(db, AuditFields(reportID: reportID, actor: actor, at: at, action: transition.rawValue, from: r.status,
+                                                 to: next, reason: reason))
+            if r.status == .verified || next == .verified {
+                // Public numbers change: every cache keyed by the data version turns over.
+                try Self.bumpDataVersion(db)
+            }
+            r.status = next
+            r.version += 1
+            r.updatedAt = Timestamp.parse(at)
+            var counters = CounterChanges(zone: zone)
+            counters.add(from: before, to: r)
+            try Self.writeCounters(counters, db)
+            return r
+        }
+    }
+}
+
+extension PostgresValue {
+    /// A `text[]` parameter, in PostgreSQL's array literal syntax.
+    static func textArray(_ values: [String]) -> Self {
+        .text("{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+            .joined(separator: ",") + "}")
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Storage
+import Synchronization
+
+/// The store on PostgreSQL, for several geoserve processes on one database.
+///
+/// What SQLite gets from its single writer is explicit here (see the `Storage` protocols'
+/// concurrency contracts):
+/// - Every transaction that changes reports, their areas, counters or the audit trail first
+///   takes the *writer lock*, `LOCK TABLE audit IN EXCLUSIVE MODE`. The audit trail is one hash
+///   chain over the installation, so its appends need a total order; holding the lock for the
+///   whole transaction also makes the 14-day rule and idempotency keys (checked, then inserted)
+///   and counter changes exact across processes. Plain reads are not blocked by it. Intake
+///   amortises the lock with group commit: one transaction per batch of submissions.
+/// - Claims, accounts, tokens and secrets, which touch one row and no chain, rely on row locks
+///   and unique constraints (`INSERT … ON CONFLICT`) instead.
+/// - Layer versions are numbered under a row lock on the layer.
+/// - Migrations run under an advisory lock.
+/// - Every data-version bump notifies `geoserve_data_version` (a trigger), so other processes
+///   refresh at once; they also poll, because transaction-mode poolers drop `LISTEN`.
+public final class PostgresStore: Sendable {
+    let pool: PostgresPool
+    let intake = Mutex(PostgresIntakeQueue())
+    let listener: PostgresListener
+    /// The campus's time zone: report days and counter days are its days.
+    public let timeZone: TimeZone
+
+    /// A store on the database at `location` (a libpq URI or key=value string). Nothing connects
+    /// until the first call.
+    /// - Parameters:
+    ///   - connections: the most connections this process opens.
+    ///   - statementTimeout: the longest one statement may run.
+    public init(location: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!, connections: Int = 4,
+                statementTimeout: Duration = .seconds(30)) {
+        pool = PostgresPool(.init(location: location, size: max(1, connections), statementTimeout: statementTimeout))
+        listener = PostgresListener(pool: pool)
+        self.timeZone = timeZone
+    }
+
+    deinit {
+        listener.stop()
+    }
+
+    /// Takes the writer lock inside the caller's transaction (see the type's comment).
+    static func lockWriter(_ db: PostgresConnection) throws {
+        try db.query("LOCK TABLE audit IN EXCLUSIVE MODE")
+    }
+
+    /// Moves the data version on, inside the caller's transaction; the trigger notifies every
+    /// listening process when the transaction commits.
+    static func bumpDataVersion(_ db: PostgresConnection) throws {
+        try db.query("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
+    }
+}
+
+extension PostgresStore: StoreAdmin {
+    @discardableResult
+    public func migrate() async throws -> Int {
+        try await pool.run("migrate") { db in
+            // A session lock, held across the per-migration transactions and released at the end
+            // (or when the connection drops): a second process waits, then finds nothing to do.
+            try db.query("SELECT pg_advisory_lock($1)", [.int(PostgresMigrations.lockKey)])
+            defer { _ = try? db.query("SELECT pg_advisory_unlock($1)", [.int(PostgresMigrations.lockKey)]) }
+            try db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+            let current = Int(try db.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").firstInt ?? 0)
+            guard current <= PostgresMigrations.latest else {
+                throw StorageError.schemaTooNew(found: current, supported: PostgresMigrations.latest)
+            }
+            for m in PostgresMigrations.all where m.version > current {
+                try db.transaction {
+                    try db.execute(m.sql)
+                    try db.query("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)",
+                                 [.int(Int64(m.version)), .text(Timestamp.now())])
+                }
+            }
+            return PostgresMigrations.latest
+        }
+    }
+
+    public func ping() async throws {
+        _ = try await pool.run("ping") { db in try db.query("SELECT 1").firstInt }
+    }
+}
+
+extension PostgresStore: DataVersionSource {
+    public func dataVersion() async throws -> Int64 {
+        try await pool.run("read the data version") { db in
+            try db.query("SELECT value FROM meta WHERE key = 'data_version'").firstInt ?? 0
+        }
+    }
+
+    public func observeChanges(_ handler: @escaping @Sendable () -> Void) {
+        listener.start(handler)
+    }
+}
