@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # geoserve's two commands on a Debian 12 machine with Swift:
 #   ./dev.sh serve   build and run the service on the embedded store with the demo campus
-#   ./dev.sh test    run the whole test suite (the GeoCore tests again under AddressSanitizer
-#                    with leak detection, then schemathesis and GDAL against a live server)
+#   ./dev.sh test    run the whole test suite beside a throw-away PostgreSQL: every Swift test,
+#                    the HTTP tests again on PostgreSQL, the GeoCore tests under AddressSanitizer
+#                    with leak detection, then schemathesis and GDAL against a live server
 # Both install the Debian packages they need when missing (as root, or through sudo).
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(libgeos-dev libcairo2-dev libsqlite3-dev zlib1g-dev pkg-config)
+packages=(libgeos-dev libcairo2-dev libsqlite3-dev zlib1g-dev libpq-dev pkg-config)
+# The tests start a PostgreSQL server of their own: Debian's server package, without the
+# cluster its installation would otherwise create and start.
+test_packages=(postgresql python3)
 
 ensure_packages() {
   local missing=()
@@ -16,6 +20,10 @@ ensure_packages() {
   echo "installing ${missing[*]}" >&2
   local sudo=()
   [ "$(id -u)" = 0 ] || sudo=(sudo)
+  if [[ " ${missing[*]} " == *" postgresql "* ]] && [ ! -e /etc/postgresql-common/createcluster.conf ]; then
+    "${sudo[@]}" mkdir -p /etc/postgresql-common
+    echo "create_main_cluster = false" | "${sudo[@]}" tee /etc/postgresql-common/createcluster.conf >/dev/null
+  fi
   "${sudo[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
@@ -29,9 +37,13 @@ case "$command" in
     exec .build/release/geoserve serve "$@"
     ;;
   test)
-    ensure_packages "${packages[@]}"
+    ensure_packages "${packages[@]}" "${test_packages[@]}"
     swift build --build-tests
-    swift test --skip-build
+    # Every Swift test, then the HTTP tests again with their stores on PostgreSQL; the storage
+    # contract tests run on both backends in the first pass. The server is removed afterwards,
+    # also when a test fails.
+    Tests/Postgres/with-server.sh bash -c \
+      'swift test --skip-build && GEOSERVE_TEST_BACKEND=postgres swift test --skip-build --filter GeoserveTests'
     # C interop is checked for memory errors and leaks: GeoCore owns every GEOS handle. Its tests
     # are a small package of their own (Tests/Sanitized), so the sanitizer build compiles GeoCore
     # alone and not every dependency of the server.

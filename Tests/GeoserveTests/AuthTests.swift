@@ -19,7 +19,8 @@ struct TestService {
     init(demo: Bool = true) async throws {
         folder = try temporaryFolder()
         var c = AppConfiguration()
-        c.database = folder.appendingPathComponent("var/geoserve.sqlite").path
+        c.database = try testDatabase(in: folder)
+        c.attachmentsPath = folder.appendingPathComponent("var/attachments").path
         c.demoDataPath = demo ? repositoryRoot.appendingPathComponent("data").path : nil
         c.logLevel = .error
         configuration = c

@@ -19,7 +19,7 @@ struct CommandTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try write(squares, to: folder.appendingPathComponent("a.geojson"))
-        let db = folder.appendingPathComponent("db.sqlite").path
+        let db = try testDatabase(in: folder, named: "db.sqlite")
         try await ImportAreasCommand.parse([folder.appendingPathComponent("a.geojson").path, "--layer", "zones", "--database", db]).run()
         let (info, areas) = try await openStore(db).publishedAreas(layer: "zones")
         #expect(info.version == 1)
@@ -33,7 +33,7 @@ struct CommandTests {
         let bad = squares.replacingOccurrences(of: #"[[[5,5],[6,5],[6,6],[5,6],[5,5]]]"#, with: #"[[[5,5],[6,6],[7,7],[5,5]]]"#)
         let file = folder.appendingPathComponent("bad.geojson").path
         try write(bad, to: URL(fileURLWithPath: file))
-        let db = folder.appendingPathComponent("db.sqlite").path
+        let db = try testDatabase(in: folder, named: "db.sqlite")
         await #expect(throws: ExitCode(1)) { try await ImportAreasCommand.parse([file, "--layer", "zones", "--database", db]).run() }
         let store = try openStore(db)
         try await store.migrate()
@@ -90,21 +90,28 @@ struct CommandTests {
         }
     }
 
-    @Test("cache sizes below zero are refused before anything starts; a postgres location is refused with a clear message")
+    @Test("cache sizes below zero are refused before anything starts; an unreachable or unknown database is refused with a clear message")
     func serveOptions() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let db = folder.appendingPathComponent("db.sqlite").path
+        let db = try testDatabase(in: folder, named: "db.sqlite")
         for flag in ["--response-cache-mb", "--tile-cache-mb", "--statistics-cache-entries"] {
             await #expect(throws: ValidationError.self, "\(flag)") {
                 try await ServeCommand.parse([flag + "=-1", "--database", db, "--demo-data", "none"]).run()
             }
         }
         #expect(!FileManager.default.fileExists(atPath: db))
+        // An unreachable PostgreSQL fails at once with a message naming the server, never the password.
         await #expect {
-            try await LayersCommand.parse(["--database", "postgres://localhost/geoserve"]).run()
+            try await LayersCommand.parse(["--database", "postgres://geoserve:s3cret@127.0.0.1:1/geoserve"]).run()
         } throws: { error in
-            (error as? ValidationError)?.message.contains("PostgreSQL") == true
+            let text = String(describing: error)
+            return text.contains("unavailable") && text.contains("127.0.0.1") && !text.contains("s3cret")
+        }
+        await #expect {
+            try await LayersCommand.parse(["--database", "mysql://localhost/geoserve"]).run()
+        } throws: { error in
+            (error as? ValidationError)?.message.contains("unknown database scheme") == true
         }
     }
 }

@@ -13,7 +13,7 @@ struct DurabilityTests {
     func killMidStream() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let db = folder.appendingPathComponent("var/g.sqlite").path
+        let db = try testDatabase(in: folder, named: "var/g.sqlite")
         let demo = repositoryRoot.appendingPathComponent("data").path
         do {
             let store = try openStore(db)

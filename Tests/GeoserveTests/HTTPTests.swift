@@ -7,9 +7,10 @@ import Testing
 
 @Suite("HTTP")
 struct HTTPTests {
-    func configuration(folder: URL, demo: Bool = true) -> AppConfiguration {
+    func configuration(folder: URL, demo: Bool = true) throws -> AppConfiguration {
         var c = AppConfiguration()
-        c.database = folder.appendingPathComponent("var/geoserve.sqlite").path
+        c.database = try testDatabase(in: folder)
+        c.attachmentsPath = folder.appendingPathComponent("var/attachments").path
         c.demoDataPath = demo ? repositoryRoot.appendingPathComponent("data").path : nil
         c.logLevel = .error
         return c
@@ -29,7 +30,7 @@ struct HTTPTests {
     func demoService() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let app = try await buildApplication(configuration(folder: folder))
+        let app = try await buildApplication(try configuration(folder: folder))
         try await app.test(.router) { client in
             try await client.execute(uri: "/healthz", method: .get) { r in
                 #expect(r.status == .ok)
@@ -54,8 +55,9 @@ struct HTTPTests {
     func demoImportedOnce() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        _ = try await buildApplication(configuration(folder: folder))
-        let app = try await buildApplication(configuration(folder: folder))
+        let c = try configuration(folder: folder)
+        _ = try await buildApplication(c)
+        let app = try await buildApplication(c)
         try await app.test(.router) { client in
             try await client.execute(uri: "/v1/layers", method: .get) { r in
                 let body = try JSONDecoder().decode(Layers.self, from: Data(r.body.readableBytesView))
@@ -68,7 +70,7 @@ struct HTTPTests {
     func notReady() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let app = try await buildApplication(configuration(folder: folder, demo: false))
+        let app = try await buildApplication(try configuration(folder: folder, demo: false))
         try await app.test(.router) { client in
             try await client.execute(uri: "/readyz", method: .get) { r in
                 #expect(r.status == .serviceUnavailable)
@@ -84,7 +86,7 @@ struct HTTPTests {
     func notFound() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let app = try await buildApplication(configuration(folder: folder, demo: false))
+        let app = try await buildApplication(try configuration(folder: folder, demo: false))
         try await app.test(.router) { client in
             try await client.execute(uri: "/v1/nothing-here", method: .get) { r in
                 #expect(r.status == .notFound)
@@ -98,7 +100,7 @@ struct HTTPTests {
     func methods() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let app = try await buildApplication(configuration(folder: folder))
+        let app = try await buildApplication(try configuration(folder: folder))
         try await app.test(.router) { client in
             try await client.execute(uri: "/v1/layers", method: .delete) { r in
                 #expect(r.status == .methodNotAllowed)

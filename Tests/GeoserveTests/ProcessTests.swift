@@ -7,7 +7,7 @@ struct ProcessTests {
     func gracefulStop() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let db = folder.appendingPathComponent("var/g.sqlite").path
+        let db = try testDatabase(in: folder, named: "var/g.sqlite")
         for signal in [SIGTERM, SIGINT] {
             let server = try await LiveServer(database: db, demoData: repositoryRoot.appendingPathComponent("data").path)
             let (status, body) = try await server.get("/readyz")

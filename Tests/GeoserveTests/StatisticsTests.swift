@@ -153,7 +153,7 @@ struct StatisticsTests {
         }
         let db = service.configuration.database
         try await AggregatesCheckCommand.parse(["--database", db]).run()
-        try SQLiteConnection(path: db).execute("UPDATE counters SET n = n + 1 WHERE status = 'verified'")
+        try rawSQL("UPDATE counters SET n = n + 1 WHERE status = 'verified'", on: db)
         await #expect(throws: ExitCode(1)) { try await AggregatesCheckCommand.parse(["--database", db]).run() }
         try await AggregatesRebuildCommand.parse(["--database", db]).run()
         try await AggregatesCheckCommand.parse(["--database", db]).run()

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Logging
+@testable import StoragePostgres
+@testable import StorageSQLite
 @testable import geoserve
 
 /// The repository's root folder (tests use its `data/` demo campus).
@@ -20,7 +22,7 @@ func write(_ text: String, to url: URL) throws {
 /// The service's router over a fresh store in `folder`, for tests that look at the routes
 /// themselves rather than at responses.
 func routerForInspection(folder: URL) throws -> Router<AppRequestContext> {
-    let store = try openStore(folder.appendingPathComponent("s.sqlite").path)
+    let store = try openStore(testDatabase(in: folder, named: "s.sqlite"))
     let catalog = LayerCatalog()
     let watcher = DataVersionWatcher(source: store, layers: store, catalog: catalog, interval: .seconds(1), logger: Logger(label: "test"))
     return try buildRouter(store: store, catalog: catalog, watcher: watcher, configuration: AppConfiguration(), receipts: Receipts(secretHex: "00"))
@@ -35,4 +37,32 @@ func eventually(within seconds: Double = 3, _ condition: () async throws -> Bool
         try await Task.sleep(for: .milliseconds(50))
     }
     return try await condition()
+}
+
+/// Where a test's store lives. The HTTP tests run twice in the README's test command: on SQLite,
+/// and with `GEOSERVE_TEST_BACKEND=postgres` on a schema of their own on the throw-away
+/// PostgreSQL that `Tests/Postgres/with-server.sh` started — the same test code on both backends.
+func testDatabase(in folder: URL, named name: String = "var/geoserve.sqlite") throws -> String {
+    guard ProcessInfo.processInfo.environment["GEOSERVE_TEST_BACKEND"] == "postgres" else {
+        return folder.appendingPathComponent(name).path
+    }
+    guard let server = ProcessInfo.processInfo.environment["GEOSERVE_TEST_POSTGRES"], !server.isEmpty else {
+        throw TestBackendMissing()
+    }
+    let schema = "h_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    try PostgresConnection(location: server, settings: []).execute("CREATE SCHEMA \(schema)")
+    return "\(server)\(server.contains("?") ? "&" : "?")options=-csearch_path%3D\(schema)"
+}
+
+struct TestBackendMissing: Error, CustomStringConvertible {
+    var description: String { "GEOSERVE_TEST_BACKEND=postgres needs GEOSERVE_TEST_POSTGRES: run the tests through ./dev.sh test" }
+}
+
+/// Runs SQL on a test's database behind the service's back, as someone with write access could.
+func rawSQL(_ sql: String, on database: String) throws {
+    if case .postgres(let uri) = try StoreLocation(database) {
+        try PostgresConnection(location: uri, settings: []).execute(sql)
+    } else {
+        try SQLiteConnection(path: database).execute(sql)
+    }
 }

@@ -7,8 +7,12 @@ import Logging
 struct AppConfiguration: Sendable {
     var host = "127.0.0.1"
     var port = 8080
-    /// Where the store lives (`StoreLocation`): a SQLite file path.
+    /// Where the store lives (`StoreLocation`): a SQLite file path or a PostgreSQL URI.
     var database = "var/geoserve.sqlite"
+    /// The most PostgreSQL connections this process opens.
+    var databaseConnections = StoreSettings.defaultConnections
+    /// The longest one PostgreSQL statement may run.
+    var statementTimeout = Duration.seconds(30)
     /// Folder whose layers are imported when the store has none; nil imports nothing.
     var demoDataPath: String? = "data"
     var logLevel: Logger.Level = .info
@@ -40,6 +44,13 @@ struct AppConfiguration: Sendable {
     /// How often the store's data version is polled: another process's changes (a layer
     /// imported by the CLI, a second server) are served within this time.
     var dataVersionInterval = Duration.milliseconds(250)
+
+    /// How the store is opened.
+    var storeSettings: StoreSettings {
+        get throws {
+            StoreSettings(location: try StoreLocation(database), timeZone: timeZone, connections: databaseConnections, statementTimeout: statementTimeout)
+        }
+    }
 
     /// Where attachment files live: the configured folder, else beside the database file.
     var attachmentsFolder: URL {

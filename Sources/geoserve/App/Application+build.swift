@@ -8,7 +8,7 @@ import Storage
 func buildApplication(_ configuration: AppConfiguration) async throws -> some ApplicationProtocol {
     var logger = Logger(label: "geoserve")
     logger.logLevel = configuration.logLevel
-    let store = try openStore(configuration.database, timeZone: configuration.timeZone)
+    let store = try openStore(configuration.storeSettings)
     try await store.migrate()
     if let demo = configuration.demoDataPath {
         try await DemoData.importIfEmpty(into: store, from: demo, logger: logger)

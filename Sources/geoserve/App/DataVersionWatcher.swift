@@ -5,8 +5,9 @@ import Synchronization
 
 /// Notices a new data version and brings the layer catalog up to it, off the request path.
 ///
-/// It polls the store (a read of one row on the store's own thread) every `interval`, and
-/// handlers that commit a change call `check()` right after, so this process sees its own
+/// It polls the store (a read of one row on the store's own thread) every `interval`, checks at
+/// once when the store reports another process's commit (PostgreSQL), and handlers that commit a
+/// change call `check()` right after, so this process sees its own
 /// changes at once and other processes' (a second server, the CLI importing a layer) within one
 /// interval. Requests only load the version the watcher holds: none waits for a store read.
 /// The version is published only after the catalog holds every layer published at it, so a
@@ -25,6 +26,12 @@ final class DataVersionWatcher: Service, Sendable {
         self.catalog = catalog
         self.interval = interval
         self.logger = logger
+        // A backend that is told of other processes' commits (PostgreSQL's LISTEN) wakes the
+        // watcher at once; the poll stays as the fallback for notifications that never come.
+        source.observeChanges { [weak self] in
+            guard let self else { return }
+            Task { await self.noteCommit() }
+        }
     }
 
     /// The newest data version whose layers the catalog holds; -1 before the first check.

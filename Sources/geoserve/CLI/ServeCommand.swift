@@ -54,8 +54,11 @@ struct ServeCommand: AsyncParsableCommand {
         config.host = EnvironmentDefault.string(host, "GEOSERVE_HOST", config.host)
         config.port = try EnvironmentDefault.int(port, "GEOSERVE_PORT", config.port)
         guard (0...65535).contains(config.port) else { throw ValidationError("port \(config.port) is outside 0...65535") }
+        let settings = try store.settings()
         config.database = store.location
-        config.timeZone = try store.timeZone()
+        config.timeZone = settings.timeZone
+        config.databaseConnections = settings.connections
+        config.statementTimeout = settings.statementTimeout
         let demo = EnvironmentDefault.string(demoData, "GEOSERVE_DEMO_DATA", "data")
         config.demoDataPath = demo == "none" ? nil : demo
         let level = EnvironmentDefault.string(logLevel, "GEOSERVE_LOG_LEVEL", "info")

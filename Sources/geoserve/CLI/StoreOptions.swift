@@ -4,8 +4,14 @@ import Storage
 
 /// The store options shared by every command that opens the database.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Where the store lives: a SQLite file path or sqlite:PATH (env GEOSERVE_DATABASE, default var/geoserve.sqlite).", valueName: "location"))
+    @Option(name: .long, help: ArgumentHelp("Where the store lives: a SQLite file path, sqlite:PATH, or a PostgreSQL URI postgres://user@host/db (env GEOSERVE_DATABASE, default var/geoserve.sqlite).", valueName: "location"))
     var database: String?
+
+    @Option(name: .customLong("database-connections"), help: ArgumentHelp("PostgreSQL connections this process opens at most (env GEOSERVE_DATABASE_CONNECTIONS, default twice the cores, 2-16).", valueName: "n"))
+    var connections: Int?
+
+    @Option(name: .customLong("statement-timeout"), help: ArgumentHelp("Seconds one PostgreSQL statement may run (env GEOSERVE_STATEMENT_TIMEOUT, default 30).", valueName: "seconds"))
+    var statementTimeout: Int?
 
     @Option(name: .customLong("time-zone"), help: ArgumentHelp("The campus's IANA time zone: report days are its days (env GEOSERVE_TIME_ZONE, default UTC).", valueName: "zone"))
     var timeZoneName: String?
@@ -22,12 +28,24 @@ struct StoreOptions: ParsableArguments {
         return zone
     }
 
-    /// Opens the store and brings its schema up to date, as every command but `migrate` wants.
-    func open() async throws -> any GeoserveStore {
-        let store: any GeoserveStore
-        do { store = try openStore(location, timeZone: timeZone()) } catch let refused as StoreLocation.Refused {
+    /// Everything that opens the store, checked.
+    func settings() throws -> StoreSettings {
+        let location: StoreLocation
+        do { location = try StoreLocation(self.location) } catch let refused as StoreLocation.Refused {
             throw ValidationError(refused.description)
         }
+        var settings = StoreSettings(location: location, timeZone: try timeZone())
+        settings.connections = try EnvironmentDefault.int(connections, "GEOSERVE_DATABASE_CONNECTIONS", settings.connections)
+        guard (1...1000).contains(settings.connections) else { throw ValidationError("database connections must be 1 to 1000") }
+        let seconds = try EnvironmentDefault.int(statementTimeout, "GEOSERVE_STATEMENT_TIMEOUT", 30)
+        guard (1...86_400).contains(seconds) else { throw ValidationError("the statement timeout must be 1 to 86400 seconds") }
+        settings.statementTimeout = .seconds(seconds)
+        return settings
+    }
+
+    /// Opens the store and brings its schema up to date, as every command but `migrate` wants.
+    func open() async throws -> any GeoserveStore {
+        let store = try openStore(settings())
         try await store.migrate()
         return store
     }

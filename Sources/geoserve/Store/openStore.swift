@@ -1,16 +1,34 @@
 import Foundation
 import Storage
+import StoragePostgres
 import StorageSQLite
 
-/// Opens the store at a location. The only place that names a backend: everything else holds
-/// the store as the narrow `Storage` protocols it needs.
-func openStore(_ location: StoreLocation, timeZone: TimeZone = TimeZone(identifier: "UTC")!) throws -> any GeoserveStore {
-    switch location {
-    case .sqlite(let path): try SQLiteStore(path: path, timeZone: timeZone)
+/// How to open the store: where it is, the campus's zone, and what a server backend is allowed.
+struct StoreSettings: Sendable {
+    var location: StoreLocation
+    var timeZone = TimeZone(identifier: "UTC")!
+    /// The most PostgreSQL connections one process opens: PostgreSQL's own rule of thumb is
+    /// about two per core of the database machine, shared by every process.
+    var connections = StoreSettings.defaultConnections
+    /// The longest one PostgreSQL statement may run before the server cancels it.
+    var statementTimeout = Duration.seconds(30)
+
+    /// Two per core of this machine, at least 2 and at most 16.
+    static var defaultConnections: Int { min(16, max(2, 2 * ProcessInfo.processInfo.activeProcessorCount)) }
+}
+
+/// Opens the store. The only place that names a backend: everything else holds the store as the
+/// narrow `Storage` protocols it needs.
+func openStore(_ settings: StoreSettings) throws -> any GeoserveStore {
+    switch settings.location {
+    case .sqlite(let path):
+        try SQLiteStore(path: path, timeZone: settings.timeZone)
+    case .postgres(let uri):
+        PostgresStore(location: uri, timeZone: settings.timeZone, connections: settings.connections, statementTimeout: settings.statementTimeout)
     }
 }
 
-/// Opens the store at a location given as text (`--database`).
+/// Opens the store at a location given as text (`--database`) with the default settings.
 func openStore(_ location: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!) throws -> any GeoserveStore {
-    try openStore(StoreLocation(location), timeZone: timeZone)
+    try openStore(StoreSettings(location: StoreLocation(location), timeZone: timeZone))
 }

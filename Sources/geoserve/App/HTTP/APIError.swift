@@ -14,6 +14,8 @@ struct APIError: HTTPResponseError, Sendable {
     var nextAllowed: String?
     /// For invalid input: every problem, not just the first.
     var problems: [FieldProblem]?
+    /// For temporary refusals: seconds after which trying again makes sense (`Retry-After`).
+    var retryAfter: Int?
 
     init(status: HTTPResponse.Status, code: String, message: String, field: String? = nil, current: String? = nil,
          nextAllowed: String? = nil, problems: [FieldProblem]? = nil) {
@@ -27,7 +29,11 @@ struct APIError: HTTPResponseError, Sendable {
     }
 
     static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "not_found", message: message) }
-    static func unavailable(_ message: String) -> APIError { APIError(status: .serviceUnavailable, code: "unavailable", message: message) }
+    static func unavailable(_ message: String, retryAfter: Int = 5) -> APIError {
+        var error = APIError(status: .serviceUnavailable, code: "unavailable", message: message)
+        error.retryAfter = retryAfter
+        return error
+    }
     static func unauthorized(_ message: String) -> APIError { APIError(status: .unauthorized, code: "unauthorized", message: message) }
     static func invalid(_ message: String, field: String? = nil) -> APIError {
         APIError(status: .unprocessableContent, code: "invalid", message: message, field: field)
@@ -64,6 +70,7 @@ struct APIError: HTTPResponseError, Sendable {
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

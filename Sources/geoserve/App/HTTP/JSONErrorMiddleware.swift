@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Storage
 
 /// Maps every error to the JSON error shape. Unknown errors become a generic 500: their text may
 /// carry library or database detail (even personal data) and is logged, never sent.
@@ -10,6 +11,11 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return error.response
+        } catch StorageError.unavailable(let why) {
+            // The database is down, restarting or out of connections: a client should come back,
+            // and a load balancer should try another process. The reason is logged, not sent.
+            context.logger.warning("database unavailable", metadata: ["reason": "\(why)"])
+            return APIError.unavailable("the database is not reachable right now; try again shortly").response
         } catch let error as DecodingError {
             return APIError(status: .badRequest, code: "bad_request", message: Self.describe(error)).response
         } catch let error as HTTPError {
