@@ -29,6 +29,15 @@ extension PostgresStore: AreaStore {
     }
 
     public func stage(_ layer: LayerImport) async throws -> LayerVersionInfo {
+        // A layer that must exist or be new is never refused as existing.
+        try await stage(layer, onlyIfNew: false)!
+    }
+
+    public func stageNewLayer(_ layer: LayerImport) async throws -> LayerVersionInfo? {
+        try await stage(layer, onlyIfNew: true)
+    }
+
+    private func stage(_ layer: LayerImport, onlyIfNew: Bool) async throws -> LayerVersionInfo? {
         var seen = Set<String>()
         for a in layer.areas where !seen.insert(a.id).inserted {
             throw StorageError.invalidImport("area id \"\(a.id)\" occurs twice in layer \"\(layer.layer)\"")
@@ -38,10 +47,12 @@ extension PostgresStore: AreaStore {
         let rows = layer.areas.map { a in
             (a.id, a.name, writer.string(JSONValue.object(a.properties)), writer.string(a.geometry))
         }
-        return try await pool.transaction("stage a layer version") { db in
+        return try await pool.transaction("stage a layer version") { db -> LayerVersionInfo? in
             let now = Timestamp.now()
-            try db.query("INSERT INTO layers (name, kind, published_version, created_at) VALUES ($1, $2, NULL, $3) ON CONFLICT (name) DO NOTHING",
-                         [.text(layer.layer), .text(layer.kind.rawValue), .text(now)])
+            // Of two processes creating one layer, the second waits here for the first's commit.
+            let created = try db.query("INSERT INTO layers (name, kind, published_version, created_at) VALUES ($1, $2, NULL, $3) ON CONFLICT (name) DO NOTHING RETURNING name",
+                                       [.text(layer.layer), .text(layer.kind.rawValue), .text(now)]).count > 0
+            if onlyIfNew && !created { return nil }
             // The layer's row lock numbers versions: two processes staging at once get 2 and 3.
             let existing = try db.query("SELECT kind FROM layers WHERE name = $1 FOR UPDATE", [.text(layer.layer)]).firstText
             guard existing == layer.kind.rawValue else {

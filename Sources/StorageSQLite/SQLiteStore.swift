@@ -178,6 +178,15 @@ extension SQLiteStore: AreaStore {
     }
 
     public func stage(_ layer: LayerImport) async throws -> LayerVersionInfo {
+        // A layer that must exist or be new is never refused as existing.
+        try await stage(layer, onlyIfNew: false)!
+    }
+
+    public func stageNewLayer(_ layer: LayerImport) async throws -> LayerVersionInfo? {
+        try await stage(layer, onlyIfNew: true)
+    }
+
+    private func stage(_ layer: LayerImport, onlyIfNew: Bool) async throws -> LayerVersionInfo? {
         var seen = Set<String>()
         for a in layer.areas where !seen.insert(a.id).inserted {
             throw StorageError.invalidImport("area id \"\(a.id)\" occurs twice in layer \"\(layer.layer)\"")
@@ -191,6 +200,7 @@ extension SQLiteStore: AreaStore {
             try db.transaction {
                 let now = Timestamp.now()
                 if let existing = try db.prepare("SELECT kind FROM layers WHERE name = ?").bind(.text(layer.layer)).firstText() {
+                    if onlyIfNew { return nil }
                     guard existing == layer.kind.rawValue else {
                         throw StorageError.invalidImport("layer \"\(layer.layer)\" holds \(existing), not \(layer.kind.rawValue)")
                     }

@@ -46,6 +46,11 @@ func testDatabase(in folder: URL, named name: String = "var/geoserve.sqlite") th
     guard ProcessInfo.processInfo.environment["GEOSERVE_TEST_BACKEND"] == "postgres" else {
         return folder.appendingPathComponent(name).path
     }
+    return try postgresTestDatabase()
+}
+
+/// A fresh schema on the shared test PostgreSQL, as a libpq URI whose search path is that schema.
+func postgresTestDatabase() throws -> String {
     guard let server = ProcessInfo.processInfo.environment["GEOSERVE_TEST_POSTGRES"], !server.isEmpty else {
         throw TestBackendMissing()
     }
@@ -55,7 +60,7 @@ func testDatabase(in folder: URL, named name: String = "var/geoserve.sqlite") th
 }
 
 struct TestBackendMissing: Error, CustomStringConvertible {
-    var description: String { "GEOSERVE_TEST_BACKEND=postgres needs GEOSERVE_TEST_POSTGRES: run the tests through ./dev.sh test" }
+    var description: String { "the PostgreSQL tests need GEOSERVE_TEST_POSTGRES: run the tests through ./dev.sh test, which starts a throw-away server" }
 }
 
 /// Runs SQL on a test's database behind the service's back, as someone with write access could.

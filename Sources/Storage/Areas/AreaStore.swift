@@ -16,6 +16,11 @@ public protocol AreaStore: Sendable {
     /// transaction. Readers keep seeing the published version.
     func stage(_ layer: LayerImport) async throws -> LayerVersionInfo
 
+    /// Stages the first version of a layer that does not exist yet; nil, writing nothing, when
+    /// the layer exists. Of several processes starting on an empty store together (each
+    /// importing the demo layers), exactly one stages each layer.
+    func stageNewLayer(_ layer: LayerImport) async throws -> LayerVersionInfo?
+
     /// Makes a staged version the one readers see and bumps the data version, in one
     /// transaction; with `resolve`, every report is re-assigned to the new version's areas in the
     /// same transaction (counters included).

@@ -25,7 +25,10 @@ enum DemoData {
             guard file.result.report.rejectedCount == 0 else {
                 throw AreaFileProblem(description: "demo layer \(path) has rejected features: " + file.result.report.lines.joined(separator: "; "))
             }
-            let info = try await store.importLayer(file.layerImport(name: layer.name))
+            // Another process starting on the same empty store may import it first: then this
+            // one leaves the layer alone.
+            guard let info = try await store.stageNewLayer(file.layerImport(name: layer.name)) else { continue }
+            try await store.publish(layer: info.layer, version: info.version)
             logger.info("imported demo layer", metadata: ["layer": "\(info.layer)", "features": "\(info.featureCount)"])
             imported += 1
         }
