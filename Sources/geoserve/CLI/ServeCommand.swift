@@ -47,6 +47,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("statistics-cache-entries"), help: "Released statistics kept per kind (releases, feature fragments, tile paintings); 0 keeps none (env GEOSERVE_STATISTICS_CACHE_ENTRIES, default 256).")
     var statisticsCacheEntries: Int?
 
+    @Option(help: ArgumentHelp("Folder of attachment files; several processes need one they share (env GEOSERVE_ATTACHMENTS; default attachments/ beside a SQLite file, var/attachments for PostgreSQL).", valueName: "folder"))
+    var attachments: String?
+
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
@@ -59,6 +62,8 @@ struct ServeCommand: AsyncParsableCommand {
         config.timeZone = settings.timeZone
         config.databaseConnections = settings.connections
         config.statementTimeout = settings.statementTimeout
+        let folder = EnvironmentDefault.string(attachments, "GEOSERVE_ATTACHMENTS", "")
+        config.attachmentsPath = folder.isEmpty ? nil : folder
         let demo = EnvironmentDefault.string(demoData, "GEOSERVE_DEMO_DATA", "data")
         config.demoDataPath = demo == "none" ? nil : demo
         let level = EnvironmentDefault.string(logLevel, "GEOSERVE_LOG_LEVEL", "info")
