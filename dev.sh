@@ -43,7 +43,7 @@ case "$command" in
     # contract tests run on both backends in the first pass. The server is removed afterwards,
     # also when a test fails.
     Tests/Postgres/with-server.sh bash -c \
-      'swift test --skip-build && GEOSERVE_TEST_BACKEND=postgres swift test --skip-build --filter GeoserveTests --skip MultiProcessTests'
+      'swift test --skip-build && GEOSERVE_TEST_BACKEND=postgres swift test --skip-build --filter GeoserveTests --skip "MultiProcessTests|MigrateStoreTests"'
     # C interop is checked for memory errors and leaks: GeoCore owns every GEOS handle. Its tests
     # are a small package of their own (Tests/Sanitized), so the sanitizer build compiles GeoCore
     # alone and not every dependency of the server.

@@ -158,6 +158,7 @@ final class SQLiteStatement {
     func int(_ column: Int32) -> Int64 { sqlite3_column_int64(pointer, column) }
     func double(_ column: Int32) -> Double { sqlite3_column_double(pointer, column) }
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(pointer, column) == SQLITE_NULL }
+    func columnType(_ column: Int32) -> Int32 { sqlite3_column_type(pointer, column) }
 
     func text(_ column: Int32) -> String? {
         guard let p = sqlite3_column_text(pointer, column) else { return nil }

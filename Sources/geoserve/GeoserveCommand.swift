@@ -10,6 +10,7 @@ struct GeoserveCommand: AsyncParsableCommand {
         command's --help); a flag wins over the variable.
         """,
         subcommands: [ServeCommand.self, ImportAreasCommand.self, LayersCommand.self, UserCommand.self, AuditCommand.self, AggregatesCommand.self,
-                      ExportCommand.self, TilesCommand.self, AssignCommand.self, BenchCommand.self, MigrateCommand.self]
+                      ExportCommand.self, TilesCommand.self, AssignCommand.self, BenchCommand.self, MigrateCommand.self,
+                      MigrateStoreCommand.self]
     )
 }

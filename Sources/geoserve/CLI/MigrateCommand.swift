@@ -12,6 +12,6 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         let db = try await store.open()
         let version = try await db.migrate()
-        print("schema at version \(version): \(store.location)")
+        print("schema at version \(version): \(try store.settings().location)")
     }
 }
