@@ -9,7 +9,7 @@ struct GeoserveCommand: AsyncParsableCommand {
         Every option can also be set with a GEOSERVE_* environment variable (named under each \
         command's --help); a flag wins over the variable.
         """,
-        subcommands: [ServeCommand.self, ImportAreasCommand.self, LayersCommand.self, UserCommand.self, AuditCommand.self, AggregatesCommand.self,
+        subcommands: [ServeCommand.self, ImportAreasCommand.self, ImportReportsCommand.self, LayersCommand.self, UserCommand.self, AuditCommand.self, AggregatesCommand.self,
                       ExportCommand.self, TilesCommand.self, AssignCommand.self, BenchCommand.self, MigrateCommand.self,
                       MigrateStoreCommand.self]
     )

@@ -7,8 +7,8 @@ import Storage
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export disclosure-controlled statistics for researchers.",
-        subcommands: [ExportAreaStatsCommand.self]
+        abstract: "Export disclosure-controlled statistics for researchers, or the raw report rows for an admin.",
+        subcommands: [ExportAreaStatsCommand.self, ExportReportsCommand.self]
     )
 }
 

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Reports in bulk: moving an existing system's reports in, and the raw rows out for migration
+/// and backup.
+///
+/// Concurrency contract: an import is one transaction under the same order as every other report
+/// change (the writer lock on PostgreSQL, the single writer on SQLite), so counters and the audit
+/// chain stay exact while the service runs.
+public protocol BulkReportStore: Sendable {
+    /// Stores every record with its area rows and counter changes, and one audit entry for the
+    /// whole import, in one transaction: all or nothing. Bumps the data version.
+    /// - Throws: `StorageError.conflict` when an id is already stored (nothing is stored).
+    func importReports(_ records: [ReportRecord], actor: String, detail: String) async throws
+
+    /// Writes every report as `ReportCSV` rows, ordered by id, to `file`.
+    /// - Returns: the number of reports written.
+    func exportReports(to file: URL) async throws -> Int
+}
+
+/// The columns of a report row in a file, the same for export and import so that an export
+/// imports back. A report that names an area rather than a location (a COVID report by hall)
+/// carries that area in `area_layer` and `area_id`: its first assignment in layer order.
+public enum ReportCSV {
+    public static let columns = ["id", "kind", "status", "occurred_on", "submitted_at", "verified_on", "lon", "lat", "area_layer", "area_id",
+                                 "group", "payload"]
+
+    /// One field as RFC 4180 and PostgreSQL's CSV format write it: quoted when it holds a comma,
+    /// a quote, a line break or nothing (an empty text), with quotes doubled; nil (NULL) as
+    /// nothing at all.
+    public static func field(_ value: String?) -> String {
+        guard let value else { return "" }
+        guard value.isEmpty || value.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }) else {
+            return value
+        }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// One line (with its newline) of fields.
+    public static func line(_ values: [String?]) -> String {
+        values.map(field).joined(separator: ",") + "\n"
+    }
+}

@@ -1,0 +1,114 @@
+import Aggregation
+import ArgumentParser
+import DomainKernel
+import Foundation
+import Logging
+import ReportVerification
+import Storage
+import Testing
+@testable import geoserve
+
+@Suite("report import and export")
+struct ReportImportTests {
+    static let header = "id,kind,status,occurred_on,submitted_at,verified_on,lon,lat,area_layer,area_id,group,payload\n"
+
+    /// A store with the demo campus published.
+    func demoStore(_ folder: URL) async throws -> String {
+        let db = try testDatabase(in: folder, named: "g.sqlite")
+        let store = try openStore(db)
+        try await store.migrate()
+        try await DemoData.importIfEmpty(into: store, from: repositoryRoot.appendingPathComponent("data").path, logger: .init(label: "test"))
+        return db
+    }
+
+    @Test("rows are checked one by one: every bad row is named by its line with what is wrong")
+    func rowProblems() {
+        let csv = Self.header + """
+            a1,covid,verified,2026-11-01,2026-11-02T10:00:00Z,,-87.6003,41.7894,,,student,"{""note"":""x""}"
+            a2,flu,pending,2026-11-01,,,-87.6003,41.7894,,,,
+            a3,covid,pending,2099-01-01,,,-87.6003,41.7894,,,,
+            a4,misconduct,pending,2026-11-01,,,-190,41.7894,,,,
+            a5,covid,pending,2026-11-01,,,,,,,,
+            a1,covid,rejected,2026-11-01,,2026-11-02,-87.6003,41.7894,,,teacher,[1]
+            a7,misconduct,verified,2026-11-01,,,,,halls,H02,,
+
+            """
+        let file = ReportFile(data: Data(csv.utf8), geoJSON: false, now: Timestamp.parse("2026-11-23T12:00:00.000Z"), timeZone: TimeZone(identifier: "UTC")!)
+        #expect(file.entries.map(\.id) == ["a1", "a7"])
+        #expect(file.entries.first?.verifiedOn == Day(iso: "2026-11-02"))
+        #expect(file.problems.map(\.description) == [
+            "line 3: kind must be covid or misconduct",
+            "line 4: occurred_on is after today",
+            "line 5: lon must be -180 to 180 and lat -90 to 90",
+            "line 6: give either lon and lat, or area_layer and area_id",
+            "line 7: id a1 occurs twice in the file",
+            "line 7: verified_on is only for verified or revoked reports",
+            "line 7: group must be one of \(Report.breakdownGroupsText(.covid))",
+            "line 7: payload must be a JSON object",
+        ])
+        let header = ReportFile(data: Data("kind,when\ncovid,2026-11-01\n".utf8), geoJSON: false, now: Date(), timeZone: .current)
+        #expect(header.problems.map(\.description) == ["line 1: unknown column \"when\"; the columns are \(ReportCSV.columns.joined(separator: ", "))",
+                                                      "line 1: the column \"occurred_on\" is missing"])
+    }
+
+    @Test("a file with one bad row imports nothing: no report, no counter, no audit entry, the same data version")
+    func nothingHalfImported() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = try await demoStore(folder)
+        let store = try openStore(db)
+        let version = try await store.dataVersion()
+        let file = folder.appendingPathComponent("bad.csv")
+        // Every row reads well; the last names a hall the campus does not have.
+        try write(Self.header + (0..<50).map { _ in ",covid,verified,2026-11-01,,,-87.6003,41.7894,,,student,\n" }.joined() + ",covid,pending,2026-11-01,,,,,halls,H99,,\n",
+                  to: file)
+        await #expect(throws: ExitCode(1)) { try await ImportReportsCommand.parse([file.path, "--database", db]).run() }
+        #expect(try await store.queue(QueueFilter(statuses: ReportStatus.allCases), limit: 10, cursor: nil).reports.isEmpty)
+        #expect(try await store.counterSnapshot(layer: "halls", basis: .occurred).cells.isEmpty)
+        #expect(try await store.events(action: "import-reports").isEmpty)
+        #expect(try await store.dataVersion() == version)
+    }
+
+    @Test("an import is placed, counted and audited as one event; its export imports into another store and exports the same bytes; a second import of the same ids is refused whole")
+    func roundTrip() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = try await demoStore(folder)
+        let csv = Self.header
+            + (0..<12).map { ",covid,verified,2026-11-0\($0 % 9 + 1),2026-11-10T08:00:00Z,,-87.6003,41.7894,,,student,\"{\"\"n\"\":\($0)}\"\n" }.joined()
+            + (0..<5).map { "m\($0),misconduct,pending,2026-11-03,2026-11-04T08:00:00.5Z,,-87.6003,41.7894,,,,\n" }.joined()
+            + "h1,covid,rejected,2026-11-05,,,,,halls,H02,staff,\n"
+        let file = folder.appendingPathComponent("reports.csv")
+        try write(csv, to: file)
+        try await ImportReportsCommand.parse([file.path, "--database", db]).run()
+        let store = try openStore(db)
+        let all = try await store.queue(QueueFilter(statuses: ReportStatus.allCases), limit: 100, cursor: nil).reports
+        #expect(all.count == 18)
+        #expect(all.filter { $0.status == .verified }.allSatisfy { $0.areas.map(\.areaID) == ["H01", "Z1"] && $0.verifiedOn == Day(iso: "2026-11-10") })
+        #expect(all.first { $0.id == "h1" }?.areas.first == AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H02"))
+        #expect(try await store.checkCounters().isEmpty)
+        let cells = try await store.counterSnapshot(layer: "halls", basis: .verified).cells
+        #expect(cells.filter { $0.0.areaID == "H01" && $0.0.status == .verified }.map(\.1).reduce(0, +) == 12)
+        let events = try await store.events(action: "import-reports")
+        #expect(events.count == 1 && events[0].reason?.hasPrefix("file=reports.csv rows=18 sha256=") == true)
+        #expect(try await store.verifyAuditChain() == nil)
+
+        let exported = folder.appendingPathComponent("out.csv")
+        try await ExportReportsCommand.parse(["--out", exported.path, "--database", db]).run()
+        #expect(try await store.events(action: "export-reports").map(\.reason) == ["rows=18"])
+        let other = try await demoStore(folder.appendingPathComponent("other"))
+        try await ImportReportsCommand.parse([exported.path, "--database", other]).run()
+        let again = folder.appendingPathComponent("again.csv")
+        try await ExportReportsCommand.parse(["--out", again.path, "--database", other]).run()
+        #expect(try Data(contentsOf: again) == Data(contentsOf: exported))
+        #expect(String(decoding: try Data(contentsOf: exported), as: UTF8.self).hasPrefix(Self.header))
+
+        await #expect(throws: ExitCode(1)) { try await ImportReportsCommand.parse([exported.path, "--database", db]).run() }
+        #expect(try await store.queue(QueueFilter(statuses: ReportStatus.allCases), limit: 100, cursor: nil).reports.count == 18)
+    }
+}
+
+extension Report {
+    /// A kind's groups as the import's message lists them.
+    static func breakdownGroupsText(_ kind: ReportKind) -> String { breakdownGroups(of: kind).joined(separator: ", ") }
+}
