@@ -42,45 +42,49 @@ extension PostgresStore: CounterStore {
         }
     }
 
-    /// Every stored counter cell.
-    static func storedCounters(_ db: PostgresConnection) throws -> CounterTable {
-        let s = try db.query("SELECT layer, basis, area_id, day, kind, status, grp, n FROM counters")
-        var table = CounterTable()
-        for i in 0..<s.count {
+    /// The counters recounted from the reports by the server, as `Counters.contributions` defines
+    /// them: per area, the occurred and submitted days (the submitted instant's day in the campus
+    /// zone) always, the verified day while verified. One GROUP BY where the data lives, instead
+    /// of every report crossing the network.
+    static let recountSQL = """
+        SELECT a.layer, b.basis, a.area_id, b.day, r.kind, r.status, r.group_key AS grp, count(*) AS n
+        FROM reports r
+        JOIN report_areas a ON a.report_id = r.id
+        CROSS JOIN LATERAL (VALUES
+            ('occurred', r.occurred_on),
+            ('submitted', to_char(r.submitted_at::timestamptz AT TIME ZONE $1, 'YYYY-MM-DD')),
+            ('verified', CASE WHEN r.status = 'verified' THEN r.verified_on END)
+        ) AS b (basis, day)
+        WHERE b.day IS NOT NULL
+        GROUP BY a.layer, b.basis, a.area_id, b.day, r.kind, r.status, r.group_key
+        """
+
+    /// Makes the temporary table `recount` (dropped at commit) and returns the cells where it and
+    /// the stored counters disagree.
+    static func recount(zone: TimeZone, _ db: PostgresConnection) throws -> [CounterDifference] {
+        try db.query("CREATE TEMPORARY TABLE recount ON COMMIT DROP AS " + recountSQL, [.text(zone.identifier)], prepare: false)
+        let s = try db.query("""
+            SELECT coalesce(c.layer, r.layer), coalesce(c.basis, r.basis), coalesce(c.area_id, r.area_id), coalesce(c.day, r.day),
+                   coalesce(c.kind, r.kind), coalesce(c.status, r.status), coalesce(c.grp, r.grp), coalesce(c.n, 0), coalesce(r.n, 0)
+            FROM counters c FULL JOIN recount r
+              ON (c.layer, c.basis, c.area_id, c.day, c.kind, c.status, c.grp) = (r.layer, r.basis, r.area_id, r.day, r.kind, r.status, r.grp)
+            WHERE coalesce(c.n, 0) <> coalesce(r.n, 0)
+            """, prepare: false)
+        return try (0..<s.count).map { i in
             guard let basis = TimeBasis(rawValue: s.string(i, 1)), let day = try s.day(i, 3), let status = try s.reportStatus(i, 5) else {
                 throw StorageError.unreadable("counter cell")
             }
             let key = CounterKey(layer: s.string(i, 0), areaID: s.string(i, 2), kind: try s.reportKind(i, 4), status: status, basis: basis, day: day,
                                  group: s.string(i, 6))
-            table.counts[key, default: 0] += Int(s.int(i, 7))
+            return CounterDifference(key: key, stored: Int(s.int(i, 7)), recomputed: Int(s.int(i, 8)))
         }
-        return table
-    }
-
-    /// The counters recomputed from the reports and their area assignments.
-    static func recomputedCounters(zone: TimeZone, _ db: PostgresConnection) throws -> CounterTable {
-        let areas = try db.query("SELECT report_id, layer, area_id FROM report_areas")
-        var byReport: [String: [AreaRef]] = [:]
-        for i in 0..<areas.count { byReport[areas.string(i, 0), default: []].append(AreaRef(layer: areas.string(i, 1), areaID: areas.string(i, 2))) }
-        let s = try db.query("SELECT id, kind, status, occurred_on, submitted_at, verified_on, group_key FROM reports")
-        var all: [ReportFacts] = []
-        all.reserveCapacity(s.count)
-        for i in 0..<s.count {
-            guard let status = try s.reportStatus(i, 2), let occurred = try s.day(i, 3) else { throw StorageError.unreadable("report \(s.string(i, 0))") }
-            all.append(ReportFacts(kind: try s.reportKind(i, 1), status: status, occurredOn: occurred,
-                                   submittedOn: Day.containing(Timestamp.parse(s.string(i, 4)), in: zone),
-                                   verifiedOn: try s.day(i, 5), group: s.string(i, 6), areas: byReport[s.string(i, 0)] ?? []))
-        }
-        return CounterTable.recompute(from: all)
     }
 
     public func checkCounters() async throws -> [CounterDifference] {
         let zone = timeZone
         // Counters and reports from one snapshot: a commit in between would show as a difference.
-        return try await pool.transaction("check counters", begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { db in
-            let stored = try Self.storedCounters(db)
-            let recomputed = try Self.recomputedCounters(zone: zone, db)
-            return stored.differences(from: recomputed).map { CounterDifference(key: $0.key, stored: $0.mine, recomputed: $0.theirs) }
+        return try await pool.transaction("check counters", begin: "BEGIN ISOLATION LEVEL REPEATABLE READ") { db in
+            try Self.recount(zone: zone, db)
         }
     }
 
@@ -89,16 +93,9 @@ extension PostgresStore: CounterStore {
         let zone = timeZone
         return try await pool.transaction("rebuild counters") { db in
             try Self.lockWriter(db)
-            let stored = try Self.storedCounters(db)
-            let recomputed = try Self.recomputedCounters(zone: zone, db)
-            let wrong = stored.differences(from: recomputed).count
+            let wrong = try Self.recount(zone: zone, db).count
             guard wrong > 0 else { return 0 }
-            try db.query("DELETE FROM counters")
-            for (key, n) in recomputed.counts where n != 0 {
-                try db.query("INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                             [.text(key.layer), .text(key.basis.rawValue), .text(key.areaID), .day(key.day), .text(key.kind.rawValue),
-                              .text(key.status.rawValue), .text(key.group), .int(Int64(n))])
-            }
+            try db.execute("DELETE FROM counters; INSERT INTO counters SELECT layer, basis, area_id, day, kind, status, grp, n FROM recount")
             try Self.bumpDataVersion(db)
             return wrong
         }
