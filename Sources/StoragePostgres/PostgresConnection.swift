@@ -108,12 +108,14 @@ final class PostgresConnection {
 
     /// Runs `COPY … FROM STDIN` and sends the data `next` gives (CSV text, in chunks) until it
     /// gives nil: the fastest way into PostgreSQL, a stream with no statement per row.
-    func copyIn(_ sql: String, _ next: () throws -> String?) throws(PostgresError) {
+    func copyIn(_ sql: String, _ next: () throws -> [UInt8]?) throws(PostgresError) {
         _ = try check(PQexec(conn, sql), operation: "copy")
         var failure: PostgresError?
         do {
             while let chunk = try next() {
-                let sent = chunk.utf8CString.withUnsafeBufferPointer { PQputCopyData(conn, $0.baseAddress, Int32($0.count - 1)) }
+                let sent = chunk.withUnsafeBufferPointer { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) { PQputCopyData(conn, $0.baseAddress, Int32($0.count)) }
+                }
                 guard sent == 1 else { failure = .connectionLost(Self.firstLine(PQerrorMessage(conn))); break }
             }
         } catch {

@@ -16,12 +16,12 @@ extension PostgresStore: BulkReportStore {
                 var next = 0
                 try db.copyIn("COPY reports (id, kind, status, version, occurred_on, submitted_at, updated_at, lon, lat, payload, verified_on, group_key) FROM STDIN WITH (FORMAT csv)") {
                     guard next < records.count else { return nil }
-                    var chunk = ""
-                    while next < records.count, chunk.utf8.count < 1 << 20 {
+                    var chunk: [UInt8] = []
+                    while next < records.count, chunk.count < 1 << 20 {
                         let r = records[next]
-                        chunk += ReportCSV.line([r.id, r.kind.rawValue, r.status.rawValue, String(r.version), r.occurredOn.iso, Timestamp.format(r.submittedAt),
+                        ReportCSV.append([r.id, r.kind.rawValue, r.status.rawValue, String(r.version), r.occurredOn.iso, Timestamp.format(r.submittedAt),
                                                  Timestamp.format(r.updatedAt), r.lon.map { "\($0)" }, r.lat.map { "\($0)" },
-                                                 String(decoding: r.payload, as: UTF8.self), r.verifiedOn?.iso, r.group])
+                                                 String(decoding: r.payload, as: UTF8.self), r.verifiedOn?.iso, r.group], to: &chunk)
                         next += 1
                     }
                     return chunk
@@ -29,10 +29,10 @@ extension PostgresStore: BulkReportStore {
                 var nextArea = 0
                 try db.copyIn("COPY report_areas (report_id, layer, layer_version, area_id) FROM STDIN WITH (FORMAT csv)") {
                     guard nextArea < records.count else { return nil }
-                    var chunk = ""
-                    while nextArea < records.count, chunk.utf8.count < 1 << 20 {
+                    var chunk: [UInt8] = []
+                    while nextArea < records.count, chunk.count < 1 << 20 {
                         let r = records[nextArea]
-                        for a in r.areas { chunk += ReportCSV.line([r.id, a.layer, String(a.layerVersion), a.areaID]) }
+                        for a in r.areas { ReportCSV.append([r.id, a.layer, String(a.layerVersion), a.areaID], to: &chunk) }
                         nextArea += 1
                     }
                     return chunk
@@ -42,10 +42,10 @@ extension PostgresStore: BulkReportStore {
                 var nextCell = 0
                 try db.copyIn("COPY counter_changes (layer, basis, area_id, day, kind, status, grp, n) FROM STDIN WITH (FORMAT csv)") {
                     guard nextCell < cells.count else { return nil }
-                    var chunk = ""
-                    while nextCell < cells.count, chunk.utf8.count < 1 << 20 {
+                    var chunk: [UInt8] = []
+                    while nextCell < cells.count, chunk.count < 1 << 20 {
                         let (k, n) = cells[nextCell]
-                        chunk += ReportCSV.line([k.layer, k.basis.rawValue, k.areaID, k.day.iso, k.kind.rawValue, k.status.rawValue, k.group, String(n)])
+                        ReportCSV.append([k.layer, k.basis.rawValue, k.areaID, k.day.iso, k.kind.rawValue, k.status.rawValue, k.group, String(n)], to: &chunk)
                         nextCell += 1
                     }
                     return chunk

@@ -50,21 +50,22 @@ extension SQLiteStore: BulkReportStore {
                 throw StorageError.cannotOpen("\(file.path): cannot be written")
             }
             defer { try? out.close() }
-            var buffer = ReportCSV.line(ReportCSV.columns)
+            var buffer: [UInt8] = []
+            ReportCSV.append(ReportCSV.columns, to: &buffer)
             var count = 0
             let s = try db.prepare(Self.exportQuery)
             while try s.step() {
-                buffer += ReportCSV.line((0..<Int32(ReportCSV.columns.count)).map { column in
+                ReportCSV.append((0..<Int32(ReportCSV.columns.count)).map { column in
                     // Reals as Swift writes them: the shortest text that reads back to the same number.
                     s.columnType(column) == SQLITE_FLOAT ? "\(s.double(column))" : s.text(column)
-                })
+                }, to: &buffer)
                 count += 1
-                if buffer.utf8.count >= 1 << 20 {
-                    try out.write(contentsOf: Data(buffer.utf8))
-                    buffer = ""
+                if buffer.count >= 1 << 20 {
+                    try out.write(contentsOf: buffer)
+                    buffer.removeAll(keepingCapacity: true)
                 }
             }
-            try out.write(contentsOf: Data(buffer.utf8))
+            try out.write(contentsOf: buffer)
             return count
         }
     }

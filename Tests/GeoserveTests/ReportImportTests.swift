@@ -51,6 +51,36 @@ struct ReportImportTests {
                                                       "line 1: the column \"occurred_on\" is missing"])
     }
 
+    @Test("GeoJSON points carry the same properties; the geometry is the location; problems are named by feature")
+    func geoJSONRows() {
+        let json = #"""
+            {"type":"FeatureCollection","features":[
+              {"type":"Feature","id":"g1","geometry":{"type":"Point","coordinates":[-87.6003,41.7894]},
+               "properties":{"kind":"misconduct","status":"verified","occurred_on":"2026-11-01","payload":{"source":"old system"}}},
+              {"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":{"kind":"covid","occurred_on":"2026-11-01"}},
+              {"type":"Feature","geometry":null,"properties":{"kind":"covid","occurred_on":"2026-11-01","area_layer":"halls","area_id":"H02","colour":"red"}}
+            ]}
+            """#
+        let file = ReportFile(data: Data(json.utf8), geoJSON: true, now: Timestamp.parse("2026-11-23T12:00:00.000Z"), timeZone: TimeZone(identifier: "UTC")!)
+        #expect(file.entries.map(\.id) == ["g1"])
+        #expect(file.entries.first?.location == .location(lon: -87.6003, lat: 41.7894, accuracyMetres: nil))
+        #expect(file.entries.first.map { String(decoding: $0.payload, as: UTF8.self) } == #"{"source":"old system"}"#)
+        #expect(file.problems.map(\.description) == ["feature 2: the geometry is not a Point", "feature 3: unknown property \"colour\""])
+    }
+
+    @Test("payloads are checked as JSON objects without building them")
+    func jsonSyntax() {
+        for good in [#"{}"#, #" {"a": [1, -2.5e3, true, false, null, "x\"\u00e9"], "b": {"c": {}}} "#, #"{"n":0,"m":-0.0}"#] {
+            #expect(JSONSyntax.isObject(Array(good.utf8)), "\(good)")
+        }
+        // Not an object, or an object with a flaw: a missing value, a trailing comma, a leading
+        // zero, a bad escape, trailing text, a misspelt literal, a raw line break, deep nesting.
+        for bad in ["", "[]", "1", #"{"a":}"#, #"{"a":1,}"#, #"{"a":01}"#, #"{"a":"\x"}"#, #"{"a":1} x"#, #"{"a":tru}"#, "{\"a\":\"\n\"}",
+                    "{\"a\":" + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}"] {
+            #expect(!JSONSyntax.isObject(Array(bad.utf8)), "\(bad)")
+        }
+    }
+
     @Test("a file with one bad row imports nothing: no report, no counter, no audit entry, the same data version")
     func nothingHalfImported() async throws {
         let folder = try temporaryFolder()

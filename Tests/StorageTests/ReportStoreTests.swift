@@ -188,3 +188,19 @@ struct TimeOrderedIDTests {
         #expect(TimeOrderedID.make() > TimeOrderedID.make(now: Date(timeIntervalSinceNow: -1)))
     }
 }
+
+@Suite("timestamps")
+struct TimestampTests {
+    @Test("the fast UTC reader agrees with ISO 8601 parsing and leaves other forms to it")
+    func parseUTC() throws {
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        for text in ["2026-11-10T08:00:00.000Z", "1999-12-31T23:59:59.999Z", "2024-02-29T12:34:56.5Z", "1970-01-01T00:00:00.001Z"] {
+            let fast = try #require(Timestamp.parseUTC(text))
+            #expect(abs(fast.timeIntervalSince1970 - (try style.parse(text)).timeIntervalSince1970) < 0.0005, "\(text)")
+        }
+        #expect(Timestamp.parseUTC("2026-11-10T08:00:00Z")?.timeIntervalSince1970 == 1_794_297_600)
+        for other in ["2026-11-10T08:00:00+01:00", "2026-11-10 08:00:00Z", "2026-02-30T08:00:00Z", "2026-11-10T24:00:00Z", "2026-11-10T08:00:00.Z", "x"] {
+            #expect(Timestamp.parseUTC(other) == nil, "\(other)")
+        }
+    }
+}

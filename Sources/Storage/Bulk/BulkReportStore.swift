@@ -24,19 +24,34 @@ public enum ReportCSV {
     public static let columns = ["id", "kind", "status", "occurred_on", "submitted_at", "verified_on", "lon", "lat", "area_layer", "area_id",
                                  "group", "payload"]
 
-    /// One field as RFC 4180 and PostgreSQL's CSV format write it: quoted when it holds a comma,
-    /// a quote, a line break or nothing (an empty text), with quotes doubled; nil (NULL) as
-    /// nothing at all.
-    public static func field(_ value: String?) -> String {
-        guard let value else { return "" }
-        guard value.isEmpty || value.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }) else {
-            return value
+    /// Appends one line of fields (with its newline) as RFC 4180 and PostgreSQL's CSV format
+    /// write it: a field is quoted when it holds a comma, a quote, a line break or nothing (an
+    /// empty text), with quotes doubled; nil (NULL) is nothing at all. Bytes, not `String`
+    /// edits: an import writes a million of these.
+    public static func append(_ values: [String?], to out: inout [UInt8]) {
+        for (i, value) in values.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            guard let value else { continue }
+            let utf8 = value.utf8
+            let quoted = utf8.isEmpty || utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
+            guard quoted else {
+                out.append(contentsOf: utf8)
+                continue
+            }
+            out.append(UInt8(ascii: "\""))
+            for b in utf8 {
+                if b == UInt8(ascii: "\"") { out.append(b) }
+                out.append(b)
+            }
+            out.append(UInt8(ascii: "\""))
         }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        out.append(10)
     }
 
     /// One line (with its newline) of fields.
     public static func line(_ values: [String?]) -> String {
-        values.map(field).joined(separator: ",") + "\n"
+        var out: [UInt8] = []
+        append(values, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -101,9 +101,11 @@ private struct RowChecker {
                 continue
             }
             var values: [String: String] = [:]
+            var unknown = false
             for (name, value) in feature["properties"] as? [String: Any] ?? [:] {
                 guard ReportCSV.columns.contains(name), name != "lon", name != "lat" else {
                     problems.append(.init(place: place, message: "unknown property \"\(name)\""))
+                    unknown = true
                     continue
                 }
                 switch value {
@@ -114,6 +116,7 @@ private struct RowChecker {
                 default: values[name] = "\(value)"
                 }
             }
+            guard !unknown else { continue }
             if let id = feature["id"] { values["id"] = "\(id)" }
             if let geometry = feature["geometry"] as? [String: Any] {
                 guard geometry["type"] as? String == "Point", let c = geometry["coordinates"] as? [Double], c.count >= 2 else {
@@ -151,7 +154,8 @@ private struct RowChecker {
         }
         var submittedAt = now
         if let text = values["submitted_at"] {
-            if let date = (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text)) {
+            if let date = Timestamp.parseUTC(text) ?? (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+                ?? (try? Date.ISO8601FormatStyle().parse(text)) {
                 submittedAt = date
                 if date > now.addingTimeInterval(300) { messages.append("submitted_at is in the future") }
             } else {
@@ -190,7 +194,7 @@ private struct RowChecker {
             messages.append(groups.isEmpty ? "\(kind.rawValue) reports have no group" : "group must be one of \(groups.joined(separator: ", "))")
         }
         let payload = Data((values["payload"] ?? "{}").utf8)
-        if (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] == nil {
+        if !JSONSyntax.isObject(payload) {
             messages.append("payload must be a JSON object")
         }
         guard messages.isEmpty, let kind, let status, let occurredOn, let location else {
