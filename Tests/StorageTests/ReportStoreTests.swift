@@ -197,8 +197,21 @@ struct TimestampTests {
         for text in ["2026-11-10T08:00:00.000Z", "1999-12-31T23:59:59.999Z", "2024-02-29T12:34:56.5Z", "1970-01-01T00:00:00.001Z"] {
             let fast = try #require(Timestamp.parseUTC(text))
             #expect(abs(fast.timeIntervalSince1970 - (try style.parse(text)).timeIntervalSince1970) < 0.0005, "\(text)")
+            // Written back, the same text: an export imported and exported again is the same file.
+            #expect(Timestamp.format(fast) == text.replacingOccurrences(of: ".5Z", with: ".500Z"), "\(text)")
         }
         #expect(Timestamp.parseUTC("2026-11-10T08:00:00Z")?.timeIntervalSince1970 == 1_794_297_600)
+        // The same text as ISO 8601 formatting where the instant is an exact binary fraction, also
+        // before 1970; otherwise rounded where Foundation cuts (x.123 would be written x.122).
+        #expect(Timestamp.format(Date(timeIntervalSince1970: 1_794_297_600.123)) == "2026-11-10T08:00:00.123Z")
+        #expect(Timestamp.format(Date(timeIntervalSince1970: -0.001)) == "1969-12-31T23:59:59.999Z")
+        for seconds in [-86_400.25, 0, 1_794_297_600.5, 4_102_444_799.75] {
+            #expect(Timestamp.format(Date(timeIntervalSince1970: seconds)) == style.format(Date(timeIntervalSince1970: seconds)), "\(seconds)")
+        }
+        for ms in 0..<1000 {
+            let text = "2026-11-10T08:00:00.\(String(repeating: "0", count: 3 - String(ms).count))\(ms)Z"
+            #expect(Timestamp.format(Timestamp.parse(text)) == text)
+        }
         for other in ["2026-11-10T08:00:00+01:00", "2026-11-10 08:00:00Z", "2026-02-30T08:00:00Z", "2026-11-10T24:00:00Z", "2026-11-10T08:00:00.Z", "x"] {
             #expect(Timestamp.parseUTC(other) == nil, "\(other)")
         }

@@ -6,15 +6,37 @@ import Foundation
 public enum Timestamp {
     public static func now() -> String { format(Date()) }
 
-    /// Built once: making the style is a large part of formatting one date.
+    /// Built once: making the style is a large part of parsing one date.
     private static let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ`, the instant rounded to the nearest millisecond, with integer
+    /// arithmetic: what `parseUTC` reads gives back the same text (Foundation's formatter cuts
+    /// the fraction, so 59.999 read as a double could come back as 59.998), and a bulk import
+    /// writes two of these per report.
     public static func format(_ d: Date) -> String {
-        style.format(d)
+        let ms = Int64((d.timeIntervalSince1970 * 1000).rounded())
+        let (days, rest) = ms.quotientAndRemainder(dividingBy: 86_400_000)
+        let (dayCount, inDay) = rest < 0 ? (days - 1, rest + 86_400_000) : (days, rest)
+        var text = Day(ordinal: Int(dayCount)).iso
+        text.reserveCapacity(24)
+        func append(_ value: Int64, digits: Int) {
+            let s = String(value)
+            text += String(repeating: "0", count: max(0, digits - s.count)) + s
+        }
+        text += "T"
+        append(inDay / 3_600_000, digits: 2)
+        text += ":"
+        append(inDay / 60_000 % 60, digits: 2)
+        text += ":"
+        append(inDay / 1000 % 60, digits: 2)
+        text += "."
+        append(inDay % 1000, digits: 3)
+        text += "Z"
+        return text
     }
 
     public static func parse(_ s: String) -> Date {
-        (try? style.parse(s)) ?? Date(timeIntervalSince1970: 0)
+        parseUTC(s) ?? (try? style.parse(s)) ?? Date(timeIntervalSince1970: 0)
     }
 
     /// Reads `YYYY-MM-DDTHH:MM:SS[.fraction]Z` — the stored form and the usual one in files —
