@@ -38,15 +38,7 @@ extension PostgresStore: AreaStore {
     }
 
     private func stage(_ layer: LayerImport, onlyIfNew: Bool) async throws -> LayerVersionInfo? {
-        var seen = Set<String>()
-        for a in layer.areas where !seen.insert(a.id).inserted {
-            throw StorageError.invalidImport("area id \"\(a.id)\" occurs twice in layer \"\(layer.layer)\"")
-        }
-        // Encoding happens before the transaction so that locks are held briefly.
-        let writer = GeoJSONWriter(precision: nil)
-        let rows = layer.areas.map { a in
-            (a.id, a.name, writer.string(JSONValue.object(a.properties)), writer.string(a.geometry))
-        }
+        let rows = try layer.rows()
         return try await pool.transaction("stage a layer version") { db -> LayerVersionInfo? in
             let now = Timestamp.now()
             // Of two processes creating one layer, the second waits here for the first's commit.
@@ -74,7 +66,7 @@ extension PostgresStore: AreaStore {
                 for (n, r) in part.enumerated() {
                     let b = n * 6
                     tuples.append("($\(b + 1), $\(b + 2), $\(b + 3), $\(b + 4), $\(b + 5), $\(b + 6))")
-                    values += [.text(layer.layer), .int(Int64(version)), .text(r.0), .optional(r.1), .text(r.2), .text(r.3)]
+                    values += [.text(layer.layer), .int(Int64(version)), .text(r.id), .optional(r.name), .text(r.properties), .text(r.geometry)]
                 }
                 try db.query("INSERT INTO areas (layer, version, area_id, name, properties, geometry) VALUES " + tuples.joined(separator: ", "),
                              values, prepare: part.count == chunk)

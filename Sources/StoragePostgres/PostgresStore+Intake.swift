@@ -2,29 +2,10 @@ import Foundation
 import Storage
 import Synchronization
 
-/// One waiting submission of the group commit.
-struct PostgresIntakeJob: Sendable {
-    let submission: ReportSubmission
-    let check: @Sendable ([PriorReport]) throws -> Void
-    let continuation: CheckedContinuation<SubmissionOutcome, any Error>
-}
-
-/// Submissions waiting for the next group commit, and whether a drain is running.
-struct PostgresIntakeQueue: Sendable {
-    var jobs: [PostgresIntakeJob] = []
-    var draining = false
-}
-
 extension PostgresStore {
     /// Adds a submission to the next group commit, starting a drain unless one runs.
-    func enqueue(_ job: PostgresIntakeJob) {
-        let start = intake.withLock { q -> Bool in
-            q.jobs.append(job)
-            if q.draining { return false }
-            q.draining = true
-            return true
-        }
-        if start { Task { await drain() } }
+    func enqueue(_ job: IntakeJob) {
+        if intake.withLock({ $0.add(job) }) { Task { await drain() } }
     }
 
     /// Group commit: every submission that arrived while the previous batch was committing goes
@@ -32,11 +13,7 @@ extension PostgresStore {
     /// reports per flush, where one commit per report would be bound by the flush rate.
     private func drain() async {
         while true {
-            let jobs = intake.withLock { q -> [PostgresIntakeJob] in
-                if q.jobs.isEmpty { q.draining = false }
-                defer { q.jobs = [] }
-                return q.jobs
-            }
+            let jobs = intake.withLock { $0.takeBatch() }
             guard !jobs.isEmpty else { return }
             await commit(jobs)
         }
@@ -45,7 +22,7 @@ extension PostgresStore {
     /// Commits a batch and answers each submission. When a statement fails for one submission
     /// (a constraint), the whole transaction is void: each submission then runs alone, so only
     /// the bad one fails. Nothing is answered before its commit returned.
-    private func commit(_ jobs: [PostgresIntakeJob]) async {
+    private func commit(_ jobs: [IntakeJob]) async {
         let zone = timeZone
         do {
             let results = try await pool.transaction("store submissions") { db in

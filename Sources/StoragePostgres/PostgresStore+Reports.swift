@@ -46,7 +46,7 @@ extension PostgresStore: ReportStore {
 
     public func submit(_ submission: ReportSubmission, check: @escaping @Sendable ([PriorReport]) throws -> Void) async throws -> SubmissionOutcome {
         try await withCheckedThrowingContinuation { continuation in
-            enqueue(PostgresIntakeJob(submission: submission, check: check, continuation: continuation))
+            enqueue(IntakeJob(submission: submission, check: check, continuation: continuation))
         }
     }
 
@@ -55,7 +55,7 @@ extension PostgresStore: ReportStore {
     /// Everything that can refuse a submission (a repeated key, the rule in `check`) runs before
     /// its first write, so a refusal leaves nothing to undo and the batch goes on.
     /// - Parameter audit: the newest audit entry, carried from one submission to the next.
-    static func store(_ job: PostgresIntakeJob, _ db: PostgresConnection, audit: inout AuditTail) throws -> SubmissionOutcome {
+    static func store(_ job: IntakeJob, _ db: PostgresConnection, audit: inout AuditTail) throws -> SubmissionOutcome {
         let r = job.submission.record
         let scope = r.reporterID ?? "anonymous"
         if let key = job.submission.idempotencyKey {

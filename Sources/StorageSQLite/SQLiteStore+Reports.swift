@@ -145,16 +145,3 @@ extension SQLiteStore: ReportStore {
         }
     }
 }
-
-/// One waiting submission of the group commit.
-struct IntakeJob: Sendable {
-    let submission: ReportSubmission
-    let check: @Sendable ([PriorReport]) throws -> Void
-    let continuation: CheckedContinuation<SubmissionOutcome, any Error>
-}
-
-/// Submissions waiting for the next group commit, and whether a drain is already queued.
-struct IntakeQueue: Sendable {
-    var jobs: [IntakeJob] = []
-    var drainQueued = false
-}

@@ -63,7 +63,7 @@ extension SQLiteStore: RevisionStore {
         let before = r
         if let expectedVersion, expectedVersion != r.version { throw ReportChangeError.staleVersion(current: r.version, status: r.status) }
         try allowed(r)
-        let group = (try? JSONDecoder().decode(Report.self, from: edit.payload))?.breakdownGroup ?? r.group
+        let group = r.group(after: edit)
         let at = Timestamp.now()
         var latest = Int(try db.prepare("SELECT COALESCE(MAX(revision), 0) FROM revisions WHERE report_id = ?").bind(.text(reportID)).firstInt() ?? 0)
         if latest == 0 {
@@ -86,14 +86,7 @@ extension SQLiteStore: RevisionStore {
             // A verified report's day or area may have changed: public numbers move.
             try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
         }
-        r.occurredOn = edit.occurredOn
-        r.lon = edit.lon
-        r.lat = edit.lat
-        r.payload = edit.payload
-        r.areas = edit.areas
-        r.group = group
-        r.version += 1
-        r.updatedAt = Timestamp.parse(at)
+        r = r.applying(edit, group: group, at: at)
         var counters = CounterChanges(zone: zone)
         counters.add(from: before, to: r)
         try writeCounters(counters, db)

@@ -65,27 +65,25 @@ public final class SQLiteStore: Sendable {
         }
     }
 
-    /// Adds a submission to the next group commit, queueing a drain unless one is queued.
+    /// Adds a submission to the next group commit, queueing a drain unless one is under way.
     func enqueue(_ job: IntakeJob) {
-        let queueDrain = intake.withLock { q -> Bool in
-            q.jobs.append(job)
-            if q.drainQueued { return false }
-            q.drainQueued = true
-            return true
-        }
-        if queueDrain { queue.async { [self] in drain() } }
+        if intake.withLock({ $0.add(job) }) { queue.async { [self] in drain() } }
+    }
+
+    /// Commits one batch, then queues the next drain behind whatever else waits on the queue, so
+    /// steady intake never starves verifications and reads; an empty batch ends the drain.
+    private func drain() {
+        let jobs = intake.withLock { $0.takeBatch() }
+        guard !jobs.isEmpty else { return }
+        commit(jobs)
+        queue.async { [self] in drain() }
     }
 
     /// Group commit: every submission that arrived while the previous commit was being written
     /// goes into one transaction and one fsync. Each runs under its own savepoint, so one that
     /// fails (a rule, a constraint) is rolled back alone and the others still commit. The
     /// batch's counter changes are summed and written once, after the last submission.
-    private func drain() {
-        let jobs = intake.withLock { q -> [IntakeJob] in
-            defer { q.jobs = []; q.drainQueued = false }
-            return q.jobs
-        }
-        guard !jobs.isEmpty else { return }
+    private func commit(_ jobs: [IntakeJob]) {
         let db = connection.value
         var results: [Result<SubmissionOutcome, any Error>] = []
         results.reserveCapacity(jobs.count)
@@ -187,15 +185,7 @@ extension SQLiteStore: AreaStore {
     }
 
     private func stage(_ layer: LayerImport, onlyIfNew: Bool) async throws -> LayerVersionInfo? {
-        var seen = Set<String>()
-        for a in layer.areas where !seen.insert(a.id).inserted {
-            throw StorageError.invalidImport("area id \"\(a.id)\" occurs twice in layer \"\(layer.layer)\"")
-        }
-        // Encoding happens before the transaction so that the write lock is held briefly.
-        let writer = GeoJSONWriter(precision: nil)
-        let rows = layer.areas.map { a in
-            (a.id, a.name, writer.string(JSONValue.object(a.properties)), writer.string(a.geometry))
-        }
+        let rows = try layer.rows()
         return try await run { db in
             try db.transaction {
                 let now = Timestamp.now()
@@ -219,8 +209,8 @@ extension SQLiteStore: AreaStore {
                     INSERT INTO areas (layer, version, area_id, name, properties, geometry) VALUES (?, ?, ?, ?, ?, ?)
                     """)
                 for r in rows {
-                    try insert.bind(.text(layer.layer), .int(Int64(version)), .text(r.0), r.1.map { .text($0) } ?? .null,
-                                    .text(r.2), .text(r.3)).run()
+                    try insert.bind(.text(layer.layer), .int(Int64(version)), .text(r.id), r.name.map { .text($0) } ?? .null,
+                                    .text(r.properties), .text(r.geometry)).run()
                 }
                 return LayerVersionInfo(layer: layer.layer, version: version, kind: layer.kind, createdAt: Timestamp.parse(now),
                                         source: layer.source, featureCount: rows.count,

@@ -1,0 +1,36 @@
+/// One submission waiting for a group commit, and who waits for its outcome.
+public struct IntakeJob: Sendable {
+    public let submission: ReportSubmission
+    public let check: @Sendable ([PriorReport]) throws -> Void
+    public let continuation: CheckedContinuation<SubmissionOutcome, any Error>
+
+    public init(submission: ReportSubmission, check: @escaping @Sendable ([PriorReport]) throws -> Void,
+                continuation: CheckedContinuation<SubmissionOutcome, any Error>) {
+        self.submission = submission
+        self.check = check
+        self.continuation = continuation
+    }
+}
+
+/// Submissions waiting for the next group commit, and whether a drain is under way: the
+/// submissions that arrive while one batch commits form the next batch.
+public struct IntakeQueue: Sendable {
+    private var jobs: [IntakeJob] = []
+    private var draining = false
+
+    public init() {}
+
+    /// Adds a submission; true when no drain is under way and the caller must start one.
+    public mutating func add(_ job: IntakeJob) -> Bool {
+        jobs.append(job)
+        defer { draining = true }
+        return !draining
+    }
+
+    /// The waiting submissions, as the next batch; none ends the drain.
+    public mutating func takeBatch() -> [IntakeJob] {
+        defer { jobs = [] }
+        if jobs.isEmpty { draining = false }
+        return jobs
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import ReportVerification
+
+extension ReportRecord {
+    /// The breakdown group the edited content gives (a COVID report's affiliation), or the
+    /// current one when the payload is not in the report shape.
+    public func group(after edit: ReportEdit) -> String {
+        (try? JSONDecoder().decode(Report.self, from: edit.payload))?.breakdownGroup ?? group
+    }
+
+    /// The record after an edit written at `at` (stored text): new content, next version.
+    public func applying(_ edit: ReportEdit, group: String, at: String) -> ReportRecord {
+        var r = self
+        r.occurredOn = edit.occurredOn
+        r.lon = edit.lon
+        r.lat = edit.lat
+        r.payload = edit.payload
+        r.areas = edit.areas
+        r.group = group
+        r.version += 1
+        r.updatedAt = Timestamp.parse(at)
+        return r
+    }
+}
