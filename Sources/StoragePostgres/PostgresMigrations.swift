@@ -180,6 +180,15 @@ enum PostgresMigrations {
             PRIMARY KEY (layer, basis, area_id, day, kind, status, grp)
         );
         """),
+        (9, """
+        -- Only signed-in reporters' reports are looked up by reporter (the 14-day rule): anonymous
+        -- and imported reports, most of them, no longer fill the index.
+        DROP INDEX reports_by_reporter;
+        CREATE INDEX reports_by_reporter ON reports (reporter_id, kind, submitted_at) WHERE reporter_id IS NOT NULL;
+        -- Receipts are derived from the report id, never stored: the column stays empty, and its
+        -- unique index cost every insert a lookup.
+        ALTER TABLE reports DROP CONSTRAINT reports_receipt_hash_key;
+        """),
     ]
 
     static var latest: Int { all.last!.version }

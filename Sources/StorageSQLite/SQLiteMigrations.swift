@@ -162,6 +162,12 @@ enum SQLiteMigrations {
             PRIMARY KEY (layer, basis, area_id, day, kind, status, grp)
         ) WITHOUT ROWID;
         """),
+        (9, """
+        -- Only signed-in reporters' reports are looked up by reporter (the 14-day rule): anonymous
+        -- and imported reports, most of them, no longer fill the index.
+        DROP INDEX reports_by_reporter;
+        CREATE INDEX reports_by_reporter ON reports (reporter_id, kind, submitted_at) WHERE reporter_id IS NOT NULL;
+        """),
     ]
 
     /// Work a migration does on the data after its SQL, in the same transaction.
