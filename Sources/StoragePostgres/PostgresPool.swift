@@ -77,7 +77,8 @@ final class PostgresPool: Sendable {
         let timeout = configuration.statementTimeout.components
         let milliseconds = timeout.seconds * 1000 + timeout.attoseconds / 1_000_000_000_000_000
         do {
-            try db.execute("SET statement_timeout = \(max(1, milliseconds))")
+            // Notices (a CREATE … IF NOT EXISTS that found the table) would go to standard error.
+            try db.execute("SET statement_timeout = \(max(1, milliseconds)); SET client_min_messages = warning")
         } catch {
             throw error.storageError("connect")
         }
