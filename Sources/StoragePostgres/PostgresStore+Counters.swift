@@ -6,21 +6,27 @@ import Storage
 /// The aggregate counters, changed in the same transaction as every report change that moves
 /// them (under the writer lock), so all processes read numbers that match the reports.
 extension PostgresStore: CounterStore {
-    /// Adds counter changes inside the caller's transaction; cells that reach zero are removed.
+    /// Adds counter changes inside the caller's transaction, one statement for every cell; cells
+    /// that reach zero are removed.
     static func writeCounters(_ changes: CounterChanges, _ db: PostgresConnection) throws {
-        for (key, change) in changes.nonZero {
-            let k: [PostgresValue] = [.text(key.layer), .text(key.basis.rawValue), .text(key.areaID), .day(key.day),
-                                      .text(key.kind.rawValue), .text(key.status.rawValue), .text(key.group)]
-            try db.query("""
-                INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-                ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = counters.n + excluded.n
-                """, k + [.int(Int64(change))])
-            if change < 0 {
-                try db.query("""
-                    DELETE FROM counters WHERE layer = $1 AND basis = $2 AND area_id = $3 AND day = $4 AND kind = $5 AND status = $6 AND grp = $7 AND n = 0
-                    """, k)
-            }
-        }
+        let cells = changes.nonZero
+        guard !cells.isEmpty else { return }
+        let keys: [PostgresValue] = [.textArray(cells.map(\.key.layer)), .textArray(cells.map(\.key.basis.rawValue)), .textArray(cells.map(\.key.areaID)),
+                                     .textArray(cells.map(\.key.day.iso)), .textArray(cells.map(\.key.kind.rawValue)),
+                                     .textArray(cells.map(\.key.status.rawValue)), .textArray(cells.map(\.key.group))]
+        try db.query("""
+            INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n)
+            SELECT layer, basis, area_id, day, kind, status, grp, n::bigint
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+                 AS t (layer, basis, area_id, day, kind, status, grp, n)
+            ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = counters.n + excluded.n
+            """, keys + [.textArray(cells.map { String($0.change) })])
+        guard cells.contains(where: { $0.change < 0 }) else { return }
+        try db.query("""
+            DELETE FROM counters c USING unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+                AS t (layer, basis, area_id, day, kind, status, grp)
+            WHERE (c.layer, c.basis, c.area_id, c.day, c.kind, c.status, c.grp) = (t.layer, t.basis, t.area_id, t.day, t.kind, t.status, t.grp) AND c.n = 0
+            """, keys)
     }
 
     public func counterSnapshot(layer: String, basis: TimeBasis) async throws -> CounterSnapshot {

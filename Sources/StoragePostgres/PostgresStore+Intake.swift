@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 import Storage
 import Synchronization
@@ -27,24 +28,7 @@ extension PostgresStore {
         do {
             let results = try await pool.transaction("store submissions") { db in
                 try Self.lockWriter(db)
-                var audit = try Self.auditTail(db)
-                var counters = CounterChanges(zone: zone)
-                var results: [Result<SubmissionOutcome, any Error>] = []
-                results.reserveCapacity(jobs.count)
-                for job in jobs {
-                    do {
-                        let outcome = try Self.store(job, db, audit: &audit)
-                        if case .created(let r) = outcome { counters.add(from: nil, to: r) }
-                        results.append(.success(outcome))
-                    } catch let error as PostgresError {
-                        throw error
-                    } catch {
-                        // A refusal before the submission's first write: nothing to undo.
-                        results.append(.failure(error))
-                    }
-                }
-                try Self.writeCounters(counters, db)
-                return results
+                return try Self.storeBatch(jobs, zone: zone, db)
             }
             for (job, result) in zip(jobs, results) { job.continuation.resume(with: result) }
         } catch StorageError.unavailable(let why) {
@@ -56,5 +40,109 @@ extension PostgresStore {
             }
             for job in jobs { await commit([job]) }
         }
+    }
+
+    /// Stores a batch under the writer lock in a fixed number of round trips, whatever its size:
+    /// one read of the keys already used, one of the reporters' recent reports, then one
+    /// statement per table. Each submission is decided in arrival order exactly as if it were
+    /// stored alone: a key used earlier in the batch replays that report, and a report accepted
+    /// earlier counts for the 14-day rule of the same reporter's later ones.
+    static func storeBatch(_ jobs: [IntakeJob], zone: TimeZone, _ db: PostgresConnection) throws -> [Result<SubmissionOutcome, any Error>] {
+        func scope(_ r: ReportRecord) -> String { r.reporterID ?? "anonymous" }
+        func keyOf(_ scope: String, _ key: String) -> String { scope + "\u{0}" + key }
+        func priorOf(_ reporter: String, _ kind: ReportKind) -> String { reporter + "\u{0}" + kind.rawValue }
+
+        var used: [String: ReportRecord] = [:]
+        let keyed = jobs.compactMap { j in j.submission.idempotencyKey.map { (scope(j.submission.record), $0) } }
+        if !keyed.isEmpty {
+            let found = try db.query("""
+                SELECT \(reportColumns), idempotency_scope, idempotency_key FROM reports
+                WHERE (idempotency_scope, idempotency_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+                """, [.textArray(keyed.map(\.0)), .textArray(keyed.map(\.1))])
+            for (i, record) in try readReports(found, db).enumerated() {
+                used[keyOf(found.string(i, reportColumnCount), found.string(i, reportColumnCount + 1))] = record
+            }
+        }
+        var prior: [String: [PriorReport]] = [:]
+        let reporters = Set(jobs.compactMap { $0.submission.record.reporterID })
+        if !reporters.isEmpty {
+            let recent = try db.query("""
+                SELECT reporter_id, kind, id, submitted_at, status FROM (
+                    SELECT reporter_id, kind, id, submitted_at, status,
+                           row_number() OVER (PARTITION BY reporter_id, kind ORDER BY submitted_at DESC) AS n
+                    FROM reports WHERE reporter_id = ANY($1::text[])
+                ) AS latest WHERE n <= 50 ORDER BY reporter_id, kind, submitted_at DESC
+                """, [.textArray(reporters.sorted())])
+            for i in 0..<recent.count {
+                prior[priorOf(recent.string(i, 0), try recent.reportKind(i, 1)), default: []]
+                    .append(PriorReport(id: recent.string(i, 2), submittedAt: Timestamp.parse(recent.string(i, 3)), status: try recent.reportStatus(i, 4) ?? .pending))
+            }
+        }
+
+        var audit = try auditTail(db)
+        var entries: [(AuditTail, AuditFields)] = []
+        var accepted: [ReportRecord] = []
+        var counters = CounterChanges(zone: zone)
+        var results: [Result<SubmissionOutcome, any Error>] = []
+        results.reserveCapacity(jobs.count)
+        for job in jobs {
+            let r = job.submission.record
+            let key = job.submission.idempotencyKey.map { keyOf(scope(r), $0) }
+            if let key, let earlier = used[key] {
+                results.append(.success(.replayed(earlier)))
+                continue
+            }
+            if let reporter = r.reporterID {
+                do { try job.check(prior[priorOf(reporter, r.kind)] ?? []) } catch {
+                    results.append(.failure(error))
+                    continue
+                }
+                prior[priorOf(reporter, r.kind), default: []].insert(PriorReport(id: r.id, submittedAt: r.submittedAt, status: r.status), at: 0)
+            }
+            if let key { used[key] = r }
+            let fields = AuditFields(reportID: r.id, actor: r.reporterID ?? "anonymous", at: Timestamp.format(r.submittedAt), action: "submit", to: r.status)
+            audit = audit.next(fields)
+            entries.append((audit, fields))
+            accepted.append(r)
+            counters.add(from: nil, to: r)
+            results.append(.success(.created(r)))
+        }
+        guard !accepted.isEmpty else { return results }
+
+        try db.query("""
+            INSERT INTO reports (id, kind, status, version, reporter_id, idempotency_scope, idempotency_key, occurred_on, submitted_at, updated_at,
+                                 lon, lat, payload, group_key)
+            SELECT id, kind, status, version::integer, reporter_id, scope, key, occurred_on, submitted_at, submitted_at,
+                   lon::double precision, lat::double precision, payload, group_key
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+                        $10::text[], $11::text[], $12::text[], $13::text[])
+                 AS t (id, kind, status, version, reporter_id, scope, key, occurred_on, submitted_at, lon, lat, payload, group_key)
+            """, [.textArray(accepted.map(\.id)), .textArray(accepted.map(\.kind.rawValue)), .textArray(accepted.map(\.status.rawValue)),
+                  .textArray(accepted.map { String($0.version) }), .textArray(accepted.map(\.reporterID)), .textArray(accepted.map(scope)),
+                  .textArray(zip(jobs, results).compactMap { job, result in
+                      if case .success(.created) = result { return job.submission.idempotencyKey } else { return Optional<String?>.none }
+                  }),
+                  .textArray(accepted.map(\.occurredOn.iso)), .textArray(accepted.map { Timestamp.format($0.submittedAt) }),
+                  .textArray(accepted.map { $0.lon.map { "\($0)" } }), .textArray(accepted.map { $0.lat.map { "\($0)" } }),
+                  .textArray(accepted.map { String(decoding: $0.payload, as: UTF8.self) }), .textArray(accepted.map(\.group))])
+        let areas = accepted.flatMap { r in r.areas.map { (r.id, $0) } }
+        if !areas.isEmpty {
+            try db.query("""
+                INSERT INTO report_areas (report_id, layer, layer_version, area_id)
+                SELECT report_id, layer, layer_version::integer, area_id FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
+                     AS t (report_id, layer, layer_version, area_id)
+                """, [.textArray(areas.map(\.0)), .textArray(areas.map(\.1.layer)), .textArray(areas.map { String($0.1.layerVersion) }),
+                      .textArray(areas.map(\.1.areaID))])
+        }
+        try db.query("""
+            INSERT INTO audit (sequence, report_id, actor, at, action, from_status, to_status, reason, hash)
+            SELECT sequence::bigint, report_id, actor, at, action, from_status, to_status, reason, hash
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+                 AS t (sequence, report_id, actor, at, action, from_status, to_status, reason, hash)
+            """, [.textArray(entries.map { String($0.0.sequence) }), .textArray(entries.map(\.1.reportID)), .textArray(entries.map(\.1.actor)),
+                  .textArray(entries.map(\.1.at)), .textArray(entries.map(\.1.action)), .textArray(entries.map { $0.1.from?.rawValue }),
+                  .textArray(entries.map { $0.1.to?.rawValue }), .textArray(entries.map(\.1.reason)), .textArray(entries.map(\.0.hash))])
+        try writeCounters(counters, db)
+        return results
     }
 }

@@ -151,9 +151,24 @@ extension PostgresStore: ReportStore {
 }
 
 extension PostgresValue {
-    /// A `text[]` parameter, in PostgreSQL's array literal syntax.
-    static func textArray(_ values: [String]) -> Self {
-        .text("{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
-            .joined(separator: ",") + "}")
+    /// A `text[]` parameter, in PostgreSQL's array literal syntax; nil elements are NULL.
+    static func textArray(_ values: [String?]) -> Self {
+        var out = "{"
+        for (i, value) in values.enumerated() {
+            if i > 0 { out += "," }
+            guard let value else {
+                out += "NULL"
+                continue
+            }
+            out += "\""
+            for c in value.unicodeScalars {
+                if c == "\"" || c == "\\" { out += "\\" }
+                out.unicodeScalars.append(c)
+            }
+            out += "\""
+        }
+        return .text(out + "}")
     }
+
+    static func textArray(_ values: [String]) -> Self { textArray(values.map(Optional.some)) }
 }
