@@ -83,7 +83,8 @@ final class PostgresConnection {
     /// new connection; lost during `COMMIT`, the outcome is unknown and is never retried.
     func transaction<T>(_ begin: String = "BEGIN", _ body: () throws -> T) throws -> T {
         do {
-            try query(begin)
+            // The simple protocol: `begin` may carry more than one statement (a lock with it).
+            try execute(begin)
         } catch {
             throw error.lostBeforeCommit()
         }

@@ -65,6 +65,11 @@ final class PostgresPool: Sendable {
         try await run(operation) { db in try db.transaction(begin) { try body(db) } }
     }
 
+    /// Runs `body` in a transaction that holds the store's writer lock from its first statement.
+    func writeTransaction<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await transaction(operation, begin: PostgresStore.beginWriting, body)
+    }
+
     /// A new connection with the service's settings, outside the pool (the notification
     /// listener holds one of its own).
     func connect() throws(StorageError) -> PostgresConnection {

@@ -80,9 +80,8 @@ extension PostgresStore: AreaStore {
     @discardableResult
     public func publish(layer: String, version: Int, resolve: AreaResolver?) async throws -> Int {
         let zone = timeZone
-        return try await pool.transaction("publish a layer version") { db in
+        return try await pool.writeTransaction("publish a layer version") { db in
             // Re-assignment moves reports and counters, so it excludes every other report change.
-            try Self.lockWriter(db)
             let exists = try db.query("SELECT 1 FROM layer_versions WHERE layer = $1 AND version = $2", [.text(layer), .int(Int64(version))]).firstInt
             guard exists != nil else { throw StorageError.unknownVersion(layer: layer, version: version) }
             try db.query("UPDATE layers SET published_version = $1 WHERE name = $2", [.int(Int64(version)), .text(layer)])

@@ -11,8 +11,7 @@ extension PostgresStore: AttachmentStore {
     }
 
     public func addAttachment(_ a: Attachment, uploadedBy: String) async throws {
-        try await pool.transaction("record an attachment") { db in
-            try Self.lockWriter(db)
+        try await pool.writeTransaction("record an attachment") { db in
             guard try db.query("SELECT 1 FROM reports WHERE id = $1", [.text(a.reportID)]).count > 0 else { throw StorageError.notFound("report \(a.reportID)") }
             let at = Timestamp.format(a.createdAt)
             try db.query("INSERT INTO attachments (\(Self.attachmentColumns), uploaded_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",

@@ -27,8 +27,7 @@ extension PostgresStore: AuditLog {
     }
 
     public func recordEvent(actor: String, action: String, detail: String) async throws {
-        try await pool.transaction("record an event") { db in
-            try Self.lockWriter(db)
+        try await pool.writeTransaction("record an event") { db in
             _ = try Self.appendAudit(db, AuditFields(reportID: nil, actor: actor, at: Timestamp.now(), action: action, reason: detail))
         }
     }

@@ -10,8 +10,7 @@ extension PostgresStore: BulkReportStore {
         for r in records { counters.add(from: nil, to: r) }
         let cells = counters.nonZero
         do {
-            try await pool.transaction("import reports") { db in
-                try Self.lockWriter(db)
+            try await pool.writeTransaction("import reports") { db in
                 // Rows stream in through COPY, a megabyte at a time: no statement per report.
                 var next = 0
                 try db.copyIn("COPY reports (id, kind, status, version, occurred_on, submitted_at, updated_at, lon, lat, payload, verified_on, group_key) FROM STDIN WITH (FORMAT csv)") {

@@ -97,8 +97,7 @@ extension PostgresStore: CounterStore {
     @discardableResult
     public func rebuildCounters() async throws -> Int {
         let zone = timeZone
-        return try await pool.transaction("rebuild counters") { db in
-            try Self.lockWriter(db)
+        return try await pool.writeTransaction("rebuild counters") { db in
             let wrong = try Self.recount(zone: zone, db).count
             guard wrong > 0 else { return 0 }
             try db.execute("DELETE FROM counters; INSERT INTO counters SELECT layer, basis, area_id, day, kind, status, grp, n FROM recount")

@@ -1,3 +1,4 @@
+import Aggregation
 import DomainKernel
 import Foundation
 import Storage
@@ -26,9 +27,9 @@ extension PostgresStore {
     private func commit(_ jobs: [IntakeJob]) async {
         let zone = timeZone
         do {
-            let results = try await pool.transaction("store submissions") { db in
-                try Self.lockWriter(db)
-                return try Self.storeBatch(jobs, zone: zone, db)
+            // The writer lock is taken with BEGIN, in the same round trip.
+            let results = try await pool.writeTransaction("store submissions") { db in
+                try Self.storeBatch(jobs, zone: zone, db)
             }
             for (job, result) in zip(jobs, results) { job.continuation.resume(with: result) }
         } catch StorageError.unavailable(let why) {
@@ -43,8 +44,9 @@ extension PostgresStore {
     }
 
     /// Stores a batch under the writer lock in a fixed number of round trips, whatever its size:
-    /// one read of the keys already used, one of the reporters' recent reports, then one
-    /// statement per table. Each submission is decided in arrival order exactly as if it were
+    /// one read of the keys already used, one of the reporters' recent reports (each only when
+    /// some submission needs it), one of the audit chain's tail, then one statement that writes
+    /// every table. Each submission is decided in arrival order exactly as if it were
     /// stored alone: a key used earlier in the batch replays that report, and a report accepted
     /// earlier counts for the 14-day rule of the same reporter's later ones.
     static func storeBatch(_ jobs: [IntakeJob], zone: TimeZone, _ db: PostgresConnection) throws -> [Result<SubmissionOutcome, any Error>] {
@@ -109,14 +111,34 @@ extension PostgresStore {
         }
         guard !accepted.isEmpty else { return results }
 
+        // Every write of the batch in one statement, one round trip: data-modifying CTEs all run,
+        // whatever the final statement reads.
+        let areas = accepted.flatMap { r in r.areas.map { (r.id, $0) } }
+        let cells = counters.nonZero
         try db.query("""
-            INSERT INTO reports (id, kind, status, version, reporter_id, idempotency_scope, idempotency_key, occurred_on, submitted_at, updated_at,
-                                 lon, lat, payload, group_key)
-            SELECT id, kind, status, version::integer, reporter_id, scope, key, occurred_on, submitted_at, submitted_at,
-                   lon::double precision, lat::double precision, payload, group_key
-            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                        $10::text[], $11::text[], $12::text[], $13::text[])
-                 AS t (id, kind, status, version, reporter_id, scope, key, occurred_on, submitted_at, lon, lat, payload, group_key)
+            WITH new_reports AS (
+                INSERT INTO reports (id, kind, status, version, reporter_id, idempotency_scope, idempotency_key, occurred_on, submitted_at,
+                                     updated_at, lon, lat, payload, group_key)
+                SELECT id, kind, status, version::integer, reporter_id, scope, key, occurred_on, submitted_at, submitted_at,
+                       lon::double precision, lat::double precision, payload, group_key
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+                            $10::text[], $11::text[], $12::text[], $13::text[])
+                     AS t (id, kind, status, version, reporter_id, scope, key, occurred_on, submitted_at, lon, lat, payload, group_key)
+            ), new_areas AS (
+                INSERT INTO report_areas (report_id, layer, layer_version, area_id)
+                SELECT report_id, layer, layer_version::integer, area_id FROM unnest($14::text[], $15::text[], $16::text[], $17::text[])
+                     AS t (report_id, layer, layer_version, area_id)
+            ), new_audit AS (
+                INSERT INTO audit (sequence, report_id, actor, at, action, from_status, to_status, reason, hash)
+                SELECT sequence::bigint, report_id, actor, at, action, from_status, to_status, reason, hash
+                FROM unnest($18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::text[], $25::text[], $26::text[])
+                     AS t (sequence, report_id, actor, at, action, from_status, to_status, reason, hash)
+            )
+            INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n)
+            SELECT layer, basis, area_id, day, kind, status, grp, n::bigint
+            FROM unnest($27::text[], $28::text[], $29::text[], $30::text[], $31::text[], $32::text[], $33::text[], $34::text[])
+                 AS t (layer, basis, area_id, day, kind, status, grp, n)
+            ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = counters.n + excluded.n
             """, [.textArray(accepted.map(\.id)), .textArray(accepted.map(\.kind.rawValue)), .textArray(accepted.map(\.status.rawValue)),
                   .textArray(accepted.map { String($0.version) }), .textArray(accepted.map(\.reporterID)), .textArray(accepted.map(scope)),
                   .textArray(zip(jobs, results).compactMap { job, result in
@@ -124,25 +146,15 @@ extension PostgresStore {
                   }),
                   .textArray(accepted.map(\.occurredOn.iso)), .textArray(accepted.map { Timestamp.format($0.submittedAt) }),
                   .textArray(accepted.map { $0.lon.map { "\($0)" } }), .textArray(accepted.map { $0.lat.map { "\($0)" } }),
-                  .textArray(accepted.map { String(decoding: $0.payload, as: UTF8.self) }), .textArray(accepted.map(\.group))])
-        let areas = accepted.flatMap { r in r.areas.map { (r.id, $0) } }
-        if !areas.isEmpty {
-            try db.query("""
-                INSERT INTO report_areas (report_id, layer, layer_version, area_id)
-                SELECT report_id, layer, layer_version::integer, area_id FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
-                     AS t (report_id, layer, layer_version, area_id)
-                """, [.textArray(areas.map(\.0)), .textArray(areas.map(\.1.layer)), .textArray(areas.map { String($0.1.layerVersion) }),
-                      .textArray(areas.map(\.1.areaID))])
-        }
-        try db.query("""
-            INSERT INTO audit (sequence, report_id, actor, at, action, from_status, to_status, reason, hash)
-            SELECT sequence::bigint, report_id, actor, at, action, from_status, to_status, reason, hash
-            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
-                 AS t (sequence, report_id, actor, at, action, from_status, to_status, reason, hash)
-            """, [.textArray(entries.map { String($0.0.sequence) }), .textArray(entries.map(\.1.reportID)), .textArray(entries.map(\.1.actor)),
+                  .textArray(accepted.map { String(decoding: $0.payload, as: UTF8.self) }), .textArray(accepted.map(\.group)),
+                  .textArray(areas.map(\.0)), .textArray(areas.map(\.1.layer)), .textArray(areas.map { String($0.1.layerVersion) }),
+                  .textArray(areas.map(\.1.areaID)),
+                  .textArray(entries.map { String($0.0.sequence) }), .textArray(entries.map(\.1.reportID)), .textArray(entries.map(\.1.actor)),
                   .textArray(entries.map(\.1.at)), .textArray(entries.map(\.1.action)), .textArray(entries.map { $0.1.from?.rawValue }),
-                  .textArray(entries.map { $0.1.to?.rawValue }), .textArray(entries.map(\.1.reason)), .textArray(entries.map(\.0.hash))])
-        try writeCounters(counters, db)
+                  .textArray(entries.map { $0.1.to?.rawValue }), .textArray(entries.map(\.1.reason)), .textArray(entries.map(\.0.hash)),
+                  .textArray(cells.map(\.key.layer)), .textArray(cells.map(\.key.basis.rawValue)), .textArray(cells.map(\.key.areaID)),
+                  .textArray(cells.map(\.key.day.iso)), .textArray(cells.map(\.key.kind.rawValue)), .textArray(cells.map(\.key.status.rawValue)),
+                  .textArray(cells.map(\.key.group)), .textArray(cells.map { String($0.change) })])
         return results
     }
 }

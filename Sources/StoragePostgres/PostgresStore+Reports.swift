@@ -117,8 +117,7 @@ extension PostgresStore: ReportStore {
     public func transition(reportID: String, _ transition: ReportTransition, reason: String?, actor: String,
                            expectedVersion: Int?) async throws -> ReportRecord {
         let zone = timeZone
-        return try await pool.transaction("change a report's status") { db in
-            try Self.lockWriter(db)
+        return try await pool.writeTransaction("change a report's status") { db in
             guard var r = try Self.loadReport(id: reportID, db) else { throw ReportChangeError.notFound }
             if let expectedVersion, expectedVersion != r.version {
                 throw ReportChangeError.staleVersion(current: r.version, status: r.status)

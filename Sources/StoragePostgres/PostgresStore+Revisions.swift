@@ -7,8 +7,7 @@ extension PostgresStore: RevisionStore {
     public func edit(reportID: String, _ edit: ReportEdit, actor: String, expectedVersion: Int?, keep: Int,
                      allowed: @escaping @Sendable (ReportRecord) throws -> Void) async throws -> ReportRecord {
         let zone = timeZone
-        return try await pool.transaction("edit a report") { db in
-            try Self.lockWriter(db)
+        return try await pool.writeTransaction("edit a report") { db in
             return try Self.apply(edit, to: reportID, actor: actor, action: "edit", expectedVersion: expectedVersion, keep: keep, allowed: allowed,
                                   zone: zone, db)
         }
@@ -17,8 +16,7 @@ extension PostgresStore: RevisionStore {
     public func restore(reportID: String, revision: Int, actor: String, expectedVersion: Int?, keep: Int,
                         allowed: @escaping @Sendable (ReportRecord) throws -> Void) async throws -> ReportRecord {
         let zone = timeZone
-        return try await pool.transaction("restore a revision") { db in
-            try Self.lockWriter(db)
+        return try await pool.writeTransaction("restore a revision") { db in
             guard let kept = try Self.revisions(reportID, db).first(where: { $0.revision == revision }) else {
                 throw StorageError.notFound("revision \(revision) of report \(reportID)")
             }

@@ -78,8 +78,7 @@ extension PostgresStore: VerificationStore {
     }
 
     public func grant(reportID: String, viewerID: String, by admin: String) async throws {
-        try await pool.transaction("grant a report") { db in
-            try Self.lockWriter(db)
+        try await pool.writeTransaction("grant a report") { db in
             guard try db.query("SELECT 1 FROM reports WHERE id = $1", [.text(reportID)]).count > 0 else { throw StorageError.notFound("report \(reportID)") }
             let role = try db.query("SELECT role FROM accounts WHERE id = $1", [.text(viewerID)]).firstText
             guard role == Role.viewer.rawValue else { throw StorageError.notFound("viewer account \(viewerID)") }
@@ -90,8 +89,7 @@ extension PostgresStore: VerificationStore {
     }
 
     public func revokeGrant(reportID: String, viewerID: String, by admin: String) async throws {
-        try await pool.transaction("withdraw a grant") { db in
-            try Self.lockWriter(db)
+        try await pool.writeTransaction("withdraw a grant") { db in
             try db.query("DELETE FROM grants WHERE report_id = $1 AND viewer_id = $2", [.text(reportID), .text(viewerID)])
             try Self.appendAudit(db, AuditFields(reportID: reportID, actor: admin, at: Timestamp.now(), action: "revoke-grant:\(viewerID)"))
         }

@@ -7,7 +7,7 @@ import Synchronization
 /// What SQLite gets from its single writer is explicit here (see the `Storage` protocols'
 /// concurrency contracts):
 /// - Every transaction that changes reports, their areas, counters or the audit trail first
-///   takes the *writer lock*, `LOCK TABLE audit IN EXCLUSIVE MODE`. The audit trail is one hash
+///   takes the *writer lock*, `LOCK TABLE audit IN EXCLUSIVE MODE` (`writeTransaction`). The audit trail is one hash
 ///   chain over the installation, so its appends need a total order; holding the lock for the
 ///   whole transaction also makes the 14-day rule and idempotency keys (checked, then inserted)
 ///   and counter changes exact across processes. Plain reads are not blocked by it. Intake
@@ -41,10 +41,9 @@ public final class PostgresStore: Sendable {
         listener.stop()
     }
 
-    /// Takes the writer lock inside the caller's transaction (see the type's comment).
-    static func lockWriter(_ db: PostgresConnection) throws {
-        try db.query("LOCK TABLE audit IN EXCLUSIVE MODE")
-    }
+    /// The statements that open a transaction holding the writer lock (see the type's comment),
+    /// sent in one round trip.
+    static let beginWriting = "BEGIN; LOCK TABLE audit IN EXCLUSIVE MODE"
 
     /// Moves the data version on, inside the caller's transaction; the trigger notifies every
     /// listening process when the transaction commits.
