@@ -66,7 +66,7 @@ struct TestBackendMissing: Error, CustomStringConvertible {
 /// Runs SQL on a test's database behind the service's back, as someone with write access could.
 func rawSQL(_ sql: String, on database: String) throws {
     if case .postgres(let uri) = try StoreLocation(database) {
-        try PostgresConnection(location: uri, settings: []).execute(sql)
+        try PostgresConnection(location: uri, settings: []).execute("SET client_min_messages = warning; " + sql)
     } else {
         try SQLiteConnection(path: database).execute(sql)
     }
