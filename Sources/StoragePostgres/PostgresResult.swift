@@ -17,9 +17,6 @@ final class PostgresResult {
 
     var count: Int { Int(PQntuples(result)) }
 
-    /// Rows changed by an `INSERT`, `UPDATE` or `DELETE`.
-    var affected: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
-
     func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(result, Int32(row), Int32(column)) == 1 }
 
     func text(_ row: Int, _ column: Int) -> String? {

@@ -11,9 +11,7 @@ extension PostgresStore: CounterStore {
     static func writeCounters(_ changes: CounterChanges, _ db: PostgresConnection) throws {
         let cells = changes.nonZero
         guard !cells.isEmpty else { return }
-        let keys: [PostgresValue] = [.textArray(cells.map(\.key.layer)), .textArray(cells.map(\.key.basis.rawValue)), .textArray(cells.map(\.key.areaID)),
-                                     .textArray(cells.map(\.key.day.iso)), .textArray(cells.map(\.key.kind.rawValue)),
-                                     .textArray(cells.map(\.key.status.rawValue)), .textArray(cells.map(\.key.group))]
+        let keys = counterKeyArrays(cells)
         try db.query("""
             INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n)
             SELECT layer, basis, area_id, day, kind, status, grp, n::bigint
@@ -27,6 +25,14 @@ extension PostgresStore: CounterStore {
                 AS t (layer, basis, area_id, day, kind, status, grp)
             WHERE (c.layer, c.basis, c.area_id, c.day, c.kind, c.status, c.grp) = (t.layer, t.basis, t.area_id, t.day, t.kind, t.status, t.grp) AND c.n = 0
             """, keys)
+    }
+
+    /// The cells' keys as seven `text[]` parameters, in the column order of `counters`, for
+    /// statements that read them through `unnest`.
+    static func counterKeyArrays(_ cells: [(key: CounterKey, change: Int)]) -> [PostgresValue] {
+        [.textArray(cells.map(\.key.layer)), .textArray(cells.map(\.key.basis.rawValue)), .textArray(cells.map(\.key.areaID)),
+         .textArray(cells.map(\.key.day.iso)), .textArray(cells.map(\.key.kind.rawValue)), .textArray(cells.map(\.key.status.rawValue)),
+         .textArray(cells.map(\.key.group))]
     }
 
     public func counterSnapshot(layer: String, basis: TimeBasis) async throws -> CounterSnapshot {

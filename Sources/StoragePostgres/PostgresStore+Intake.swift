@@ -84,6 +84,7 @@ extension PostgresStore {
         var audit = try auditTail(db)
         var entries: [(AuditTail, AuditFields)] = []
         var accepted: [ReportRecord] = []
+        var acceptedKeys: [String?] = []
         var counters = CounterChanges(zone: zone)
         var results: [Result<SubmissionOutcome, any Error>] = []
         results.reserveCapacity(jobs.count)
@@ -106,6 +107,7 @@ extension PostgresStore {
             audit = audit.next(fields)
             entries.append((audit, fields))
             accepted.append(r)
+            acceptedKeys.append(job.submission.idempotencyKey)
             counters.add(from: nil, to: r)
             results.append(.success(.created(r)))
         }
@@ -141,9 +143,7 @@ extension PostgresStore {
             ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = counters.n + excluded.n
             """, [.textArray(accepted.map(\.id)), .textArray(accepted.map(\.kind.rawValue)), .textArray(accepted.map(\.status.rawValue)),
                   .textArray(accepted.map { String($0.version) }), .textArray(accepted.map(\.reporterID)), .textArray(accepted.map(scope)),
-                  .textArray(zip(jobs, results).compactMap { job, result in
-                      if case .success(.created) = result { return job.submission.idempotencyKey } else { return Optional<String?>.none }
-                  }),
+                  .textArray(acceptedKeys),
                   .textArray(accepted.map(\.occurredOn.iso)), .textArray(accepted.map { Timestamp.format($0.submittedAt) }),
                   .textArray(accepted.map { $0.lon.map { "\($0)" } }), .textArray(accepted.map { $0.lat.map { "\($0)" } }),
                   .textArray(accepted.map { String(decoding: $0.payload, as: UTF8.self) }), .textArray(accepted.map(\.group)),
@@ -152,9 +152,7 @@ extension PostgresStore {
                   .textArray(entries.map { String($0.0.sequence) }), .textArray(entries.map(\.1.reportID)), .textArray(entries.map(\.1.actor)),
                   .textArray(entries.map(\.1.at)), .textArray(entries.map(\.1.action)), .textArray(entries.map { $0.1.from?.rawValue }),
                   .textArray(entries.map { $0.1.to?.rawValue }), .textArray(entries.map(\.1.reason)), .textArray(entries.map(\.0.hash)),
-                  .textArray(cells.map(\.key.layer)), .textArray(cells.map(\.key.basis.rawValue)), .textArray(cells.map(\.key.areaID)),
-                  .textArray(cells.map(\.key.day.iso)), .textArray(cells.map(\.key.kind.rawValue)), .textArray(cells.map(\.key.status.rawValue)),
-                  .textArray(cells.map(\.key.group)), .textArray(cells.map { String($0.change) })])
+               ] + counterKeyArrays(cells) + [.textArray(cells.map { String($0.change) })])
         return results
     }
 }

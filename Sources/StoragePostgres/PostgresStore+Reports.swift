@@ -50,41 +50,6 @@ extension PostgresStore: ReportStore {
         }
     }
 
-    /// Stores one submission inside the batch's transaction, under the writer lock.
-    ///
-    /// Everything that can refuse a submission (a repeated key, the rule in `check`) runs before
-    /// its first write, so a refusal leaves nothing to undo and the batch goes on.
-    /// - Parameter audit: the newest audit entry, carried from one submission to the next.
-    static func store(_ job: IntakeJob, _ db: PostgresConnection, audit: inout AuditTail) throws -> SubmissionOutcome {
-        let r = job.submission.record
-        let scope = r.reporterID ?? "anonymous"
-        if let key = job.submission.idempotencyKey {
-            let found = try db.query("SELECT \(reportColumns) FROM reports WHERE idempotency_scope = $1 AND idempotency_key = $2",
-                                     [.text(scope), .text(key)])
-            if let first = try readReports(found, db).first { return .replayed(first) }
-        }
-        if let reporter = r.reporterID {
-            let s = try db.query("SELECT id, submitted_at, status FROM reports WHERE reporter_id = $1 AND kind = $2 ORDER BY submitted_at DESC LIMIT 50",
-                                 [.text(reporter), .text(r.kind.rawValue)])
-            let prior = try (0..<s.count).map { i in
-                PriorReport(id: s.string(i, 0), submittedAt: Timestamp.parse(s.string(i, 1)), status: try s.reportStatus(i, 2) ?? .pending)
-            }
-            try job.check(prior)
-        }
-        let submitted = Timestamp.format(r.submittedAt)
-        try db.query("""
-            INSERT INTO reports (id, kind, status, version, reporter_id, idempotency_scope, idempotency_key,
-                                 occurred_on, submitted_at, updated_at, lon, lat, payload, group_key)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-            """, [.text(r.id), .text(r.kind.rawValue), .text(r.status.rawValue), .int(Int64(r.version)), .optional(r.reporterID),
-                  .text(scope), .optional(job.submission.idempotencyKey), .day(r.occurredOn), .text(submitted), .text(submitted),
-                  .optional(r.lon), .optional(r.lat), .text(String(decoding: r.payload, as: UTF8.self)), .text(r.group)])
-        try insertAreas(r.id, r.areas, db)
-        audit = try appendAudit(db, after: audit, AuditFields(reportID: r.id, actor: r.reporterID ?? "anonymous", at: submitted,
-                                                              action: "submit", to: r.status))
-        return .created(r)
-    }
-
     static func insertAreas(_ reportID: String, _ areas: [AreaAssignment], _ db: PostgresConnection) throws {
         for a in areas {
             try db.query("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES ($1, $2, $3, $4)",
@@ -94,10 +59,9 @@ extension PostgresStore: ReportStore {
 
     /// Appends one audit entry, chained to the last one, inside the caller's transaction, which
     /// holds the writer lock (so no other process appends in between).
-    /// - Parameter tail: the newest entry when the caller already knows it; read from the table otherwise.
     @discardableResult
-    static func appendAudit(_ db: PostgresConnection, after tail: AuditTail? = nil, _ fields: AuditFields) throws -> AuditTail {
-        let entry = try (tail ?? auditTail(db)).next(fields)
+    static func appendAudit(_ db: PostgresConnection, _ fields: AuditFields) throws -> AuditTail {
+        let entry = try auditTail(db).next(fields)
         try db.query("INSERT INTO audit (sequence, report_id, actor, at, action, from_status, to_status, reason, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
                      [.int(Int64(entry.sequence)), .optional(fields.reportID), .text(fields.actor), .text(fields.at), .text(fields.action),
                       .optional(fields.from?.rawValue), .optional(fields.to?.rawValue), .optional(fields.reason), .text(entry.hash)])

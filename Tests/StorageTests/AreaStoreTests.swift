@@ -2,6 +2,7 @@ import Foundation
 import GeoCore
 import Testing
 import Storage
+import Synchronization
 
 func area(_ id: String, _ x: Double, name: String? = nil, capacity: Double? = nil) -> StoredArea {
     let ring = [(x, 0.0), (x + 1, 0), (x + 1, 1), (x, 1), (x, 0)].map { try! Position(lon: $0.0, lat: $0.1) }
@@ -57,6 +58,32 @@ struct AreaStoreTests {
         #expect(layers.count == 1 && layers[0].versions.count == 1 && layers[0].publishedVersion == nil)
         #expect(try await t.store.stageNewLayer(LayerImport(layer: "halls", kind: .areas, source: nil, areas: [area("b", 1)])) == nil)
         #expect(try await t.store.stage(LayerImport(layer: "halls", kind: .areas, source: nil, areas: [area("b", 1)])).version == 2)
+    }
+
+    @Test("a publication by another store is visible to a poll at once, and announced to observers where the backend listens (PostgreSQL)",
+          arguments: StoreBackend.allCases)
+    func announcedChanges(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let heard = Mutex(0)
+        t.store.observeChanges { heard.withLock { $0 += 1 } }
+        func heardWithin(_ seconds: Double, _ condition: (Int) -> Bool) async throws -> Bool {
+            let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+            while ContinuousClock.now < deadline {
+                if condition(heard.withLock { $0 }) { return true }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            return condition(heard.withLock { $0 })
+        }
+        // The listener announces once when it connects (notifications may have been missed before).
+        if backend == .postgres { #expect(try await heardWithin(5) { $0 > 0 }) }
+        let before = heard.withLock { $0 }
+        try await t.reopen().importLayer(LayerImport(layer: "halls", kind: .areas, source: nil, areas: [area("a", 0)]))
+        #expect(try await t.store.dataVersion() == 1)
+        switch backend {
+        case .postgres: #expect(try await heardWithin(2) { $0 > before })
+        case .sqlite: #expect(heard.withLock { $0 } == 0)
+        }
     }
 
     @Test("re-import makes a new version; the old one stays readable and published until the new one is published", arguments: StoreBackend.allCases)

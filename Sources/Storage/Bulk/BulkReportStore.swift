@@ -47,11 +47,4 @@ public enum ReportCSV {
         }
         out.append(10)
     }
-
-    /// One line (with its newline) of fields.
-    public static func line(_ values: [String?]) -> String {
-        var out: [UInt8] = []
-        append(values, to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Crypto
 import DomainKernel
 import Foundation
+import GeoCore
 import Storage
 
 /// Moves reports in from an earlier system or an export: every row checked, placed in the
@@ -54,7 +55,7 @@ struct ImportReportsCommand: AsyncParsableCommand {
             printError("\(file) holds no reports; nothing imported")
             return
         }
-        let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        let digest = SHA256.hash(data: data).hexString
         do {
             try await db.importReports(records, actor: "cli", detail: "file=\(url.lastPathComponent) rows=\(records.count) sha256=\(digest)")
         } catch StorageError.conflict(let what) {
@@ -72,25 +73,5 @@ struct ImportReportsCommand: AsyncParsableCommand {
         if problems.count > 100 { printError("… and \(problems.count - 100) more") }
         printError("\(problems.count) problem\(problems.count == 1 ? "" : "s") in \(file); nothing imported")
         throw ExitCode(1)
-    }
-}
-
-/// The raw report rows for an admin, for migration or backup: ids, statuses, days, exact
-/// locations and payloads. Personal data: the export is recorded in the audit trail.
-struct ExportReportsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "reports",
-        abstract: "Write every report as a CSV row (the columns import-reports reads); recorded in the audit trail.",
-        discussion: "The rows carry personal data (exact locations, payloads): keep the file as you keep the database."
-    )
-
-    @Option(help: "Output CSV file.") var out: String
-    @OptionGroup var store: StoreOptions
-
-    func run() async throws {
-        let db = try await store.open()
-        let count = try await db.exportReports(to: URL(fileURLWithPath: out))
-        try await db.recordEvent(actor: "cli", action: "export-reports", detail: "rows=\(count)")
-        printError("wrote \(count) reports to \(out)")
     }
 }
