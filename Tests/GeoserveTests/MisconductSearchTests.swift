@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -16,7 +17,7 @@ struct MisconductSearchTests {
             _ = try await client.submit(Drafts.misconduct())   // stays pending
             let id = verified["id"] as? String ?? ""
             _ = try await client.json(.post, "/v1/reports/\(id)/transitions", token: admin, body: #"{"transition":"verify"}"#)
-            let (raw, text) = try await client.execute(uri: "/v1/misconduct/near?lon=-87.6003&lat=41.7894&radius_m=500&layer=halls", method: .get) { r in
+            let (raw, text) = try await client.execute(uri: "/v1/misconduct/near?lon=-87.6003&lat=41.7894&radius_m=1000&layer=halls", method: .get) { r in
                 (r, String(buffer: r.body))
             }
             #expect(raw.status == .ok && raw.headers[.cacheControl] == "public, max-age=60")
@@ -34,6 +35,53 @@ struct MisconductSearchTests {
             #expect((far["reports"] as? [[String: Any]])?.isEmpty == true)
         }
     }
+
+    @Test("binary-searching the circle's edge finds only the report's 1 km cell, not its point")
+    func nearSearchCannotPinALocation() async throws {
+        let service = try await TestService(demo: false)
+        defer { service.remove() }
+        // A point near a corner of its cell, so that the cell's centre lies far from it.
+        let cell = CoarseCell(lon: -87.6003, lat: 41.7894, size: MisconductSearchController.cellSize)
+        let truth = (lon: cell.centre.lon + 0.45 * Self.cellWidthDegrees(cell), lat: cell.centre.lat + 0.45 * Self.cellHeightDegrees(cell))
+        #expect(CoarseCell(lon: truth.lon, lat: truth.lat, size: cell.size) == cell)
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            let draft = Drafts.misconduct().replacingOccurrences(of: #""lon":-87.6003,"lat":41.7894"#, with: #""lon":\#(truth.lon),"lat":\#(truth.lat)"#)
+            let (status, created, _) = try await client.submit(draft)
+            #expect(status == .created)
+            _ = try await client.json(.post, "/v1/reports/\(created["id"] as? String ?? "")/transitions", token: admin, body: #"{"transition":"verify"}"#)
+            let radius = 300.0
+            func found(_ lon: Double, _ lat: Double) async throws -> Bool {
+                let (_, body) = try await client.json(.get, "/v1/misconduct/near?lon=\(lon)&lat=\(lat)&radius_m=\(radius)")
+                return (body["reports"] as? [[String: Any]])?.isEmpty == false
+            }
+            // The attacker starts from a circle that matches and walks each edge in by bisection.
+            let start = cell.centre
+            #expect(try await found(start.lon, start.lat))
+            func edge(_ inside: Double, _ outside: Double, _ at: (Double) -> (Double, Double)) async throws -> Double {
+                var (a, b) = (inside, outside)
+                for _ in 0..<40 {
+                    let m = (a + b) / 2
+                    let (x, y) = at(m)
+                    if try await found(x, y) { a = m } else { b = m }
+                }
+                return a
+            }
+            let far = 0.05
+            let east = try await edge(start.lon, start.lon + far) { ($0, start.lat) }
+            let west = try await edge(start.lon, start.lon - far) { ($0, start.lat) }
+            let north = try await edge(start.lat, start.lat + far) { (start.lon, $0) }
+            let south = try await edge(start.lat, start.lat - far) { (start.lon, $0) }
+            let estimate = ((east + west) / 2, (north + south) / 2)
+            let miss = greatCircleMetres(lon1: estimate.0, lat1: estimate.1, lon2: truth.lon, lat2: truth.lat)
+            let toCentre = greatCircleMetres(lon1: estimate.0, lat1: estimate.1, lon2: cell.centre.lon, lat2: cell.centre.lat)
+            #expect(toCentre < 1, "the search reveals the cell's centre and nothing finer")
+            #expect(miss >= 500, "the attacker's best estimate is \(miss) m from the report")
+        }
+    }
+
+    static func cellHeightDegrees(_ cell: CoarseCell) -> Double { cell.size / (6_371_008.8 * .pi / 180) }
+    static func cellWidthDegrees(_ cell: CoarseCell) -> Double { cellHeightDegrees(cell) / cos(cell.centre.lat * .pi / 180) }
 
     @Test("bad searches are refused with the field; tiny radii are refused so searches cannot pin a location")
     func badSearches() async throws {

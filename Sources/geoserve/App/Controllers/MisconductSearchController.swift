@@ -12,6 +12,9 @@ struct MisconductSearchController {
     let search: any PublicReportSearch
     /// Smaller circles would let repeated searches close in on a report's exact location.
     static let radiusRange = 250.0...50_000.0
+    /// Reports are matched by the centre of a 1 km cell: searches learn at most the cell, a
+    /// neighbourhood rather than a doorstep (at least 500 m, as the security review asked).
+    static let cellSize = 1_000.0
 
     struct Results: ResponseEncodable {
         let reports: [PublicMisconductReport]
@@ -37,16 +40,20 @@ struct MisconductSearchController {
         return Self.results(records, layer: layer)
     }
 
-    /// `GET /v1/misconduct/near?lon=…&lat=…&radius_m=…`: the verified reports within a circle.
+    /// `GET /v1/misconduct/near?lon=…&lat=…&radius_m=…`: the verified reports whose coarse cell's
+    /// centre lies within the circle. Never the exact point: see `CoarseCell`.
     func near(_ request: Request) async throws -> Results {
         let q = try QueryValues(request, QueryParameters.misconductNear)
         let (lon, lat, radius) = (q.number(QueryParameters.lon)!, q.number(QueryParameters.lat)!, q.number(QueryParameters.radius)!)
-        let dLat = radius / 111_195 * 1.01
+        // The stored points are exact, so the box reaches as far as any point whose cell's centre
+        // can lie inside the circle.
+        let dLat = (radius + CoarseCell.reach(size: Self.cellSize)) / 111_195 * 1.01
         let dLon = dLat / max(cos(lat * .pi / 180), 0.01)
         var records = try await search.verifiedReports(kind: .misconduct, within: (lon - dLon, lat - dLat, lon + dLon, lat + dLat), limit: 5_000)
         records = records.filter { r in
             guard let rl = r.lon, let rt = r.lat else { return false }
-            return greatCircleMetres(lon1: lon, lat1: lat, lon2: rl, lat2: rt) <= radius
+            let centre = CoarseCell(lon: rl, lat: rt, size: Self.cellSize).centre
+            return greatCircleMetres(lon1: lon, lat1: lat, lon2: centre.lon, lat2: centre.lat) <= radius
         }
         return Self.results(Array(records.prefix(q.int(QueryParameters.searchLimit)!)), layer: q.text(QueryParameters.resultLayer))
     }
