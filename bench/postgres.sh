@@ -206,7 +206,7 @@ start_server() {  # name database demo-data; sets server_pid[name], server_base[
     port=$(free_port)
     # Run from the work folder with an attachments folder there: geoserve's default for
     # PostgreSQL is var/attachments under the working folder.
-    (cd "$work/run" && GEOSERVE_ATTACHMENTS="$work/run/attachments" exec "$bin" serve --port "$port" \
+    (cd "$work/run" && GEOSERVE_ATTACHMENTS="$work/run/attachments" GEOSERVE_ANONYMOUS_PER_MINUTE=0 exec "$bin" serve --port "$port" \
       --database "$db" --demo-data "$demo" --log-level error "${extra[@]}") >> "$logf" 2>&1 &
     pid=$!
     server_pid[$name]=$pid

@@ -10,9 +10,12 @@ extension PostgresStore: AttachmentStore {
                    file: s.string(i, 5), createdAt: Timestamp.parse(s.string(i, 6)))
     }
 
-    public func addAttachment(_ a: Attachment, uploadedBy: String) async throws {
+    public func addAttachment(_ a: Attachment, uploadedBy: String, limits: AttachmentLimits) async throws {
         try await pool.writeTransaction("record an attachment") { db in
             guard try db.query("SELECT 1 FROM reports WHERE id = $1", [.text(a.reportID)]).count > 0 else { throw StorageError.notFound("report \(a.reportID)") }
+            // The writer lock taken with BEGIN orders this count before any concurrent upload's.
+            let held = try db.query("SELECT count(*), coalesce(sum(size), 0) FROM attachments WHERE report_id = $1", [.text(a.reportID)])
+            try limits.check(holding: Int(held.int(0, 0)), bytes: Int(held.int(0, 1)), adding: a.size)
             let at = Timestamp.format(a.createdAt)
             try db.query("INSERT INTO attachments (\(Self.attachmentColumns), uploaded_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                          [.text(a.id), .text(a.reportID), .text(a.contentType), .int(Int64(a.size)), .text(a.sha256), .text(a.file), .text(at),

@@ -10,10 +10,13 @@ extension SQLiteStore: AttachmentStore {
                    file: s.text(5)!, createdAt: Timestamp.parse(s.text(6)!))
     }
 
-    public func addAttachment(_ a: Attachment, uploadedBy: String) async throws {
+    public func addAttachment(_ a: Attachment, uploadedBy: String, limits: AttachmentLimits) async throws {
         try await run { db in
             try db.transaction {
                 guard try Self.loadReport(id: a.reportID, db) != nil else { throw StorageError.notFound("report \(a.reportID)") }
+                let held = try db.prepare("SELECT count(*), coalesce(sum(size), 0) FROM attachments WHERE report_id = ?").bind(.text(a.reportID))
+                _ = try held.step()
+                try limits.check(holding: Int(held.int(0)), bytes: Int(held.int(1)), adding: a.size)
                 let at = Timestamp.format(a.createdAt)
                 try db.prepare("INSERT INTO attachments (\(Self.attachmentColumns), uploaded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
                     .bind(.text(a.id), .text(a.reportID), .text(a.contentType), .int(Int64(a.size)), .text(a.sha256), .text(a.file), .text(at),

@@ -1,4 +1,5 @@
 import Crypto
+import DomainKernel
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -28,7 +29,7 @@ struct AttachmentTests {
     func roundTrip() async throws {
         let service = try await TestService(demo: false)
         defer { service.remove() }
-        try await service.seedReports(["r"])
+        try await service.seedReports(["r"], kind: .misconduct)
         try await service.run { client in
             let admin = try await client.login(TestService.adminEmail)
             let verifier = try await client.account("verifier", admin: admin).token
@@ -57,7 +58,7 @@ struct AttachmentTests {
     func wrongContent() async throws {
         let service = try await TestService(demo: false)
         defer { service.remove() }
-        try await service.seedReports(["r"])
+        try await service.seedReports(["r"], kind: .misconduct)
         try await service.run { client in
             let admin = try await client.login(TestService.adminEmail)
             let (s1, b1) = try await upload(client, token: admin, bytes: Array("#!/bin/sh\necho not a photo, not at all\n".utf8), type: "image/jpeg")
@@ -77,7 +78,7 @@ struct AttachmentTests {
         var service = try await TestService(demo: false)
         defer { service.remove() }
         service.configuration.maxAttachmentBytes = 1000
-        try await service.seedReports(["r"])
+        try await service.seedReports(["r"], kind: .misconduct)
         try await service.run { client in
             let admin = try await client.login(TestService.adminEmail)
             let (status, body) = try await upload(client, token: admin, bytes: Self.jpeg)
@@ -90,7 +91,7 @@ struct AttachmentTests {
     func uploaders() async throws {
         let service = try await TestService(demo: false)
         defer { service.remove() }
-        try await service.seedReports(["r"])
+        try await service.seedReports(["r"], kind: .misconduct)
         try await service.run { client in
             let admin = try await client.login(TestService.adminEmail)
             let reporter = try await client.account("reporter", admin: admin).token

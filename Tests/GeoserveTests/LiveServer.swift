@@ -35,7 +35,8 @@ final class LiveServer: @unchecked Sendable {
         self.port = port
         self.database = database
         process.executableURL = Self.executable
-        process.arguments = ["serve", "--port", "\(port)", "--database", database, "--demo-data", demoData ?? "none", "--log-level", "error"]
+        process.arguments = ["serve", "--port", "\(port)", "--database", database, "--demo-data", demoData ?? "none", "--log-level", "error",
+                             "--anonymous-per-minute", "0"]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         for _ in 0..<300 {

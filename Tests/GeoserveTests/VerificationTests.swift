@@ -9,11 +9,11 @@ import Testing
 
 extension TestService {
     /// Stores pending reports directly, as intake would.
-    func seedReports(_ ids: [String]) async throws {
+    func seedReports(_ ids: [String], kind: ReportKind = .covid) async throws {
         let store = try openStore(configuration.database)
         for (i, id) in ids.enumerated() {
             let at = Date(timeIntervalSince1970: 1_790_000_000 + Double(i))
-            let r = ReportRecord(id: id, kind: .covid, status: .pending, version: 1, reporterID: nil, submittedAt: at, updatedAt: at,
+            let r = ReportRecord(id: id, kind: kind, status: .pending, version: 1, reporterID: nil, submittedAt: at, updatedAt: at,
                                  occurredOn: "2026-11-20", payload: Data(#"{"notes":"x"}"#.utf8), lon: nil, lat: nil,
                                  areas: [AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H01")])
             _ = try await store.submit(ReportSubmission(record: r, idempotencyKey: nil)) { _ in }

@@ -22,6 +22,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// connections, a statement past its timeout). Nothing of the operation was committed unless
     /// the text says the outcome is unknown; trying again later is the remedy.
     case unavailable(String)
+    /// A cap on what one record may hold (e.g. attachments per report) would be exceeded.
+    case limitReached(String)
 
     public var description: String {
         switch self {
@@ -36,6 +38,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notFound(let what): return "\(what) does not exist"
         case .unreadable(let what): return "a stored value cannot be read: \(what)"
         case .unavailable(let why): return "the database is unavailable: \(why)"
+        case .limitReached(let why): return why
         }
     }
 }

@@ -93,8 +93,8 @@ enum OpenAPIDocument {
         Operation(method: "post", path: "/v1/accounts/{id}/revoke-tokens", summary: "Revoke every token of an account.",
                   access: "manageAccounts", request: nil, responses: [204: "", 401: "Error", 403: "Error", 404: "Error"]),
         Operation(method: "post", path: "/v1/reports",
-                  summary: "Submit a report (anonymous, or with a reporter's token). 201 only after the commit reached the disk. Idempotency-Key (16-200 chars) makes retries safe: a retry returns the first result with Idempotency-Replayed: true. 409 too_soon carries nextAllowed.",
-                  access: nil, request: "ReportDraft", responses: [201: "Submitted", 400: "Error", 401: "Error", 403: "Error", 409: "Error", 422: "Error"]),
+                  summary: "Submit a report (anonymous, or with a reporter's token). 201 only after the commit reached the disk. Idempotency-Key (16-200 chars) makes retries safe: a retry returns the first result with Idempotency-Replayed: true. 409 too_soon carries nextAllowed. Anonymous submissions are limited per client address (429 rate_limited with Retry-After).",
+                  access: nil, request: "ReportDraft", responses: [201: "Submitted", 400: "Error", 401: "Error", 403: "Error", 409: "Error", 422: "Error", 429: "Error"]),
         Operation(method: "get", path: "/v1/reports/{id}",
                   summary: "A report: whole for verifiers and granted viewers; its status for its reporter or the X-Receipt-Token holder; 404 for everyone else.",
                   access: nil, request: nil, responses: [200: "Report", 404: "Error"]),
@@ -132,9 +132,9 @@ enum OpenAPIDocument {
         Operation(method: "delete", path: "/v1/reports/{id}/grants/{viewer}", summary: "Withdraw a viewer's grant.",
                   access: "manageGrants", request: nil, responses: [204: "", 401: "Error", 403: "Error"]),
         Operation(method: "post", path: "/v1/reports/{id}/attachments",
-                  summary: "Upload a photo or video as the raw request body (JPEG, PNG, HEIC, WebP, MP4, QuickTime, WebM; checked by content). By the reporter or the X-Receipt-Token holder while pending, or a verifier.",
+                  summary: "Upload a photo or video as the raw request body (JPEG, PNG, HEIC, WebP, MP4, QuickTime, WebM; checked by content). By the reporter or the X-Receipt-Token holder while pending, or a verifier. Misconduct reports only (422 attachments_not_accepted); at most 10 files and 256 MiB per report (409 limit_reached); 429 rate_limited for anonymous uploads over the per-address budget; 507 insufficient_storage when the disk is short of space.",
                   access: "reporter of the report, receipt holder or verifier", request: nil,
-                  responses: [201: "Attachment", 401: "Error", 403: "Error", 404: "Error", 413: "Error", 415: "Error", 422: "Error"],
+                  responses: [201: "Attachment", 401: "Error", 403: "Error", 404: "Error", 409: "Error", 413: "Error", 415: "Error", 422: "Error", 429: "Error", 507: "Error"],
                   uploadTypes: MediaType.allCases.map(\.rawValue)),
         Operation(method: "get", path: "/v1/reports/{id}/attachments", summary: "The report's attachments.",
                   access: "readAttachments or a grant", request: nil, responses: [200: "AttachmentList", 401: "Error", 403: "Error"]),
@@ -365,7 +365,9 @@ enum HTTPStatusText {
         case 413: return "Content Too Large"
         case 415: return "Unsupported Media Type (the bytes are not an accepted format)"
         case 422: return "Unprocessable Content (invalid value; the error names the field)"
+        case 429: return "Too Many Requests (Retry-After says when to try again)"
         case 503: return "Service Unavailable"
+        case 507: return "Insufficient Storage (Retry-After says when to try again)"
         default: return "Status \(code)"
         }
     }

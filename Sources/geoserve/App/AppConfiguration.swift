@@ -1,6 +1,8 @@
 import Aggregation
 import Foundation
 import Logging
+import ReportVerification
+import Storage
 
 /// Everything the service needs to start; the `serve` command maps flags and `GEOSERVE_*`
 /// variables into it and tests build it directly.
@@ -24,6 +26,16 @@ struct AppConfiguration: Sendable {
     var revisionsKept = 5
     /// Largest attachment accepted, in bytes.
     var maxAttachmentBytes = 64 << 20
+    /// Files and bytes one report's attachments may hold together.
+    var attachmentLimits = AttachmentLimits(count: ReportLimits.attachments, totalBytes: 256 << 20)
+    /// Free bytes kept on the attachments' disk: an upload that would go below is refused (507).
+    var minFreeDiskBytes: Int64 = 256 << 20
+    /// Anonymous reports and uploads per client address per minute; 0 for no limit.
+    var anonymousPerMinute = 30
+    /// Bytes of anonymous uploads per client address per hour; 0 for no limit.
+    var anonymousUploadBytesPerHour = 1 << 30
+    /// Peers whose `X-Forwarded-For` names the client (a reverse proxy); loopback unless set.
+    var trustedProxies = ClientAddress.loopback
     /// Where attachment files live: beside the database unless set.
     var attachmentsPath: String?
     /// Origins allowed to read responses from browser code; `*` for every origin.
@@ -57,5 +69,12 @@ struct AppConfiguration: Sendable {
         get throws {
             try attachmentsPath.map { URL(fileURLWithPath: $0) } ?? StoreLocation(database).defaultAttachmentsFolder
         }
+    }
+
+    /// The limits on anonymous writes, one set per process.
+    func anonymousRateLimit() -> AnonymousRateLimit {
+        AnonymousRateLimit(requests: RateLimiter(perMinute: anonymousPerMinute),
+                           uploadBytes: RateLimiter(perMinute: anonymousUploadBytesPerHour / 60, burst: anonymousUploadBytesPerHour),
+                           addresses: ClientAddress(trustedProxies: trustedProxies))
     }
 }

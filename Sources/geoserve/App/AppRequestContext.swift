@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import Storage
 
 /// Per-request state: who is calling, once the bearer token has been checked.
@@ -8,9 +9,12 @@ struct AppRequestContext: RequestContext {
     var account: StoredAccount?
     /// The data version as of this request, set by `DataVersionMiddleware` from the watcher.
     var dataVersion: Int64
+    /// The connection's peer (a proxy's address when behind one), nil in in-process tests.
+    let remoteAddress: SocketAddress?
 
     init(source: Source) {
         coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
         account = nil
         dataVersion = 0
     }

@@ -53,6 +53,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     TilesController(catalog: catalog, tiles: TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes, paintings: configuration.statisticsCacheEntries),
                     publicURL: configuration.publicURL, responses: ResponseCache(capacityBytes: configuration.tileCacheBytes / 4))
         .addRoutes(to: router.group())
+    let anonymous = configuration.anonymousRateLimit()
     let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store))
     PlacesController(catalog: catalog).addRoutes(to: v1)
     ExportsController(export: AreaStatsExport(counters: store, audit: store, policy: configuration.disclosure, timeZone: configuration.timeZone),
@@ -60,13 +61,15 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     LayersController(store: store).addRoutes(to: v1)
     AuthController(accounts: store, credentials: credentials).addRoutes(to: v1)
     AccountsController(accounts: store, credentials: credentials).addRoutes(to: v1)
-    ReportsController(reports: store, verification: store, catalog: catalog, receipts: receipts, timeZone: configuration.timeZone).addRoutes(to: v1)
+    ReportsController(reports: store, verification: store, catalog: catalog, receipts: receipts, timeZone: configuration.timeZone,
+                      anonymous: anonymous).addRoutes(to: v1)
     VerificationController(reports: store, verification: store, audit: store, watcher: watcher).addRoutes(to: v1)
     MisconductSearchController(search: store).addRoutes(to: v1)
     RevisionsController(reports: store, revisions: store, watcher: watcher, catalog: catalog, timeZone: configuration.timeZone,
                         keep: configuration.revisionsKept).addRoutes(to: v1)
     AttachmentsController(reports: store, attachments: store, verification: store, receipts: receipts, folder: try configuration.attachmentsFolder,
-                          maxBytes: configuration.maxAttachmentBytes).addRoutes(to: v1)
+                          maxBytes: configuration.maxAttachmentBytes, limits: configuration.attachmentLimits,
+                          floor: DiskFloor(bytes: configuration.minFreeDiskBytes), anonymous: anonymous).addRoutes(to: v1)
     known.record(router.routes)
     return router
 }

@@ -52,6 +52,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
     func run() async throws {
         var config = AppConfiguration()
         config.host = EnvironmentDefault.string(host, "GEOSERVE_HOST", config.host)
@@ -88,6 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         config.responseCacheBytes = responseMB << 20
         config.tileCacheBytes = tileMB << 20
+        try limits.apply(to: &config)
         let app = try await buildApplication(config)
         try await app.runService()
     }

@@ -11,6 +11,10 @@ import Hummingbird
 struct AttachmentReceiver {
     let folder: URL
     let maxBytes: Int
+    /// Checked again every `floorInterval` bytes: the upload's declared size may be absent, and
+    /// other writers share the disk.
+    let floor: DiskFloor
+    static let floorInterval = 8 << 20
 
     struct Received {
         let file: String
@@ -33,11 +37,16 @@ struct AttachmentReceiver {
         var size = 0
         var head: [UInt8] = []
         var type: MediaType?
+        var nextFloorCheck = Self.floorInterval
         do {
             for try await chunk in body {
                 size += chunk.readableBytes
                 guard size <= maxBytes else {
                     throw APIError(status: .contentTooLarge, code: "too_large", message: "attachments may have at most \(maxBytes) bytes")
+                }
+                if size >= nextFloorCheck {
+                    try floor.check(folder, adding: Int64(chunk.readableBytes))
+                    nextFloorCheck = size + Self.floorInterval
                 }
                 if type == nil {
                     head += chunk.readableBytesView.prefix(MediaType.sniffLength - head.count)

@@ -14,7 +14,11 @@ struct AttachmentsController {
     let verification: any VerificationStore
     let receipts: Receipts
     let folder: URL
+    /// Bytes of one file.
     let maxBytes: Int
+    let limits: AttachmentLimits
+    let floor: DiskFloor
+    let anonymous: AnonymousRateLimit
 
     struct AttachmentList: ResponseEncodable {
         let attachments: [AttachmentView]
@@ -71,13 +75,30 @@ struct AttachmentsController {
         let reportID = try context.parameters.require("id")
         guard let report = try await reports.report(id: reportID) else { throw APIError.notFound("no such report") }
         let uploader = try await requireUploader(report, request, context)
+        guard report.kind.takesAttachments else {
+            throw APIError(status: .unprocessableContent, code: "attachments_not_accepted",
+                           message: "\(report.kind.rawValue) reports take no attachments")
+        }
+        let declared = request.headers[.contentLength].flatMap { Int($0) }
+        if let declared, declared > maxBytes {
+            throw APIError(status: .contentTooLarge, code: "too_large", message: "attachments may have at most \(maxBytes) bytes")
+        }
+        // Refused before a byte is read: the caps as the report stands, the disk, the caller's
+        // budget. The store checks the caps again in the insert's transaction, for races.
+        let held = try await attachments.attachments(reportID: reportID)
+        try limits.check(holding: held.count, bytes: held.reduce(0) { $0 + $1.size }, adding: declared ?? 1)
+        try floor.check(folder, adding: Int64(declared ?? maxBytes))
+        try anonymous.admit(request, context, bytes: declared ?? maxBytes)
         let id = TimeOrderedID.make()
-        let receiver = AttachmentReceiver(folder: folder.appendingPathComponent(reportID), maxBytes: maxBytes)
+        let receiver = AttachmentReceiver(folder: folder.appendingPathComponent(reportID), maxBytes: maxBytes, floor: floor)
         let received = try await receiver.receive(request.body, declared: request.headers[.contentType], name: id)
+        if context.account == nil {
+            anonymous.uploadBytes.charge(anonymous.address(request, context), cost: Double(received.size - (declared ?? maxBytes)))
+        }
         let attachment = Attachment(id: id, reportID: reportID, contentType: received.type.rawValue, size: received.size,
                                     sha256: received.sha256, file: "\(reportID)/\(received.file)", createdAt: Date())
         do {
-            try await attachments.addAttachment(attachment, uploadedBy: uploader)
+            try await attachments.addAttachment(attachment, uploadedBy: uploader, limits: limits)
         } catch {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(attachment.file))
             throw error

@@ -14,6 +14,7 @@ struct ReportsController {
     let catalog: LayerCatalog
     let receipts: Receipts
     let timeZone: TimeZone
+    let anonymous: AnonymousRateLimit
 
     /// Refusal of the 14-day rule, thrown from inside the store's transaction.
     struct TooSoon: Error {
@@ -30,6 +31,7 @@ struct ReportsController {
         if let account = context.account, !account.role.allows(.submitReport) {
             throw APIError(status: .forbidden, code: "forbidden", message: "the \(account.role.rawValue) role does not submit reports")
         }
+        try anonymous.admit(request, context)
         let key = request.headers[.idempotencyKey]
         if let key, !(16...200).contains(key.utf8.count) || key.utf8.contains(where: { !(0x21...0x7E).contains($0) }) {
             throw APIError.invalid("Idempotency-Key must be 16 to 200 visible ASCII characters (a UUID is ideal)", field: "Idempotency-Key")

@@ -16,6 +16,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // and a load balancer should try another process. The reason is logged, not sent.
             context.logger.warning("database unavailable", metadata: ["reason": "\(why)"])
             return APIError.unavailable("the database is not reachable right now; try again shortly").response
+        } catch StorageError.limitReached(let why) {
+            return APIError(status: .conflict, code: "limit_reached", message: why).response
         } catch let error as DecodingError {
             return APIError(status: .badRequest, code: "bad_request", message: Self.describe(error)).response
         } catch let error as HTTPError {

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import Storage
+
+/// What one client or one report may take from the service: attachment caps, the disk floor,
+/// the budget of anonymous writes per address, and whose `X-Forwarded-For` is believed.
+struct LimitOptions: ParsableArguments {
+    @Option(name: .customLong("attachment-mb"), help: "Largest attachment file in MiB (env GEOSERVE_ATTACHMENT_MB, default 64).")
+    var attachmentMB: Int?
+
+    @Option(name: .customLong("report-attachments-mb"), help: "MiB of attachments one report may hold together (env GEOSERVE_REPORT_ATTACHMENTS_MB, default 256).")
+    var reportAttachmentsMB: Int?
+
+    @Option(name: .customLong("min-free-disk-mb"), help: "Uploads that would leave less free space on the attachments' disk are refused with 507; 0 disables (env GEOSERVE_MIN_FREE_DISK_MB, default 256).")
+    var minFreeDiskMB: Int?
+
+    @Option(name: .customLong("anonymous-per-minute"), help: "Anonymous reports and uploads per client address per minute; 0 disables (env GEOSERVE_ANONYMOUS_PER_MINUTE, default 30).")
+    var anonymousPerMinute: Int?
+
+    @Option(name: .customLong("anonymous-upload-mb-per-hour"), help: "MiB of anonymous uploads per client address per hour; 0 disables (env GEOSERVE_ANONYMOUS_UPLOAD_MB_PER_HOUR, default 1024).")
+    var anonymousUploadMBPerHour: Int?
+
+    @Option(name: .customLong("trusted-proxies"), help: ArgumentHelp("Comma-separated proxy addresses whose X-Forwarded-For names the client (env GEOSERVE_TRUSTED_PROXIES, default 127.0.0.1,::1).", valueName: "addresses"))
+    var trustedProxies: String?
+
+    func apply(to config: inout AppConfiguration) throws {
+        let fileMB = try Self.megabytes(attachmentMB, "GEOSERVE_ATTACHMENT_MB", config.maxAttachmentBytes >> 20, allowZero: false)
+        let reportMB = try Self.megabytes(reportAttachmentsMB, "GEOSERVE_REPORT_ATTACHMENTS_MB", config.attachmentLimits.totalBytes >> 20, allowZero: false)
+        let floorMB = try Self.megabytes(minFreeDiskMB, "GEOSERVE_MIN_FREE_DISK_MB", Int(config.minFreeDiskBytes >> 20))
+        let perMinute = try EnvironmentDefault.int(anonymousPerMinute, "GEOSERVE_ANONYMOUS_PER_MINUTE", config.anonymousPerMinute)
+        let uploadMB = try Self.megabytes(anonymousUploadMBPerHour, "GEOSERVE_ANONYMOUS_UPLOAD_MB_PER_HOUR", config.anonymousUploadBytesPerHour >> 20)
+        guard (0...1_000_000).contains(perMinute) else { throw ValidationError("GEOSERVE_ANONYMOUS_PER_MINUTE must be 0 to 1000000") }
+        config.maxAttachmentBytes = fileMB << 20
+        config.attachmentLimits.totalBytes = reportMB << 20
+        config.minFreeDiskBytes = Int64(floorMB) << 20
+        config.anonymousPerMinute = perMinute
+        config.anonymousUploadBytesPerHour = uploadMB << 20
+        let proxies = EnvironmentDefault.string(trustedProxies, "GEOSERVE_TRUSTED_PROXIES", "")
+        if !proxies.isEmpty {
+            config.trustedProxies = Set(proxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && $0 != "none" })
+        }
+    }
+
+    private static func megabytes(_ flag: Int?, _ variable: String, _ fallback: Int, allowZero: Bool = true) throws -> Int {
+        let v = try EnvironmentDefault.int(flag, variable, fallback)
+        guard (allowZero ? 0 : 1)...1_048_576 ~= v else { throw ValidationError("\(variable) must be \(allowZero ? 0 : 1) to 1048576 MiB") }
+        return v
+    }
+}
