@@ -3,7 +3,7 @@
 -- CPU from the server on the same machine; 4,096 points per thread keep placement varied.
 -- PAUSE_MS (environment) makes each connection wait that long between a response and its next
 -- request, to hold the load below the server's maximum. KEYS=1 gives every request its own
--- Idempotency-Key, as offline clients send (65,536 prepared per thread; after that they are
+-- Idempotency-Key of 32+ characters, as the service requires and offline clients send (65,536 prepared per thread; after that they are
 -- retries, which the server answers from the stored report).
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
@@ -23,7 +23,7 @@ init = function(args)
     local lat = 41.7880 + math.random() * 0.0143
     local headers = nil
     if keyed then
-      headers = { ["Content-Type"] = "application/json", ["Idempotency-Key"] = string.format("bench-%d-%08x-%08x", seed or 0, i, math.random(0, 2147483646)) }
+      headers = { ["Content-Type"] = "application/json", ["Idempotency-Key"] = string.format("bench-%d-%08x-%08x%08x%08x", seed or 0, i, math.random(0, 2147483646), math.random(0, 2147483646), math.random(0, 2147483646)) }
     end
     requests[i] = wrk.format(nil, "/v1/reports", headers, string.format(body, lon, lat))
   end

@@ -189,6 +189,12 @@ enum PostgresMigrations {
         -- unique index cost every insert a lookup.
         ALTER TABLE reports DROP CONSTRAINT reports_receipt_hash_key;
         """),
+        (10, """
+        -- Idempotency keys arrive as a keyed digest, stored beside a digest of the request that
+        -- used the key: a retry must repeat that request, and another request with the key is
+        -- refused instead of being answered with someone else's report.
+        ALTER TABLE reports ADD COLUMN idempotency_request TEXT COLLATE "C";
+        """),
     ]
 
     static var latest: Int { all.last!.version }

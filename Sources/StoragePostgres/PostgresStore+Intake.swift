@@ -54,15 +54,16 @@ extension PostgresStore {
         func keyOf(_ scope: String, _ key: String) -> String { scope + "\u{0}" + key }
         func priorOf(_ reporter: String, _ kind: ReportKind) -> String { reporter + "\u{0}" + kind.rawValue }
 
-        var used: [String: ReportRecord] = [:]
+        // What each key was used for: the report and the digest of the request that carried it.
+        var used: [String: (record: ReportRecord, request: String?)] = [:]
         let keyed = jobs.compactMap { j in j.submission.idempotencyKey.map { (scope(j.submission.record), $0) } }
         if !keyed.isEmpty {
             let found = try db.query("""
-                SELECT \(reportColumns), idempotency_scope, idempotency_key FROM reports
+                SELECT \(reportColumns), idempotency_scope, idempotency_key, idempotency_request FROM reports
                 WHERE (idempotency_scope, idempotency_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))
                 """, [.textArray(keyed.map(\.0)), .textArray(keyed.map(\.1))])
             for (i, record) in try readReports(found, db).enumerated() {
-                used[keyOf(found.string(i, reportColumnCount), found.string(i, reportColumnCount + 1))] = record
+                used[keyOf(found.string(i, reportColumnCount), found.string(i, reportColumnCount + 1))] = (record, found.text(i, reportColumnCount + 2))
             }
         }
         var prior: [String: [PriorReport]] = [:]
@@ -85,6 +86,7 @@ extension PostgresStore {
         var entries: [(AuditTail, AuditFields)] = []
         var accepted: [ReportRecord] = []
         var acceptedKeys: [String?] = []
+        var acceptedRequests: [String?] = []
         var counters = CounterChanges(zone: zone)
         var results: [Result<SubmissionOutcome, any Error>] = []
         results.reserveCapacity(jobs.count)
@@ -92,7 +94,7 @@ extension PostgresStore {
             let r = job.submission.record
             let key = job.submission.idempotencyKey.map { keyOf(scope(r), $0) }
             if let key, let earlier = used[key] {
-                results.append(.success(.replayed(earlier)))
+                results.append(earlier.request == job.submission.requestDigest ? .success(.replayed(earlier.record)) : .failure(IdempotencyKeyReused()))
                 continue
             }
             if let reporter = r.reporterID {
@@ -102,12 +104,13 @@ extension PostgresStore {
                 }
                 prior[priorOf(reporter, r.kind), default: []].insert(PriorReport(id: r.id, submittedAt: r.submittedAt, status: r.status), at: 0)
             }
-            if let key { used[key] = r }
+            if let key { used[key] = (r, job.submission.requestDigest) }
             let fields = AuditFields(reportID: r.id, actor: r.reporterID ?? "anonymous", at: Timestamp.format(r.submittedAt), action: "submit", to: r.status)
             audit = audit.next(fields)
             entries.append((audit, fields))
             accepted.append(r)
             acceptedKeys.append(job.submission.idempotencyKey)
+            acceptedRequests.append(job.submission.idempotencyKey == nil ? nil : job.submission.requestDigest)
             counters.add(from: nil, to: r)
             results.append(.success(.created(r)))
         }
@@ -119,13 +122,13 @@ extension PostgresStore {
         let cells = counters.nonZero
         try db.query("""
             WITH new_reports AS (
-                INSERT INTO reports (id, kind, status, version, reporter_id, idempotency_scope, idempotency_key, occurred_on, submitted_at,
-                                     updated_at, lon, lat, payload, group_key)
-                SELECT id, kind, status, version::integer, reporter_id, scope, key, occurred_on, submitted_at, submitted_at,
+                INSERT INTO reports (id, kind, status, version, reporter_id, idempotency_scope, idempotency_key, idempotency_request,
+                                     occurred_on, submitted_at, updated_at, lon, lat, payload, group_key)
+                SELECT id, kind, status, version::integer, reporter_id, scope, key, request, occurred_on, submitted_at, submitted_at,
                        lon::double precision, lat::double precision, payload, group_key
                 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                            $10::text[], $11::text[], $12::text[], $13::text[])
-                     AS t (id, kind, status, version, reporter_id, scope, key, occurred_on, submitted_at, lon, lat, payload, group_key)
+                            $10::text[], $11::text[], $12::text[], $13::text[], $35::text[])
+                     AS t (id, kind, status, version, reporter_id, scope, key, occurred_on, submitted_at, lon, lat, payload, group_key, request)
             ), new_areas AS (
                 INSERT INTO report_areas (report_id, layer, layer_version, area_id)
                 SELECT report_id, layer, layer_version::integer, area_id FROM unnest($14::text[], $15::text[], $16::text[], $17::text[])
@@ -152,7 +155,7 @@ extension PostgresStore {
                   .textArray(entries.map { String($0.0.sequence) }), .textArray(entries.map(\.1.reportID)), .textArray(entries.map(\.1.actor)),
                   .textArray(entries.map(\.1.at)), .textArray(entries.map(\.1.action)), .textArray(entries.map { $0.1.from?.rawValue }),
                   .textArray(entries.map { $0.1.to?.rawValue }), .textArray(entries.map(\.1.reason)), .textArray(entries.map(\.0.hash)),
-               ] + counterKeyArrays(cells) + [.textArray(cells.map { String($0.change) })])
+               ] + counterKeyArrays(cells) + [.textArray(cells.map { String($0.change) }), .textArray(acceptedRequests)])
         return results
     }
 }

@@ -168,6 +168,12 @@ enum SQLiteMigrations {
         DROP INDEX reports_by_reporter;
         CREATE INDEX reports_by_reporter ON reports (reporter_id, kind, submitted_at) WHERE reporter_id IS NOT NULL;
         """),
+        (10, """
+        -- Idempotency keys arrive as a keyed digest, stored beside a digest of the request that
+        -- used the key: a retry must repeat that request, and another request with the key is
+        -- refused instead of being answered with someone else's report.
+        ALTER TABLE reports ADD COLUMN idempotency_request TEXT;
+        """),
     ]
 
     /// Work a migration does on the data after its SQL, in the same transaction.

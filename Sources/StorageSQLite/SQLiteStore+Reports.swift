@@ -49,11 +49,13 @@ extension SQLiteStore: ReportStore {
         let r = job.submission.record
         let scope = r.reporterID ?? "anonymous"
         if let key = job.submission.idempotencyKey {
-            let s = try db.cached("SELECT \(reportColumns) FROM reports WHERE idempotency_scope = ? AND idempotency_key = ?")
+            let s = try db.cached("SELECT \(reportColumns), idempotency_request FROM reports WHERE idempotency_scope = ? AND idempotency_key = ?")
                 .bind(.text(scope), .text(key))
             if try s.step() {
                 let r = try readReport(s, db)
+                let digest = s.text(reportColumnCount)
                 try s.finish()
+                guard digest == job.submission.requestDigest else { throw IdempotencyKeyReused() }
                 return .replayed(r)
             }
         }
@@ -68,11 +70,12 @@ extension SQLiteStore: ReportStore {
         }
         let submitted = Timestamp.format(r.submittedAt)
         try db.cached("""
-            INSERT INTO reports (id, kind, status, version, reporter_id, idempotency_scope, idempotency_key,
+            INSERT INTO reports (id, kind, status, version, reporter_id, idempotency_scope, idempotency_key, idempotency_request,
                                  occurred_on, submitted_at, updated_at, lon, lat, payload, group_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).bind(.text(r.id), .text(r.kind.rawValue), .text(r.status.rawValue), .int(Int64(r.version)), r.reporterID.map { .text($0) } ?? .null,
-                      .text(scope), job.submission.idempotencyKey.map { .text($0) } ?? .null, .day(r.occurredOn), .text(submitted),
+                      .text(scope), job.submission.idempotencyKey.map { .text($0) } ?? .null,
+                      job.submission.idempotencyKey == nil ? .null : job.submission.requestDigest.map { .text($0) } ?? .null, .day(r.occurredOn), .text(submitted),
                       .text(submitted), r.lon.map { .double($0) } ?? .null, r.lat.map { .double($0) } ?? .null,
                       .text(String(decoding: r.payload, as: UTF8.self)), .text(r.group)).run()
         let insertArea = try db.cached("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")

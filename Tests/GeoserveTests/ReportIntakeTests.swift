@@ -88,13 +88,37 @@ struct ReportIntakeTests {
             let admin = try await client.login(TestService.adminEmail)
             let (_, queue) = try await client.json(.get, "/v1/verification/queue", token: admin)
             #expect((queue["reports"] as? [[String: Any]])?.count == 1)
-            for bad in ["short", "sixteen-chars-with space", "sixteen-chars-non-ascii-é", String(repeating: "k", count: 201)] {
+            for bad in ["short", "thirty-two-characters-with space", "thirty-two-characters-non-ascii-é", String(repeating: "k", count: 201),
+                        String(UUID().uuidString.prefix(31)), String(repeating: "ab", count: 20)] {
                 let (status, body, _) = try await client.submit(Drafts.misconduct(), key: bad)
                 #expect(status == .unprocessableContent && errorField(body) == "Idempotency-Key", "\(bad)")
             }
             let (_, after) = try await client.json(.get, "/v1/verification/queue", token: admin)
             #expect((after["reports"] as? [[String: Any]])?.count == 1)
         }
+    }
+
+    @Test("a key sent again with a different report is refused with 422; the first report and its receipt stay the owner's; keys are stored keyed")
+    func keyReusedForAnotherRequest() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            let key = UUID().uuidString
+            let (s1, first, _) = try await client.submit(Drafts.misconduct(), key: key)
+            #expect(s1 == .created)
+            let other = Drafts.misconduct().replacingOccurrences(of: "tall, grey uniform", with: "short, blue uniform")
+            let (s2, squat, headers) = try await client.submit(other, key: key)
+            #expect(s2 == .unprocessableContent && errorCode(squat) == "idempotency_key_reused" && errorField(squat) == "Idempotency-Key")
+            #expect(squat["id"] == nil && squat["receipt"] == nil && headers[.idempotencyReplayed] == nil)
+            let (s3, retry, _) = try await client.submit(Drafts.misconduct(), key: key)
+            #expect(s3 == .created && retry["id"] as? String == first["id"] as? String)
+            let admin = try await client.login(TestService.adminEmail)
+            let (_, queue) = try await client.json(.get, "/v1/verification/queue", token: admin)
+            #expect((queue["reports"] as? [[String: Any]])?.count == 1)
+        }
+        let stored = try rawColumn("SELECT idempotency_key FROM reports WHERE idempotency_key IS NOT NULL", on: service.configuration.database)
+        #expect(stored.count == 1 && !stored.joined().isEmpty)
+        #expect(!stored.joined().contains("-"), "the key is stored as a digest, never as sent")
     }
 
     @Test("a second covid report within 14 days is refused with the date it becomes possible; nothing is stored")

@@ -25,7 +25,8 @@ func routerForInspection(folder: URL) throws -> Router<AppRequestContext> {
     let store = try openStore(testDatabase(in: folder, named: "s.sqlite"))
     let catalog = LayerCatalog()
     let watcher = DataVersionWatcher(source: store, layers: store, catalog: catalog, interval: .seconds(1), logger: Logger(label: "test"))
-    return try buildRouter(store: store, catalog: catalog, watcher: watcher, configuration: AppConfiguration(), receipts: Receipts(secretHex: "00"))
+    return try buildRouter(store: store, catalog: catalog, watcher: watcher, configuration: AppConfiguration(), receipts: Receipts(secretHex: "00"),
+                           idempotency: IdempotencyKeys(secretHex: "00"))
 }
 
 /// Waits until `condition` holds, checking every 50 ms for at most `seconds`; returns whether it
@@ -70,4 +71,16 @@ func rawSQL(_ sql: String, on database: String) throws {
     } else {
         try SQLiteConnection(path: database).execute(sql)
     }
+}
+
+/// The first column of every row a query returns, as text (nil as ""), on either backend.
+func rawColumn(_ sql: String, on database: String) throws -> [String] {
+    if case .postgres(let uri) = try StoreLocation(database) {
+        let result = try PostgresConnection(location: uri, settings: []).query(sql, [])
+        return (0..<result.count).map { result.text($0, 0) ?? "" }
+    }
+    let statement = try SQLiteConnection(path: database).prepare(sql)
+    var out: [String] = []
+    while try statement.step() { out.append(statement.text(0) ?? "") }
+    return out
 }

@@ -44,6 +44,43 @@ struct ReportStoreTests {
         #expect(try await s.history(reportID: "a").count == 1)
     }
 
+    @Test("a key used by a different request is refused and stores nothing; the same request still replays, also within one batch",
+          arguments: StoreBackend.allCases)
+    func keyBoundToRequest(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
+        _ = try await s.submit(ReportSubmission(record: record("a"), idempotencyKey: "k-1", requestDigest: "body-a")) { _ in }
+        await #expect(throws: IdempotencyKeyReused()) {
+            try await s.submit(ReportSubmission(record: record("b"), idempotencyKey: "k-1", requestDigest: "body-b")) { _ in }
+        }
+        #expect(try await s.report(id: "b") == nil)
+        let retry = try await s.submit(ReportSubmission(record: record("c"), idempotencyKey: "k-1", requestDigest: "body-a")) { _ in }
+        #expect(retry == .replayed(try #require(try await s.report(id: "a"))))
+        // Submissions racing with one new key: whichever is stored first wins; the same request
+        // replays it and a different one is refused.
+        let outcomes = await withTaskGroup(of: (Int, Result<SubmissionOutcome, any Error>).self) { group in
+            for i in 0..<40 {
+                group.addTask {
+                    let sub = ReportSubmission(record: record("race\(i)"), idempotencyKey: "k-2", requestDigest: i % 2 == 0 ? "even" : "odd")
+                    do { return (i, .success(try await s.submit(sub) { _ in })) } catch { return (i, .failure(error)) }
+                }
+            }
+            return await group.reduce(into: [(Int, Result<SubmissionOutcome, any Error>)]()) { $0.append($1) }
+        }
+        let created = outcomes.compactMap { i, r in if case .success(.created) = r { i } else { nil } }
+        #expect(created.count == 1)
+        let winner = try #require(created.first)
+        for (i, r) in outcomes where i != winner {
+            switch r {
+            case .success(.replayed(let earlier)): #expect(i % 2 == winner % 2 && earlier.id == "race\(winner)")
+            case .failure(let e): #expect(i % 2 != winner % 2 && e is IdempotencyKeyReused)
+            default: Issue.record("submission \(i) was stored as well")
+            }
+        }
+        #expect(try await s.verifyAuditChain() == nil)
+    }
+
     @Test("concurrent submissions and retries are each stored exactly once; a refused one is rolled back alone", arguments: StoreBackend.allCases)
     func groupCommit(backend: StoreBackend) async throws {
         let t = try await backend.make()

@@ -93,7 +93,7 @@ enum OpenAPIDocument {
         Operation(method: "post", path: "/v1/accounts/{id}/revoke-tokens", summary: "Revoke every token of an account.",
                   access: "manageAccounts", request: nil, responses: [204: "", 401: "Error", 403: "Error", 404: "Error"]),
         Operation(method: "post", path: "/v1/reports",
-                  summary: "Submit a report (anonymous, or with a reporter's token). 201 only after the commit reached the disk. Idempotency-Key (16-200 chars) makes retries safe: a retry returns the first result with Idempotency-Replayed: true. 409 too_soon carries nextAllowed. Anonymous submissions are limited per client address (429 rate_limited with Retry-After).",
+                  summary: "Submit a report (anonymous, or with a reporter's token). 201 only after the commit reached the disk. Idempotency-Key (32-200 random chars) makes retries safe: a retry of the same request returns the first result with Idempotency-Replayed: true; the key with a different body is refused (422 idempotency_key_reused). 409 too_soon carries nextAllowed. Anonymous submissions are limited per client address (429 rate_limited with Retry-After).",
                   access: nil, request: "ReportDraft", responses: [201: "Submitted", 400: "Error", 401: "Error", 403: "Error", 409: "Error", 422: "Error", 429: "Error"]),
         Operation(method: "get", path: "/v1/reports/{id}",
                   summary: "A report: whole for verifiers and granted viewers; its status for its reporter or the X-Receipt-Token holder; 404 for everyone else.",

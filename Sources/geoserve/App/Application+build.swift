@@ -18,8 +18,9 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
     try await watcher.check()
     logger.info("layers loaded", metadata: ["count": "\(catalog.snapshot().count)", "dataVersion": "\(watcher.dataVersion)"])
 
-    let receipts = Receipts(secretHex: try await store.secret(named: "receipts"))
-    let router = try buildRouter(store: store, catalog: catalog, watcher: watcher, configuration: configuration, receipts: receipts)
+    let secret = try await store.secret(named: "receipts")
+    let router = try buildRouter(store: store, catalog: catalog, watcher: watcher, configuration: configuration,
+                                 receipts: Receipts(secretHex: secret), idempotency: IdempotencyKeys(secretHex: secret))
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geoserve"),
@@ -30,7 +31,7 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
 
 /// The routes, shared by the server and the tests.
 func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataVersionWatcher, configuration: AppConfiguration,
-                 receipts: Receipts) throws -> Router<AppRequestContext> {
+                 receipts: Receipts, idempotency: IdempotencyKeys) throws -> Router<AppRequestContext> {
     let credentials = configuration.credentials
     // HEAD is answered wherever GET is, as HTTP requires (RFC 9110 §9.3.2).
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -62,7 +63,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     AuthController(accounts: store, credentials: credentials).addRoutes(to: v1)
     AccountsController(accounts: store, credentials: credentials).addRoutes(to: v1)
     ReportsController(reports: store, verification: store, catalog: catalog, receipts: receipts, timeZone: configuration.timeZone,
-                      anonymous: anonymous).addRoutes(to: v1)
+                      anonymous: anonymous, idempotency: idempotency).addRoutes(to: v1)
     VerificationController(reports: store, verification: store, audit: store, watcher: watcher).addRoutes(to: v1)
     MisconductSearchController(search: store).addRoutes(to: v1)
     RevisionsController(reports: store, revisions: store, watcher: watcher, catalog: catalog, timeZone: configuration.timeZone,

@@ -15,6 +15,7 @@ struct ReportsController {
     let receipts: Receipts
     let timeZone: TimeZone
     let anonymous: AnonymousRateLimit
+    let idempotency: IdempotencyKeys
 
     /// Refusal of the 14-day rule, thrown from inside the store's transaction.
     struct TooSoon: Error {
@@ -32,10 +33,7 @@ struct ReportsController {
             throw APIError(status: .forbidden, code: "forbidden", message: "the \(account.role.rawValue) role does not submit reports")
         }
         try anonymous.admit(request, context)
-        let key = request.headers[.idempotencyKey]
-        if let key, !(16...200).contains(key.utf8.count) || key.utf8.contains(where: { !(0x21...0x7E).contains($0) }) {
-            throw APIError.invalid("Idempotency-Key must be 16 to 200 visible ASCII characters (a UUID is ideal)", field: "Idempotency-Key")
-        }
+        let key = try IdempotencyKeys.checked(request.headers[.idempotencyKey])
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         let draft: ReportDraft
         do throws(ReportDraft.ReadError) { draft = try ReportDraft(json: Array(body.readableBytesView)) } catch {
@@ -58,7 +56,9 @@ struct ReportsController {
         let isCovid = report.kind == .covid
         let outcome: SubmissionOutcome
         do {
-            outcome = try await reports.submit(ReportSubmission(record: record, idempotencyKey: key)) { prior in
+            let submission = ReportSubmission(record: record, idempotencyKey: key.map(idempotency.digest),
+                                              requestDigest: key == nil ? nil : IdempotencyKeys.requestDigest(body))
+            outcome = try await reports.submit(submission) { prior in
                 guard isCovid, let opens = ResubmissionRule.nextAllowed(after: prior.map { ($0.submittedAt, $0.status) }, now: now) else { return }
                 throw TooSoon(opens: opens)
             }
@@ -66,6 +66,9 @@ struct ReportsController {
             let day = e.opens.formatted(.iso8601)
             throw APIError(status: .conflict, code: "too_soon", message: "one COVID self-report per 14 days; the next is possible from \(day)",
                            nextAllowed: day)
+        } catch is IdempotencyKeyReused {
+            throw APIError(status: .unprocessableContent, code: "idempotency_key_reused",
+                           message: "this Idempotency-Key was used for a different request; send a new key with a new report", field: "Idempotency-Key")
         }
         let stored = outcome.record
         let submitted = SubmittedReport(id: stored.id, kind: stored.kind, status: stored.status, areas: stored.areas,
