@@ -31,12 +31,27 @@ final class LiveServer: @unchecked Sendable {
     }
 
     /// Starts `geoserve serve` and waits until `/healthz` answers.
-    init(database: String, demoData: String?, port: Int = LiveServer.freePort()) async throws {
+    /// - Parameters:
+    ///   - arguments: more flags for `serve`.
+    ///   - fileLimit: the process's limit of open files, set with `ulimit -n` before it starts.
+    ///   - log: where its standard error goes (the log), else inherited.
+    init(database: String, demoData: String?, port: Int = LiveServer.freePort(), arguments: [String] = [], fileLimit: Int? = nil,
+         log: URL? = nil, logLevel: String = "error") async throws {
         self.port = port
         self.database = database
-        process.executableURL = Self.executable
-        process.arguments = ["serve", "--port", "\(port)", "--database", database, "--demo-data", demoData ?? "none", "--log-level", "error",
-                             "--anonymous-per-minute", "0"]
+        let serve = ["serve", "--port", "\(port)", "--database", database, "--demo-data", demoData ?? "none", "--log-level", logLevel,
+                     "--anonymous-per-minute", "0"] + arguments
+        if let fileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", Self.executable.path] + serve
+        } else {
+            process.executableURL = Self.executable
+            process.arguments = serve
+        }
+        if let log {
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: log)
+        }
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         for _ in 0..<300 {

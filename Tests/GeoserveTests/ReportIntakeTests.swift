@@ -121,6 +121,28 @@ struct ReportIntakeTests {
         #expect(!stored.joined().contains("-"), "the key is stored as a digest, never as sent")
     }
 
+    @Test("a report sent as another media type is refused with 415 and nothing is stored; JSON without a type is read")
+    func mediaType() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            for type in ["text/plain", "image/png", "application/x-www-form-urlencoded"] {
+                let (status, body) = try await client.execute(uri: "/v1/reports", method: .post, headers: [.contentType: type],
+                                                              body: ByteBuffer(string: Drafts.misconduct())) { r in
+                    (r.status, (try? JSONSerialization.jsonObject(with: Data(r.body.readableBytesView))) as? [String: Any] ?? [:])
+                }
+                #expect(status == .unsupportedMediaType && errorCode(body) == "unsupported_type", "\(type)")
+            }
+            let typed = try await client.execute(uri: "/v1/reports", method: .post, headers: [.contentType: "application/json; charset=utf-8"],
+                                                 body: ByteBuffer(string: Drafts.misconduct())) { $0.status }
+            let untyped = try await client.execute(uri: "/v1/reports", method: .post, body: ByteBuffer(string: Drafts.misconduct())) { $0.status }
+            #expect(typed == .created && untyped == .created)
+            let admin = try await client.login(TestService.adminEmail)
+            let (_, queue) = try await client.json(.get, "/v1/verification/queue", token: admin)
+            #expect((queue["reports"] as? [[String: Any]])?.count == 2)
+        }
+    }
+
     @Test("a second covid report within 14 days is refused with the date it becomes possible; nothing is stored")
     func fourteenDays() async throws {
         let service = try await TestService()

@@ -300,6 +300,8 @@ enum OpenAPIDocument {
             var responses = op.responses
             // Every body can be malformed or too large; every token can be unknown or revoked.
             if op.request != nil || !op.uploadTypes.isEmpty { responses[400] = responses[400] ?? "Error"; responses[413] = responses[413] ?? "Error" }
+            // A JSON body declared as another media type.
+            if op.request != nil { responses[415] = responses[415] ?? "Error" }
             if takesBearerToken(op.path) { responses[401] = responses[401] ?? "Error" }
             let alternatives = ogcPaths.contains(op.path) ? ["text/html"] : op.alternatives
             operation["responses"] = Dictionary(uniqueKeysWithValues: responses.map { code, schema -> (String, Any) in
@@ -363,7 +365,7 @@ enum HTTPStatusText {
         case 404: return "Not Found"
         case 409: return "Conflict"
         case 413: return "Content Too Large"
-        case 415: return "Unsupported Media Type (the bytes are not an accepted format)"
+        case 415: return "Unsupported Media Type (a body not sent as application/json, or an upload that is not an accepted format)"
         case 422: return "Unprocessable Content (invalid value; the error names the field)"
         case 429: return "Too Many Requests (Retry-After says when to try again)"
         case 503: return "Service Unavailable"

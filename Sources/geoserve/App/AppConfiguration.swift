@@ -36,6 +36,10 @@ struct AppConfiguration: Sendable {
     var anonymousUploadBytesPerHour = 1 << 30
     /// Peers whose `X-Forwarded-For` names the client (a reverse proxy); loopback unless set.
     var trustedProxies = ClientAddress.loopback
+    /// Time and size limits per connection.
+    var connectionLimits = ConnectionLimits()
+    /// Connections open at once; further clients wait until one closes.
+    var maxConnections = ConnectionCap.defaultMaximum()
     /// Where attachment files live: beside the database unless set.
     var attachmentsPath: String?
     /// Origins allowed to read responses from browser code; `*` for every origin.

@@ -21,9 +21,24 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
     let secret = try await store.secret(named: "receipts")
     let router = try buildRouter(store: store, catalog: catalog, watcher: watcher, configuration: configuration,
                                  receipts: Receipts(secretHex: secret), idempotency: IdempotencyKeys(secretHex: secret))
+    var connectionLimits = configuration.connectionLimits
+    // The largest body any route takes is an attachment; JSON routes check their own smaller limit.
+    connectionLimits.maxContentLength = max(configuration.maxAttachmentBytes, 1 << 20)
+    let limits = connectionLimits
+    let guardLogger = logger
     return Application(
         router: router,
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geoserve"),
+        server: .http1(configuration: .init(
+            // An autoclosure: evaluated once per connection, so each gets a guard of its own.
+            additionalChannelHandlers: [ConnectionGuardHandler(limits: limits, logger: guardLogger)],
+            // A backstop only: the guard's timeouts are the ones that act.
+            idleTimeout: .seconds(300),
+            // 16 KiB bounds one header and the URL, 32 KiB all of them: a bearer token and the
+            // longest OGC query fit many times over.
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 << 10, maxHeaderListSize: 32 << 10, maxHeaderFieldCount: 100)
+        )),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geoserve",
+                             availableConnectionsDelegate: ConnectionCap(maximum: configuration.maxConnections, logger: logger)),
         services: [watcher],
         logger: logger
     )

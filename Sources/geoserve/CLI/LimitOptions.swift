@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
+import NIOCore
 import Storage
 
 /// What one client or one report may take from the service: attachment caps, the disk floor,
-/// the budget of anonymous writes per address, and whose `X-Forwarded-For` is believed.
+/// the budget of anonymous writes per address, whose `X-Forwarded-For` is believed, and the
+/// time and number of connections.
 struct LimitOptions: ParsableArguments {
     @Option(name: .customLong("attachment-mb"), help: "Largest attachment file in MiB (env GEOSERVE_ATTACHMENT_MB, default 64).")
     var attachmentMB: Int?
@@ -23,6 +25,18 @@ struct LimitOptions: ParsableArguments {
     @Option(name: .customLong("trusted-proxies"), help: ArgumentHelp("Comma-separated proxy addresses whose X-Forwarded-For names the client (env GEOSERVE_TRUSTED_PROXIES, default 127.0.0.1,::1).", valueName: "addresses"))
     var trustedProxies: String?
 
+    @Option(name: .customLong("header-timeout"), help: "Seconds a client has to send a request's head (env GEOSERVE_HEADER_TIMEOUT, default 10).")
+    var headerTimeout: Int?
+
+    @Option(name: .customLong("keep-alive-timeout"), help: "Seconds an idle connection stays open between requests (env GEOSERVE_KEEP_ALIVE_TIMEOUT, default 60).")
+    var keepAliveTimeout: Int?
+
+    @Option(name: .customLong("body-timeout"), help: "Seconds a client has to send a request's body, plus one per 16 KiB of it (env GEOSERVE_BODY_TIMEOUT, default 20).")
+    var bodyTimeout: Int?
+
+    @Option(name: .customLong("max-connections"), help: "Connections open at once; more wait until one closes (env GEOSERVE_MAX_CONNECTIONS, default the file limit less 64, at most 4096).")
+    var maxConnections: Int?
+
     func apply(to config: inout AppConfiguration) throws {
         let fileMB = try Self.megabytes(attachmentMB, "GEOSERVE_ATTACHMENT_MB", config.maxAttachmentBytes >> 20, allowZero: false)
         let reportMB = try Self.megabytes(reportAttachmentsMB, "GEOSERVE_REPORT_ATTACHMENTS_MB", config.attachmentLimits.totalBytes >> 20, allowZero: false)
@@ -35,6 +49,16 @@ struct LimitOptions: ParsableArguments {
         config.minFreeDiskBytes = Int64(floorMB) << 20
         config.anonymousPerMinute = perMinute
         config.anonymousUploadBytesPerHour = uploadMB << 20
+        for (flag, variable, path) in [(headerTimeout, "GEOSERVE_HEADER_TIMEOUT", \ConnectionLimits.headerTimeout),
+                                       (keepAliveTimeout, "GEOSERVE_KEEP_ALIVE_TIMEOUT", \ConnectionLimits.keepAliveTimeout),
+                                       (bodyTimeout, "GEOSERVE_BODY_TIMEOUT", \ConnectionLimits.bodyTimeout)] {
+            let fallback = Int(config.connectionLimits[keyPath: path].nanoseconds / 1_000_000_000)
+            let seconds = try EnvironmentDefault.int(flag, variable, fallback)
+            guard (1...3_600).contains(seconds) else { throw ValidationError("\(variable) must be 1 to 3600 seconds") }
+            config.connectionLimits[keyPath: path] = .seconds(Int64(seconds))
+        }
+        config.maxConnections = try EnvironmentDefault.int(maxConnections, "GEOSERVE_MAX_CONNECTIONS", config.maxConnections)
+        guard (1...1_000_000).contains(config.maxConnections) else { throw ValidationError("GEOSERVE_MAX_CONNECTIONS must be at least 1") }
         let proxies = EnvironmentDefault.string(trustedProxies, "GEOSERVE_TRUSTED_PROXIES", "")
         if !proxies.isEmpty {
             config.trustedProxies = Set(proxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && $0 != "none" })

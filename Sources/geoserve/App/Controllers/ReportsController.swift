@@ -34,7 +34,7 @@ struct ReportsController {
         }
         try anonymous.admit(request, context)
         let key = try IdempotencyKeys.checked(request.headers[.idempotencyKey])
-        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let body = try await request.jsonBody(context: context)
         let draft: ReportDraft
         do throws(ReportDraft.ReadError) { draft = try ReportDraft(json: Array(body.readableBytesView)) } catch {
             throw APIError(status: .badRequest, code: "bad_request", message: error.message, field: error.field)

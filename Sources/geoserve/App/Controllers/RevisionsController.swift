@@ -77,7 +77,7 @@ struct RevisionsController {
     func edit(_ request: Request, _ context: AppRequestContext) async throws -> ReportView {
         let id = try context.parameters.require("id")
         let (account, rule) = try await editor(of: id, context)
-        let body = try EditRequest(json: Array(try await request.body.collect(upTo: context.maxUploadSize).readableBytesView))
+        let body = try EditRequest(json: Array(try await request.jsonBody(context: context).readableBytesView))
         let report: Report
         do { report = try body.report.validated(now: Date(), timeZone: timeZone) } catch {
             throw APIError(status: .unprocessableContent, code: "invalid", message: error.problems.map(\.description).joined(separator: "; "),

@@ -55,7 +55,8 @@ struct APIError: HTTPResponseError, Sendable {
         response
     }
 
-    var response: Response {
+    /// The error's JSON body, also written by the connection guard for errors no route sees.
+    var json: Data {
         struct Body: Encodable {
             struct Detail: Encodable {
                 let code: String; let message: String; let field: String?; let current: String?; let nextAllowed: String?
@@ -65,7 +66,11 @@ struct APIError: HTTPResponseError, Sendable {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(Body(error: .init(code: code, message: message, field: field, current: current, nextAllowed: nextAllowed, problems: problems)))) ?? Data()
+        return (try? encoder.encode(Body(error: .init(code: code, message: message, field: field, current: current, nextAllowed: nextAllowed, problems: problems)))) ?? Data()
+    }
+
+    var response: Response {
+        let data = json
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"

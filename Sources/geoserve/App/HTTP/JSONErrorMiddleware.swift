@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
+import NIOHTTP1
 import Storage
 
 /// Maps every error to the JSON error shape. Unknown errors become a generic 500: their text may
@@ -18,6 +20,12 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return APIError.unavailable("the database is not reachable right now; try again shortly").response
         } catch StorageError.limitReached(let why) {
             return APIError(status: .conflict, code: "limit_reached", message: why).response
+        } catch let error as NIOTooManyBytesError {
+            return APIError(status: .contentTooLarge, code: "too_large", message: "the request body may have at most \(error.maxBytes ?? 0) bytes").response
+        } catch let error as HTTPParserError {
+            // A body that broke off or was badly framed: Hummingbird answers and closes the
+            // connection, and the connection guard gives that answer the JSON shape.
+            throw error
         } catch let error as DecodingError {
             return APIError(status: .badRequest, code: "bad_request", message: Self.describe(error)).response
         } catch let error as HTTPError {

@@ -13,7 +13,7 @@ protocol StrictRequestBody: Decodable {
 extension Request {
     /// Reads a strict body: unknown members refused, then decoded as usual.
     func decodeStrict<T: StrictRequestBody>(as type: T.Type, context: some RequestContext) async throws -> T {
-        let bytes = Array(try await body.collect(upTo: context.maxUploadSize).readableBytesView)
+        let bytes = Array(try await jsonBody(context: context).readableBytesView)
         if case .object(let members)? = try? JSONParser.parse(bytes), let unknown = members.keys.filter({ !T.members.contains($0) }).min() {
             throw APIError.unknownMember(unknown)
         }

@@ -1,0 +1,329 @@
+import Foundation
+import HTTPTypes
+import Logging
+import NIOCore
+import NIOHTTP1  // HTTPParserError
+import NIOHTTPTypes  // HTTPRequestPart, HTTPResponsePart
+import NIOHTTPTypesHTTP1  // HTTP1TypeConversionError
+
+/// Guards each HTTP/1.1 connection against clients that are slow, stalled or malformed: what
+/// Hummingbird leaves open.
+///
+/// - A request head must arrive within `headerTimeout` and a body at `bodyMinRate`; idle
+///   keep-alive connections close after `keepAliveTimeout`. Hummingbird's one idle timeout
+///   cannot tell a trickled head (an attack) from an idle browser connection, and never fires
+///   while a body trickles in.
+/// - A declared body over `maxContentLength` is answered 413 from the head alone.
+/// - A response sent before its request's body was read (413, 401 before an upload) closes the
+///   connection: Hummingbird would otherwise read the rest, a whole gigabyte if sent.
+/// - Malformed requests, which never reach a route, get the API's JSON error shape instead of
+///   Hummingbird's empty 400.
+///
+/// Installed in `HTTP1Channel.Configuration.additionalChannelHandlers`, between
+/// `HTTP1ToHTTPServerCodec` and Hummingbird's `HTTPConnectionStateHandler`, so it sees
+/// `HTTPRequestPart`s and `HTTPResponsePart`s; one instance per connection, all on the
+/// channel's event loop.
+final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private enum Wait {
+        case nothing  // a request is being handled, or we are closing
+        case head(since: NIODeadline, partial: Bool, first: Bool)
+        case body(since: NIODeadline, bytes: Int)
+    }
+
+    private let limits: ConnectionLimits
+    private var logger: Logger
+    private var wait: Wait = .nothing
+    private var timer: Scheduled<Void>?
+    private var lingerTimer: Scheduled<Void>?
+    private var headsRead = 0, endsRead = 0, responsesEnded = 0
+    private var responseInProgress = false
+    private var closeAfterResponse = false
+    private var closing = false  // we answered/closed ourselves: drop inbound parts and app writes
+    private var parserError: (any Error)?  // rewrite Hummingbird's empty 400 into JSON
+    private var errorBody: ByteBuffer?
+    private var discarded = 0  // bytes thrown away while closing
+
+    init(limits: ConnectionLimits, logger: Logger) {
+        self.limits = limits
+        self.logger = logger
+    }
+
+    // MARK: lifecycle
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if let remote = context.channel.remoteAddress { self.logger[metadataKey: "peer"] = "\(remote)" }
+        if context.channel.isActive { self.connectionStarted(context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        if case .nothing = self.wait, self.headsRead == 0, self.timer == nil { self.connectionStarted(context: context) }
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        self.cancelTimers()
+        self.lingerTimer?.cancel()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.cancelTimers()
+        self.lingerTimer?.cancel()
+    }
+
+    private func connectionStarted(context: ChannelHandlerContext) {
+        self.wait = .head(since: .now(), partial: false, first: true)
+        self.rearm(context: context)
+    }
+
+    // MARK: inbound
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = self.unwrapInboundIn(data)
+        if self.closing {  // we already answered; discard whatever the client still sends, up to a point
+            if case .body(let buffer) = part {
+                self.discarded += buffer.readableBytes
+                if self.discarded > self.limits.lingerMaxBytes { context.close(promise: nil) }
+            }
+            return
+        }
+        switch part {
+        case .head(let head):
+            self.headsRead += 1
+            self.wait = .body(since: .now(), bytes: 0)
+            self.rearm(context: context)
+            if let connection = head.headerFields[.connection],
+                connection.split(separator: ",").contains(where: { $0.lowercased().filter { $0 != " " && $0 != "\t" } == "close" })
+            {
+                // Hummingbird would wait for the client to close, however long; close after answering.
+                self.closeAfterResponse = true
+            }
+            if let value = head.headerFields[.contentLength] {
+                let length = Int(value) ?? .max  // llhttp already rejected non-digits and duplicates
+                if length > self.limits.maxContentLength, self.headsRead - self.responsesEnded == 1, !self.responseInProgress {
+                    self.logger.notice(
+                        "refusing request: declared body too large",
+                        metadata: ["method": "\(head.method)", "path": "\(head.path ?? "")", "contentLength": "\(value)"]
+                    )
+                    // The head is not forwarded: Hummingbird never sees this request.
+                    self.respondAndClose(
+                        context: context,
+                        status: .contentTooLarge,
+                        code: "too_large",
+                        message: "the request body may have at most \(self.limits.maxContentLength) bytes"
+                    )
+                    return
+                }
+            }
+        case .body(let buffer):
+            if case .body(let since, let bytes) = self.wait {
+                self.wait = .body(since: since, bytes: bytes + buffer.readableBytes)  // timer re-checks lazily
+            }
+        case .end:
+            self.endsRead += 1
+            self.wait = .nothing
+            if self.responsesEnded == self.headsRead { self.waitForNextHead(context: context) } else { self.rearm(context: context) }
+        }
+        context.fireChannelRead(data)
+    }
+
+    /// Fires for every socket read, even when the decoder produced no part yet: this is how a
+    /// trickled head is told apart from an idle keep-alive connection.
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if case .head(let since, false, let first) = self.wait {
+            self.wait = .head(since: first ? since : .now(), partial: true, first: first)
+            self.rearm(context: context)
+        }
+        context.fireChannelReadComplete()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        var error = error
+        if error is HTTP1TypeConversionError {
+            error = HTTPParserError.invalidMethod  // so that Hummingbird answers 400 instead of just closing
+        }
+        if error is HTTPParserError, !self.closing {
+            self.wait = .nothing
+            self.cancelTimers()
+            if !self.responseInProgress {
+                self.parserError = error
+                self.logger.notice("malformed request", metadata: ["error": "\(error)"])
+            }
+        }
+        context.fireErrorCaught(error)
+    }
+
+    // MARK: outbound
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if self.closing {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        switch self.unwrapOutboundIn(data) {
+        case .head(var response):
+            if response.status.kind == .informational { break }
+            self.responseInProgress = true
+            if let error = self.parserError, response.status == .badRequest {
+                // Hummingbird's own answer to an HTTPParserError: made JSON, like every other error.
+                self.parserError = nil
+                let (status, code, message) = Self.describe(error)
+                let body = ByteBuffer(bytes: APIError(status: status, code: code, message: message).json)
+                response.status = status
+                response.headerFields[.contentType] = "application/json; charset=utf-8"
+                response.headerFields[.contentLength] = String(body.readableBytes)
+                self.errorBody = body
+                self.closeAfterResponse = true
+            }
+            if self.endsRead <= self.responsesEnded {
+                // Answering a request whose body has not been read to its end (413, 401 before the
+                // upload): Hummingbird would read and discard the rest. Close instead.
+                self.closeAfterResponse = true
+            }
+            if self.closeAfterResponse { response.headerFields[.connection] = "close" }
+            context.write(self.wrapOutboundOut(.head(response)), promise: promise)
+            return
+        case .body:
+            break
+        case .end:
+            if let body = self.errorBody {
+                self.errorBody = nil
+                context.write(self.wrapOutboundOut(.body(body)), promise: nil)
+            }
+            self.responseInProgress = false
+            self.responsesEnded += 1
+            if self.closeAfterResponse {
+                self.closing = true
+                self.wait = .nothing
+                self.cancelTimers()
+                let done = promise ?? context.eventLoop.makePromise()
+                context.writeAndFlush(data, promise: done)
+                done.futureResult.assumeIsolated().whenComplete { _ in self.lingeringClose(context: context) }
+                return
+            }
+            if self.responsesEnded == self.headsRead, self.endsRead == self.headsRead {
+                self.waitForNextHead(context: context)
+            }
+        }
+        context.write(data, promise: promise)
+    }
+
+    // MARK: helpers
+
+    private func waitForNextHead(context: ChannelHandlerContext) {
+        self.wait = .head(since: .now(), partial: false, first: false)
+        self.rearm(context: context)
+    }
+
+    private func deadline() -> NIODeadline? {
+        switch self.wait {
+        case .nothing:
+            return nil
+        case .head(let since, let partial, let first):
+            return since + (partial || first ? self.limits.headerTimeout : self.limits.keepAliveTimeout)
+        case .body(let since, let bytes):
+            let grace = self.limits.bodyMinRate > 0 ? TimeAmount.nanoseconds(Int64(bytes) * 1_000_000_000 / Int64(self.limits.bodyMinRate)) : .zero
+            return since + self.limits.bodyTimeout + grace
+        }
+    }
+
+    private func rearm(context: ChannelHandlerContext) {
+        self.timer?.cancel()
+        self.timer = nil
+        guard let deadline = self.deadline() else { return }
+        self.timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
+            self.timerFired(context: context)
+        }
+    }
+
+    private func timerFired(context: ChannelHandlerContext) {
+        self.timer = nil
+        guard !self.closing, let deadline = self.deadline() else { return }
+        if NIODeadline.now() < deadline {  // the body deadline moved on as bytes arrived
+            self.rearm(context: context)
+            return
+        }
+        switch self.wait {
+        case .nothing:
+            return
+        case .head(_, let partial, let first):
+            if partial {
+                self.logger.notice("closing connection: request head not complete in time", metadata: ["timeout": "\(self.limits.headerTimeout)"])
+            } else {
+                self.logger.debug("closing idle connection", metadata: ["firstRequest": "\(first)"])
+            }
+            self.closing = true
+            self.wait = .nothing
+            context.close(promise: nil)
+        case .body(let since, let bytes):
+            let elapsed = NIODeadline.now() - since
+            self.logger.notice(
+                "closing connection: request body too slow",
+                metadata: ["bytes": "\(bytes)", "seconds": "\(elapsed.nanoseconds / 1_000_000_000)"]
+            )
+            if !self.responseInProgress, self.headsRead - self.responsesEnded == 1 {
+                self.respondAndClose(context: context, status: .requestTimeout, code: "request_timeout",
+                                     message: "the request body did not arrive in time")
+            } else {
+                self.closing = true
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    /// Writes a JSON error response from the handler itself (Hummingbird is not involved), then
+    /// closes the connection after a linger.
+    private func respondAndClose(context: ChannelHandlerContext, status: HTTPResponse.Status, code: String, message: String) {
+        self.closing = true
+        self.wait = .nothing
+        self.cancelTimers()
+        let body = ByteBuffer(bytes: APIError(status: status, code: code, message: message).json)
+        let head = HTTPResponse(status: status, headerFields: [
+            .contentType: "application/json; charset=utf-8",
+            .contentLength: String(body.readableBytes),
+            .connection: "close",
+        ])
+        context.write(self.wrapOutboundOut(.head(head)), promise: nil)
+        context.write(self.wrapOutboundOut(.body(body)), promise: nil)
+        context.writeAndFlush(self.wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            self.lingeringClose(context: context)
+        }
+    }
+
+    /// Half-close (FIN after the response), keep reading and discarding for `lingerTime`, then close.
+    /// Closing at once with unread input makes the kernel send a RST, which can destroy the response
+    /// before the client has read it.
+    private func lingeringClose(context: ChannelHandlerContext) {
+        guard context.channel.isActive else { return }
+        context.close(mode: .output, promise: nil)
+        self.lingerTimer = context.eventLoop.assumeIsolated().scheduleTask(in: self.limits.lingerTime) {
+            context.close(promise: nil)
+        }
+    }
+
+    private func cancelTimers() {
+        self.timer?.cancel()
+        self.timer = nil
+    }
+
+    private static func describe(_ error: any Error) -> (HTTPResponse.Status, String, String) {
+        switch error as? HTTPParserError {
+        case .headerOverflow?:
+            return (.requestHeaderFieldsTooLarge, "header_too_large", "the request line or headers are too large")
+        case .invalidEOFState?:
+            return (.badRequest, "bad_request", "the request ended early")
+        case .some(let parserError):
+            return (.badRequest, "bad_request", "malformed HTTP request (\(parserError.debugDescription))")
+        case nil:
+            return (.badRequest, "bad_request", "malformed HTTP request")
+        }
+    }
+}
+
+@available(*, unavailable)
+extension ConnectionGuardHandler: Sendable {}

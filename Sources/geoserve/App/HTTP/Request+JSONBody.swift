@@ -1,0 +1,27 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+extension Request {
+    /// A JSON request body, read whole: refused with `415 unsupported_type` when declared as
+    /// another type (a form post, a photo sent to the wrong route), and with `413 too_large`
+    /// when it declares more than the limit, before a byte is read. A body without a declared
+    /// length that turns out longer fails in `collect` (`NIOTooManyBytesError`, also 413).
+    /// A body sent without `Content-Type` is read as JSON: curl and many scripts omit it.
+    func jsonBody(context: some RequestContext) async throws -> ByteBuffer {
+        if let declared = headers[.contentType], !Self.isJSON(declared) {
+            throw APIError(status: .unsupportedMediaType, code: "unsupported_type", message: "send the body as application/json")
+        }
+        let limit = context.maxUploadSize
+        if let length = headers[.contentLength], (Int(length) ?? .max) > limit {
+            throw APIError(status: .contentTooLarge, code: "too_large", message: "the request body may have at most \(limit) bytes")
+        }
+        return try await body.collect(upTo: limit)
+    }
+
+    /// `application/json` or a `+json` type (`application/geo+json`), parameters aside.
+    static func isJSON(_ contentType: String) -> Bool {
+        let base = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return base == "application/json" || (base.hasPrefix("application/") && base.hasSuffix("+json"))
+    }
+}
