@@ -8,7 +8,10 @@ import Testing
 
 @Suite("attachments")
 struct AttachmentTests {
-    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [UInt8](repeating: 7, count: 3000)
+    /// A structurally whole JPEG: SOI, a JFIF APP0 segment, a start of scan, 3,000 bytes of image
+    /// data, EOI.
+    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
+        + [0xFF, 0xDA, 0x00, 0x08, 1, 1, 0, 0, 0x3F, 0] + [UInt8](repeating: 7, count: 3000) + [0xFF, 0xD9]
 
     func upload(_ client: any TestClientProtocol, token: String?, bytes: [UInt8], type: String = "image/jpeg",
                 report: String = "r") async throws -> (HTTPResponse.Status, [String: Any]) {
@@ -67,6 +70,10 @@ struct AttachmentTests {
             #expect(s2 == .unsupportedMediaType)
             let (s3, _) = try await upload(client, token: admin, bytes: [], type: "image/jpeg")
             #expect(s3 == .unprocessableContent)
+            // PNG's signature, then 2 MiB of noise: named a PNG by its first bytes, not one.
+            let noise = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + ContainerCheckTests.random(2 << 20)
+            let (s4, b4) = try await upload(client, token: admin, bytes: noise, type: "image/png")
+            #expect(s4 == .unsupportedMediaType && errorCode(b4) == "unsupported_type")
             let (_, list) = try await client.json(.get, "/v1/reports/r/attachments", token: admin)
             #expect((list["attachments"] as? [[String: Any]])?.isEmpty == true)
         }

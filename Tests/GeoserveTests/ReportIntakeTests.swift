@@ -143,6 +143,31 @@ struct ReportIntakeTests {
         }
     }
 
+    @Test("implausible input is refused with a clear 4xx and nothing is stored: ancient dates, a place outside every area, JSON nested past the limit")
+    func implausibleInput() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            let reporter = try await client.account("reporter", admin: admin).token
+            let (s1, b1, _) = try await client.submit(Drafts.covid(testDate: "0001-01-01"), token: reporter)
+            #expect(s1 == .unprocessableContent && errorField(b1) == "testDate")
+            let ancient = Drafts.misconduct().replacingOccurrences(of: "2026-11-02T21:30:00Z", with: "1926-11-02T21:30:00Z")
+            let (s2, b2, _) = try await client.submit(ancient)
+            #expect(s2 == .unprocessableContent && errorField(b2) == "occurredAt")
+            let nowhere = Drafts.misconduct().replacingOccurrences(of: #""lon":-87.6003,"lat":41.7894"#, with: #""lon":0,"lat":0"#)
+            let (s3, b3, _) = try await client.submit(nowhere)
+            #expect(s3 == .unprocessableContent && errorCode(b3) == "outside_areas" && errorField(b3) == "location")
+            let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+            let nested = #"{"kind":"covid","notes":\#(deep)}"#
+            let (s4, b4, _) = try await client.submit(nested)
+            let message = (b4["error"] as? [String: Any])?["message"] as? String ?? ""
+            #expect(s4 == .badRequest && message.contains("deeper than 64 levels"), "\(message)")
+            let (_, queue) = try await client.json(.get, "/v1/verification/queue", token: admin)
+            #expect((queue["reports"] as? [[String: Any]])?.isEmpty == true)
+        }
+    }
+
     @Test("a second covid report within 14 days is refused with the date it becomes possible; nothing is stored")
     func fourteenDays() async throws {
         let service = try await TestService()

@@ -8,6 +8,9 @@ public struct JSONParser {
         public let offset: Int
         public let reason: String
         public var description: String { "\(reason) at byte \(offset)" }
+        /// The text may be valid JSON, only nested deeper than `maxDepth`.
+        public var isTooDeep: Bool { reason == SyntaxError.tooDeep }
+        static let tooDeep = "nested too deeply"
     }
 
     /// Nesting beyond this is refused rather than risking the stack.
@@ -68,7 +71,7 @@ public struct JSONParser {
     }
 
     private mutating func object(depth: Int) throws(SyntaxError) -> JSONValue {
-        guard depth <= Self.maxDepth else { throw error("nested too deeply") }
+        guard depth <= Self.maxDepth else { throw error(SyntaxError.tooDeep) }
         i += 1
         var members: [String: JSONValue] = [:]
         skipSpace()
@@ -92,7 +95,7 @@ public struct JSONParser {
     }
 
     private mutating func array(depth: Int) throws(SyntaxError) -> JSONValue {
-        guard depth <= Self.maxDepth else { throw error("nested too deeply") }
+        guard depth <= Self.maxDepth else { throw error(SyntaxError.tooDeep) }
         i += 1
         var elements: [JSONValue] = []
         skipSpace()

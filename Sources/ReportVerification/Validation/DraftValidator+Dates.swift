@@ -11,8 +11,13 @@ extension DraftValidator {
             fail(field, .badFormat, "must be a date YYYY-MM-DD")
             return nil
         }
-        if day > Day.containing(now, in: calendar.timeZone) {
+        let today = Day.containing(now, in: calendar.timeZone)
+        if day > today {
             fail(field, .inFuture, "must not be in the future")
+            return nil
+        }
+        if day < today.adding(days: -ReportLimits.maxPastDays) {
+            fail(field, .outOfRange, "must lie within the last ten years")
             return nil
         }
         return day
@@ -31,6 +36,10 @@ extension DraftValidator {
         }
         guard date <= now.addingTimeInterval(ReportLimits.clockSkew) else {
             fail(field, .inFuture, "must not be in the future")
+            return nil
+        }
+        guard date >= now.addingTimeInterval(-Double(ReportLimits.maxPastDays) * 86_400) else {
+            fail(field, .outOfRange, "must lie within the last ten years")
             return nil
         }
         if strict != nil, let text = RFC3339.format(date, offsetSeconds: calendar.timeZone.secondsFromGMT(for: date)) { return text }

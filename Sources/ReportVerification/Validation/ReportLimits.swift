@@ -24,6 +24,9 @@ public enum ReportLimits {
     public static let phoneCharacters = 32
     /// A reporter's age in years.
     public static let age = 0...130
+    /// How far back a date may lie (ten years): an incident, a test or a last day on campus
+    /// older than that is a typing slip (0001-01-01, 1926 for 2026), not a report to count.
+    public static let maxPastDays = 3_653
     /// How far in the future an incident time may lie, to forgive a phone clock running ahead.
     public static let clockSkew: TimeInterval = 5 * 60
     /// Revisions kept per report (the death-scene forms keep the last five versions).

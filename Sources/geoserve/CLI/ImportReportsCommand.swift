@@ -34,7 +34,7 @@ struct ImportReportsCommand: AsyncParsableCommand {
         let db = try await store.open()
         let catalog = LayerCatalog()
         try await catalog.refresh(from: db)
-        let placement = ReportPlacement(layers: catalog.snapshot())
+        let placement = ReportPlacement(layers: catalog.snapshot(), refusesOutside: false)
         var records: [ReportRecord] = []
         records.reserveCapacity(read.entries.count)
         var problems: [ReportFile.Problem] = []

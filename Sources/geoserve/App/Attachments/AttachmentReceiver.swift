@@ -37,6 +37,9 @@ struct AttachmentReceiver {
         var size = 0
         var head: [UInt8] = []
         var type: MediaType?
+        // Bytes read before the format was known, then the format's structure as it streams.
+        var early: [UInt8] = []
+        var structure: ContainerCheck?
         var nextFloorCheck = Self.floorInterval
         do {
             for try await chunk in body {
@@ -48,10 +51,16 @@ struct AttachmentReceiver {
                     try floor.check(folder, adding: Int64(chunk.readableBytes))
                     nextFloorCheck = size + Self.floorInterval
                 }
-                if type == nil {
+                if let s = structure {
+                    structure = try Self.checked(s, feeding: chunk.readableBytesView, type)
+                } else {
                     head += chunk.readableBytesView.prefix(MediaType.sniffLength - head.count)
+                    early += chunk.readableBytesView
                     if head.count >= MediaType.sniffLength {
-                        type = try check(head, declared: declared)
+                        let known = try check(head, declared: declared)
+                        type = known
+                        structure = try Self.checked(ContainerCheck(known), feeding: early, known)
+                        early = []
                     }
                 }
                 let bytes = Data(chunk.readableBytesView)
@@ -59,7 +68,14 @@ struct AttachmentReceiver {
                 try handle.write(contentsOf: bytes)
             }
             guard size > 0 else { throw APIError.invalid("the upload is empty") }
-            if type == nil { type = try check(head, declared: declared) }
+            if type == nil {
+                let known = try check(head, declared: declared)
+                type = known
+                structure = try Self.checked(ContainerCheck(known), feeding: early, known)
+            }
+            if let problem = structure?.verdict(total: size) {
+                throw Self.malformed(type!, problem)
+            }
             try await Self.sync(handle)
             try handle.close()
         } catch {
@@ -69,6 +85,18 @@ struct AttachmentReceiver {
         try FileManager.default.moveItem(at: temporary, to: final)
         done = true
         return Received(file: name, size: size, sha256: hasher.finalize().hexString, type: type!)
+    }
+
+    private static func checked(_ structure: ContainerCheck, feeding bytes: some Collection<UInt8>, _ type: MediaType?) throws -> ContainerCheck {
+        var s = structure
+        s.feed(bytes)
+        if let problem = s.problem { throw malformed(type, problem) }
+        return s
+    }
+
+    private static func malformed(_ type: MediaType?, _ problem: String) -> APIError {
+        APIError(status: .unsupportedMediaType, code: "unsupported_type",
+                 message: "the file is not a well-formed \(type.map { $0.rawValue } ?? "file of its format"): \(problem)")
     }
 
     private func check(_ head: [UInt8], declared: String?) throws -> MediaType {

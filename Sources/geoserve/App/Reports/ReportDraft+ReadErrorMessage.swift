@@ -1,3 +1,4 @@
+import GeoCore
 import ReportVerification
 
 extension ReportDraft.ReadError {
@@ -5,6 +6,7 @@ extension ReportDraft.ReadError {
     /// never echoing the submitted value.
     var message: String {
         switch self {
+        case .notJSON(let e) where e.isTooDeep: return "the body nests objects and arrays deeper than \(JSONParser.maxDepth) levels"
         case .notJSON: return "the body is not valid JSON"
         case .notAnObject: return "the body is not the expected JSON object"
         case .wrongType(let path): return "member \"\(path)\" has the wrong type"

@@ -1,17 +1,29 @@
 import GeoCore
+import HTTPTypes
 import ReportVerification
 import Storage
 
 /// Places a report in every published area layer: by its location, or — when it names an area —
-/// in that area, and in the other layers by a point inside that area.
+/// in that area, and in the other layers by a point inside that area. A location inside no area
+/// of any layer is refused (`422 outside_areas`).
 struct ReportPlacement {
     let layers: [String: PublishedLayer]
+    /// False for imports: an existing system's records outside today's layers are kept, for a
+    /// later layer to place; a person reporting now is told instead.
+    var refusesOutside = true
 
     /// The assignments and the exact location to store (nil for a report that names an area).
     func place(_ place: ReportPlace) throws -> (areas: [AreaAssignment], lon: Double?, lat: Double?) {
         switch place {
         case .location(let lon, let lat, _):
-            return (assignments(lon: lon, lat: lat, except: nil), lon, lat)
+            let areas = assignments(lon: lon, lat: lat, except: nil)
+            // Stored, such a report would be counted nowhere and shown nowhere, while its
+            // reporter believed it counted: say so instead. With no area layer, nothing is checked.
+            if refusesOutside, areas.isEmpty, layers.values.contains(where: { $0.areaIndex != nil }) {
+                throw APIError(status: .unprocessableContent, code: "outside_areas",
+                               message: "the location lies outside every area this service counts reports in", field: "location")
+            }
+            return (areas, lon, lat)
         case .area(let layerName, let areaID):
             guard let layer = layers[layerName], layer.areaIndex != nil else {
                 throw APIError.invalid("no area layer named \(layerName)", field: "area.layer")
