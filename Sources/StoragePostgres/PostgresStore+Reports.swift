@@ -83,6 +83,7 @@ extension PostgresStore: ReportStore {
         let zone = timeZone
         return try await pool.writeTransaction("change a report's status") { db in
             guard var r = try Self.loadReport(id: reportID, db) else { throw ReportChangeError.notFound }
+            if transition != .withdraw, r.reporterID == actor { throw ReportChangeError.ownReport }
             if let expectedVersion, expectedVersion != r.version {
                 throw ReportChangeError.staleVersion(current: r.version, status: r.status)
             }

@@ -117,6 +117,7 @@ extension SQLiteStore: ReportStore {
         return try await run { db in
             try db.transaction {
                 guard var r = try Self.loadReport(id: reportID, db) else { throw ReportChangeError.notFound }
+                if transition != .withdraw, r.reporterID == actor { throw ReportChangeError.ownReport }
                 if let expectedVersion, expectedVersion != r.version {
                     throw ReportChangeError.staleVersion(current: r.version, status: r.status)
                 }

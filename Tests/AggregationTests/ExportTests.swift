@@ -22,6 +22,22 @@ struct ExportTests {
                      areaIDs: ["H2", "H1", "H3"], counters: counters, denominators: ["H1": 200], control: DisclosureControl())
     }
 
+    @Test("area ids that start like a spreadsheet formula open as text, not formulas")
+    func formulaInjection() {
+        let ids = ["=HYPERLINK(\"http://evil.example\",\"x\")", "+1", "-2", "@SUM(A1)", "\tTAB", "H1"]
+        let t = Export.table(ExportRequest(layer: "halls", kind: .covid, basis: .occurred, from: Day(iso: "2024-03-04")!, to: Day(iso: "2024-03-04")!,
+                                           bucket: .day),
+                             areaIDs: ids, counters: [], denominators: [:], control: DisclosureControl())
+        let cells = t.csv().split(separator: "\r\n").dropFirst().map { line in
+            line.hasPrefix("\"") ? String(line.dropFirst().prefix { $0 != "\"" }) : String(line.prefix { $0 != "," })
+        }
+        #expect(cells.count == ids.count)
+        for cell in cells where cell != "H1" {
+            #expect(cell.hasPrefix("'"), "\(cell) would be read as a formula")
+        }
+        #expect(cells.contains("H1"))
+    }
+
     @Test("weekly buckets start on Monday; zeros shown; 1–10 suppressed with its rate")
     func weekly() {
         let t = table(.week, from: "2024-03-06", to: "2024-03-13")

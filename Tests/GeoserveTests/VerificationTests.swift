@@ -57,6 +57,28 @@ struct VerificationTests {
         }
     }
 
+    @Test("a verifier cannot decide a report they submitted, alone or in bulk; another verifier can")
+    func ownReport() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            let mine = try await client.account("verifier", admin: admin).token
+            let other = try await client.account("verifier", admin: admin).token
+            let (status, submitted, _) = try await client.submit(Drafts.covid(), token: mine)
+            #expect(status == .created)
+            let id = submitted["id"] as? String ?? ""
+            let (s1, b1) = try await client.json(.post, "/v1/reports/\(id)/transitions", token: mine, body: #"{"transition":"verify"}"#)
+            #expect(s1 == .forbidden && errorCode(b1) == "own_report")
+            let (_, bulk) = try await client.json(.post, "/v1/verification/bulk", token: mine, body: #"{"ids":["\#(id)"],"transition":"verify"}"#)
+            #expect(((bulk["results"] as? [[String: Any]])?.first?["ok"] as? Bool) == false)
+            let (_, history) = try await client.json(.get, "/v1/reports/\(id)/history", token: admin)
+            #expect((history["entries"] as? [[String: Any]])?.count == 1, "only the submission is in the trail")
+            let (s2, b2) = try await client.json(.post, "/v1/reports/\(id)/transitions", token: other, body: #"{"transition":"verify"}"#)
+            #expect(s2 == .ok && b2["status"] as? String == "verified")
+        }
+    }
+
     @Test("transitions apply once; invalid ones answer 409 with the current status; reasons are required")
     func transitions() async throws {
         let service = try await TestService(demo: false)

@@ -31,8 +31,12 @@ public struct AreaCountTable: Equatable, Sendable {
         return out
     }
 
-    /// Quotes a field when RFC 4180 requires it (comma, quote, CR or LF).
-    static func field(_ s: String) -> String {
+    /// A text field: quoted when RFC 4180 requires it (comma, quote, CR or LF), and led by an
+    /// apostrophe when it starts like a spreadsheet formula (`= + - @`, tab, CR), so that an area
+    /// id such as `=HYPERLINK(…)` opens as text, not as a formula (OWASP's CSV-injection advice).
+    static func field(_ text: String) -> String {
+        var s = text
+        if let first = s.first, "=+-@\t\r".contains(first) { s = "'" + s }
         guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }) else { return s }
         return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

@@ -9,4 +9,7 @@ public enum ReportChangeError: Error, Equatable, Sendable {
     case staleVersion(current: Int, status: ReportStatus)
     /// No such report.
     case notFound
+    /// A verifier's own report: nobody reviews what they submitted themselves. (An anonymous
+    /// report names no account, so its reporter cannot be recognised.)
+    case ownReport
 }

@@ -47,6 +47,8 @@ struct AppConfiguration: Sendable {
     /// The service's public base URL for links (e.g. `https://maps.campus.example`); nil derives
     /// it from the request's `Host` header.
     var publicURL: String?
+    /// Hosts a request's `Host` header may name when no public URL is set; `*` for any.
+    var allowedHosts = LinkBase.localHosts
     /// Decimal places of GeoJSON coordinates (6 ≈ 10 cm).
     var coordinatePrecision = 6
     /// Disclosure control: the smallest count shown to each audience.
@@ -80,5 +82,11 @@ struct AppConfiguration: Sendable {
         AnonymousRateLimit(requests: RateLimiter(perMinute: anonymousPerMinute),
                            uploadBytes: RateLimiter(perMinute: anonymousUploadBytesPerHour / 60, burst: anonymousUploadBytesPerHour),
                            addresses: ClientAddress(trustedProxies: trustedProxies))
+    }
+
+    /// How links in responses are built.
+    var linkBase: LinkBase {
+        let listening = host == "0.0.0.0" || host == "::" ? "localhost" : (host.contains(":") ? "[\(host)]" : host)
+        return LinkBase(publicURL: publicURL, allowedHosts: allowedHosts.union([listening.lowercased()]), fallback: "http://\(listening):\(port)")
     }
 }

@@ -64,10 +64,10 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     let authenticated = router.group().add(middleware: BearerAuthMiddleware(accounts: store))
     let statistics = StatisticsService(counters: store, policy: configuration.disclosure, timeZone: configuration.timeZone,
                                        entries: configuration.statisticsCacheEntries)
-    FeaturesController(catalog: catalog, cache: cache, publicURL: configuration.publicURL, statistics: statistics)
+    FeaturesController(catalog: catalog, cache: cache, links: configuration.linkBase, statistics: statistics)
         .addRoutes(to: authenticated)
     TilesController(catalog: catalog, tiles: TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes, paintings: configuration.statisticsCacheEntries),
-                    publicURL: configuration.publicURL, responses: ResponseCache(capacityBytes: configuration.tileCacheBytes / 4))
+                    links: configuration.linkBase, responses: ResponseCache(capacityBytes: configuration.tileCacheBytes / 4))
         .addRoutes(to: router.group())
     let anonymous = configuration.anonymousRateLimit()
     let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store))

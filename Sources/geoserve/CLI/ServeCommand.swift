@@ -35,6 +35,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("public-url"), help: ArgumentHelp("Base URL for links, e.g. https://maps.campus.example (env GEOSERVE_PUBLIC_URL; default from the Host header).", valueName: "url"))
     var publicURL: String?
 
+    @Option(name: .customLong("allowed-hosts"), help: ArgumentHelp("Without --public-url: comma-separated host names a request's Host header may name in links, or * (env GEOSERVE_ALLOWED_HOSTS, default localhost and the listen address); others get links to the listen address.", valueName: "hosts"))
+    var allowedHosts: String?
+
     @Option(help: "Decimal places of GeoJSON coordinates, 1-15 (env GEOSERVE_PRECISION, default 6).")
     var precision: Int?
 
@@ -80,6 +83,10 @@ struct ServeCommand: AsyncParsableCommand {
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let url = EnvironmentDefault.string(publicURL, "GEOSERVE_PUBLIC_URL", "")
         config.publicURL = url.isEmpty ? nil : String(url.reversed().drop { $0 == "/" }.reversed())
+        let hosts = EnvironmentDefault.string(allowedHosts, "GEOSERVE_ALLOWED_HOSTS", "")
+        if !hosts.isEmpty {
+            config.allowedHosts = Set(hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
+        }
         config.coordinatePrecision = try EnvironmentDefault.int(precision, "GEOSERVE_PRECISION", config.coordinatePrecision)
         guard (1...15).contains(config.coordinatePrecision) else { throw ValidationError("precision must be 1 to 15") }
         let responseMB = try EnvironmentDefault.int(responseCacheMB, "GEOSERVE_RESPONSE_CACHE_MB", config.responseCacheBytes >> 20)

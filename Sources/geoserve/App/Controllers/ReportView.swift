@@ -71,6 +71,8 @@ extension ReportChangeError {
         switch self {
         case .notFound:
             return .notFound("no such report")
+        case .ownReport:
+            return APIError(status: .forbidden, code: "own_report", message: "a report is reviewed by someone other than its reporter")
         case .transition(.reasonRequired(let t), _):
             return .invalid("\(t.rawValue) needs a reason", field: "reason")
         case .transition(.notAllowed(let t, let from), _):

@@ -15,7 +15,7 @@ import Storage
 struct FeaturesController {
     let catalog: LayerCatalog
     let cache: ResponseCache
-    let publicURL: String?
+    let links: LinkBase
     let statistics: StatisticsService
 
     static let geoJSON = "application/geo+json"
@@ -33,7 +33,7 @@ struct FeaturesController {
     }
 
     func base(_ request: Request) -> String {
-        request.baseURL(publicURL: publicURL)
+        links.url(for: request)
     }
 
     func landing(_ request: Request, _ context: AppRequestContext) throws -> Response {

@@ -14,7 +14,7 @@ import Storage
 struct TilesController {
     let catalog: LayerCatalog
     let tiles: TileService
-    let publicURL: String?
+    let links: LinkBase
     /// Encoded tile responses by request URI and data version: a repeated tile request skips
     /// parsing, painting and key building (every layer import bumps the data version too).
     let responses: ResponseCache
@@ -28,7 +28,7 @@ struct TilesController {
     }
 
     func base(_ request: Request) -> String {
-        request.baseURL(publicURL: publicURL)
+        links.url(for: request)
     }
 
     private func areaLayer(_ name: String) throws -> PublishedLayer {
