@@ -195,6 +195,15 @@ enum PostgresMigrations {
         -- refused instead of being answered with someone else's report.
         ALTER TABLE reports ADD COLUMN idempotency_request TEXT COLLATE "C";
         """),
+        (11, """
+        -- Failed logins per account and per client address, in the store so that processes
+        -- sharing it count together.
+        CREATE TABLE login_failures (
+            key          TEXT COLLATE "C" PRIMARY KEY,
+            window_start TEXT COLLATE "C" NOT NULL,
+            failures     INTEGER NOT NULL
+        );
+        """),
     ]
 
     static var latest: Int { all.last!.version }

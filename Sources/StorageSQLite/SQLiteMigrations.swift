@@ -174,6 +174,15 @@ enum SQLiteMigrations {
         -- refused instead of being answered with someone else's report.
         ALTER TABLE reports ADD COLUMN idempotency_request TEXT;
         """),
+        (11, """
+        -- Failed logins per account and per client address, in the store so that processes
+        -- sharing it count together.
+        CREATE TABLE login_failures (
+            key          TEXT PRIMARY KEY,
+            window_start TEXT NOT NULL,
+            failures     INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """),
     ]
 
     /// Work a migration does on the data after its SQL, in the same transaction.

@@ -67,6 +67,44 @@ func errorMessage(_ body: [String: Any]) -> String? { (body["error"] as? [String
 
 @Suite("accounts and tokens")
 struct AuthTests {
+    @Test("wrong passwords lock the account for the window, even against the right one; other accounts and the address budget are separate")
+    func loginThrottle() async throws {
+        var service = try await TestService(demo: false)
+        defer { service.remove() }
+        service.configuration.loginFailuresPerAccount = 3
+        service.configuration.loginFailuresPerAddress = 6
+        try await service.run { client in
+            func login(_ email: String, _ password: String) async throws -> (HTTPResponse.Status, [String: Any], String?) {
+                try await client.execute(uri: "/v1/auth/login", method: .post, headers: [.contentType: "application/json"],
+                                         body: ByteBuffer(string: #"{"email":"\#(email)","password":"\#(password)"}"#)) { r in
+                    (r.status, (try? JSONSerialization.jsonObject(with: Data(r.body.readableBytesView))) as? [String: Any] ?? [:], r.headers[.retryAfter])
+                }
+            }
+            for _ in 0..<3 { #expect(try await login(TestService.adminEmail, "wrong guess").0 == .unauthorized) }
+            let (status, body, retry) = try await login(TestService.adminEmail, TestService.password)
+            #expect(status == .tooManyRequests && errorCode(body) == "rate_limited")
+            #expect((Int(retry ?? "") ?? 0) > 800, "locked until the 15-minute window ends")
+            // The same email in another case is the same account.
+            #expect(try await login(TestService.adminEmail.uppercased(), TestService.password).0 == .tooManyRequests)
+            // Unknown accounts fail as usual until this address has used its own budget of 6.
+            for n in 0..<3 { #expect(try await login("nobody\(n)@campus.example", "x").0 == .unauthorized) }
+            #expect(try await login("nobody9@campus.example", "x").0 == .tooManyRequests)
+        }
+    }
+
+    @Test("bcrypt runs on a bounded set of threads; logins beyond its queue are refused at once, not queued for seconds")
+    func bcryptBound() async throws {
+        let workers = BcryptWorkers(threads: 1, queued: 1)
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<4 {
+                group.addTask { (try? await workers.run(refusingWhenFull: true) { usleep(300_000); return true }) != nil }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.filter { $0 }.count == 2 && results.filter { !$0 }.count == 2)
+        #expect(try await workers.run(refusingWhenFull: true) { 7 } == 7, "the bound frees as work ends")
+    }
+
     @Test("login gives a token that identifies the account; logout revokes it")
     func loginLogout() async throws {
         let service = try await TestService(demo: false)

@@ -34,6 +34,10 @@ struct AppConfiguration: Sendable {
     var anonymousPerMinute = 30
     /// Bytes of anonymous uploads per client address per hour; 0 for no limit.
     var anonymousUploadBytesPerHour = 1 << 30
+    /// Failed logins per account, and per client address, in `loginWindow` seconds.
+    var loginFailuresPerAccount = 10
+    var loginFailuresPerAddress = 100
+    var loginWindow: TimeInterval = 15 * 60
     /// Peers whose `X-Forwarded-For` names the client (a reverse proxy); loopback unless set.
     var trustedProxies = ClientAddress.loopback
     /// Time and size limits per connection.
@@ -88,5 +92,9 @@ struct AppConfiguration: Sendable {
     var linkBase: LinkBase {
         let listening = host == "0.0.0.0" || host == "::" ? "localhost" : (host.contains(":") ? "[\(host)]" : host)
         return LinkBase(publicURL: publicURL, allowedHosts: allowedHosts.union([listening.lowercased()]), fallback: "http://\(listening):\(port)")
+    }
+
+    func loginThrottle(_ store: any LoginThrottleStore) -> LoginThrottle {
+        LoginThrottle(store: store, perAccount: loginFailuresPerAccount, perAddress: loginFailuresPerAddress, window: loginWindow)
     }
 }

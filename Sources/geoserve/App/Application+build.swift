@@ -75,7 +75,8 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     ExportsController(export: AreaStatsExport(counters: store, audit: store, policy: configuration.disclosure, timeZone: configuration.timeZone),
                       catalog: catalog).addRoutes(to: v1)
     LayersController(store: store).addRoutes(to: v1)
-    AuthController(accounts: store, credentials: credentials).addRoutes(to: v1)
+    AuthController(accounts: store, credentials: credentials, throttle: configuration.loginThrottle(store),
+                   addresses: ClientAddress(trustedProxies: configuration.trustedProxies)).addRoutes(to: v1)
     AccountsController(accounts: store, credentials: credentials).addRoutes(to: v1)
     ReportsController(reports: store, verification: store, catalog: catalog, receipts: receipts, timeZone: configuration.timeZone,
                       anonymous: anonymous, idempotency: idempotency).addRoutes(to: v1)

@@ -20,22 +20,18 @@ struct Credentials: Sendable {
         self.tokenLifetime = tokenLifetime
     }
 
-    /// Runs bcrypt off Swift's cooperative pool: it is deliberately slow and would stall other tasks.
-    private static let hashing = DispatchQueue(label: "geoserve.bcrypt", attributes: .concurrent)
-
-    /// The bcrypt hash of a password.
+    /// The bcrypt hash of a password, off Swift's cooperative pool (bcrypt is deliberately slow
+    /// and would stall other tasks). Waits for a bcrypt thread: only admins set passwords.
     func hash(password: String) async -> String {
         let cost = self.cost
-        return await withCheckedContinuation { c in
-            Self.hashing.async { c.resume(returning: Bcrypt.hash(Self.bcryptInput(password), cost: cost)) }
-        }
+        // Never refused, so never throws.
+        return (try? await BcryptWorkers.shared.run(refusingWhenFull: false) { Bcrypt.hash(Self.bcryptInput(password), cost: cost) }) ?? ""
     }
 
-    /// Whether a password matches a bcrypt hash.
-    func verify(password: String, hash: String) async -> Bool {
-        await withCheckedContinuation { c in
-            Self.hashing.async { c.resume(returning: Bcrypt.verify(Self.bcryptInput(password), hash: hash)) }
-        }
+    /// Whether a password matches a bcrypt hash; throws `CredentialsBusy` when every bcrypt
+    /// thread is taken and the queue behind them is full.
+    func verify(password: String, hash: String) async throws -> Bool {
+        try await BcryptWorkers.shared.run(refusingWhenFull: true) { Bcrypt.verify(Self.bcryptInput(password), hash: hash) }
     }
 
     /// A hash of a random password nobody knows, verified against when an email is unknown so that

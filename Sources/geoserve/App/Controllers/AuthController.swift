@@ -7,6 +7,8 @@ import Storage
 struct AuthController {
     let accounts: any AccountStore
     let credentials: Credentials
+    let throttle: LoginThrottle
+    let addresses: ClientAddress
 
     struct LoginRequest: StrictRequestBody {
         static let members: Set<String> = ["email", "password"]
@@ -45,13 +47,18 @@ struct AuthController {
 
     func login(_ request: Request, _ context: AppRequestContext) async throws -> LoginResponse {
         let body = try await request.decodeStrict(as: LoginRequest.self, context: context)
-        let account = try await accounts.account(email: body.email.trimmingCharacters(in: .whitespaces))
+        let email = body.email.trimmingCharacters(in: .whitespaces)
+        let address = addresses.address(of: request, peer: context.remoteAddress)
+        try await throttle.check(email: email, address: address, now: Date())
+        let account = try await accounts.account(email: email)
         // Verify against a decoy when the account is unknown, so timing does not reveal which
         // emails have accounts; the message is the same in every failing case.
-        let matches = await credentials.verify(password: body.password, hash: account?.passwordHash ?? Credentials.decoyHash)
+        let matches = try await credentials.verify(password: body.password, hash: account?.passwordHash ?? Credentials.decoyHash)
         guard let account, matches, !account.disabled else {
+            try await throttle.failed(email: email, address: address, now: Date())
             throw APIError.unauthorized("email or password is wrong, or the account is disabled")
         }
+        try await throttle.succeeded(email: email, address: address)
         let token = Credentials.newToken()
         let expires = Date().addingTimeInterval(credentials.tokenLifetime)
         try await accounts.storeToken(hash: Credentials.tokenHash(token), accountID: account.id, expiresAt: expires)

@@ -18,6 +18,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // and a load balancer should try another process. The reason is logged, not sent.
             context.logger.warning("database unavailable", metadata: ["reason": "\(why)"])
             return APIError.unavailable("the database is not reachable right now; try again shortly").response
+        } catch is CredentialsBusy {
+            return APIError.unavailable("too many logins at once; try again in a second", retryAfter: 1).response
         } catch StorageError.limitReached(let why) {
             return APIError(status: .conflict, code: "limit_reached", message: why).response
         } catch let error as NIOTooManyBytesError {

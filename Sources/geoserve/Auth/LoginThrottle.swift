@@ -1,0 +1,46 @@
+import Crypto
+import Foundation
+import GeoCore
+import HTTPTypes
+import Storage
+
+/// Failed logins allowed per account and per client address in a window, counted in the store
+/// so that every process sharing it counts the same failures. Checked before bcrypt runs, so a
+/// refused guess costs no hashing; a correct password during a lockout is refused too, or the
+/// guessing would simply go on.
+struct LoginThrottle: Sendable {
+    let store: any LoginThrottleStore
+    /// Failures per account: ten wrong passwords in the window lock it until the window ends.
+    var perAccount = 10
+    /// Failures per client address: more, since a campus network puts many people behind one.
+    var perAddress = 100
+    var window: TimeInterval = 15 * 60
+
+    /// The keys a login counts under. The email is hashed: the table must not become a list of
+    /// the addresses people tried.
+    static func keys(email: String, address: String) -> (account: String, address: String) {
+        ("account:" + SHA256.hash(data: Data(email.lowercased().utf8)).hexString, "address:" + address)
+    }
+
+    /// Throws `429 rate_limited` with `Retry-After` while either key is over its budget.
+    func check(email: String, address: String, now: Date) async throws {
+        let k = Self.keys(email: email, address: address)
+        let failures = try await store.loginFailures(keys: [k.account, k.address], now: now, window: window)
+        for (key, limit) in [(k.account, perAccount), (k.address, perAddress)] {
+            guard let f = failures[key], f.count >= limit else { continue }
+            var error = APIError(status: .tooManyRequests, code: "rate_limited",
+                                 message: "too many failed logins; try again later")
+            error.retryAfter = max(1, Int(f.windowStart.addingTimeInterval(window).timeIntervalSince(now).rounded(.up)))
+            throw error
+        }
+    }
+
+    func failed(email: String, address: String, now: Date) async throws {
+        let k = Self.keys(email: email, address: address)
+        try await store.recordLoginFailure(keys: [k.account, k.address], now: now, window: window)
+    }
+
+    func succeeded(email: String, address: String) async throws {
+        try await store.clearLoginFailures(key: Self.keys(email: email, address: address).account)
+    }
+}
