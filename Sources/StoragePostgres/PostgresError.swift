@@ -53,7 +53,7 @@ enum PostgresError: Error, Sendable {
             switch state {
             case "57014": return .unavailable("\(operation) ran past the statement timeout")
             case "53300": return .unavailable("the server has no connection slots left")
-            case "53100": return .unavailable("the server's disk is full")
+            case "53100": return .diskFull("the server's disk is full")
             default: return .engine(operation: operation, code: 0, message: "\(state): \(message)")
             }
         }

@@ -79,6 +79,14 @@ extension PostgresStore: StoreAdmin {
     public func ping() async throws {
         _ = try await pool.run("ping") { db in try db.query("SELECT 1").firstInt }
     }
+
+    public func probeWrite() async throws {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try await pool.run("probe a write", retry: .never) { db in
+            try db.query("INSERT INTO meta (key, value) VALUES ('write_probe', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [.int(now)])
+            return ()
+        }
+    }
 }
 
 extension PostgresStore: DataVersionSource {

@@ -35,7 +35,13 @@ final class SQLiteConnection {
     }
 
     func error(_ operation: String, _ rc: Int32) -> StorageError {
-        .engine(operation: operation, code: rc, message: String(cString: sqlite3_errmsg(db)))
+        Self.error(operation, rc, message: String(cString: sqlite3_errmsg(db)))
+    }
+
+    /// SQLITE_FULL (and its extended codes) is the disk, not the statement: a case of its own,
+    /// so that the service answers 507 and keeps serving reads instead of a 500.
+    static func error(_ operation: String, _ rc: Int32, message: String) -> StorageError {
+        rc & 0xFF == SQLITE_FULL ? .diskFull(operation) : .engine(operation: operation, code: rc, message: message)
     }
 
     /// Runs one or more statements that return no rows.
@@ -45,7 +51,7 @@ final class SQLiteConnection {
         let rc = sqlite3_exec(db, sql, nil, nil, &message)
         defer { sqlite3_free(message) }
         guard rc == SQLITE_OK else {
-            throw .engine(operation: "execute", code: rc, message: message.map { String(cString: $0) } ?? "unknown")
+            throw Self.error("execute", rc, message: message.map { String(cString: $0) } ?? "unknown")
         }
     }
 

@@ -146,6 +146,16 @@ extension SQLiteStore: StoreAdmin {
     public func ping() async throws {
         _ = try await run { db in try db.scalar("SELECT 1") }
     }
+
+    public func probeWrite() async throws {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try await run { db in
+            try db.transaction {
+                try db.cached("INSERT INTO meta (key, value) VALUES ('write_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+                    .bind(.int(now)).run()
+            }
+        }
+    }
 }
 
 extension SQLiteStore: AreaStore {

@@ -40,16 +40,9 @@ final class PrivatePostgres: @unchecked Sendable {
 
     func start() throws { try run("start") }
 
-    /// Runs a control script and waits for it. posix_spawn and waitpid rather than `Process`,
-    /// whose exit monitoring was seen to miss the quick exit of `runuser` and wait forever.
+    /// Runs a control script and waits for it.
     private func run(_ script: String, _ arguments: String...) throws {
-        let path = "\(control)/\(script)"
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { for a in argv { free(a) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, path, nil, nil, argv, environ) == 0 else { throw LiveServerError(description: "cannot run \(path)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let status = try spawnAndWait("\(control)/\(script)", arguments)
         guard status == 0 else { throw LiveServerError(description: "PostgreSQL \(script) failed (status \(status))") }
     }
 

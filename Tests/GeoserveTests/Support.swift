@@ -84,3 +84,16 @@ func rawColumn(_ sql: String, on database: String) throws -> [String] {
     while try statement.step() { out.append(statement.text(0) ?? "") }
     return out
 }
+
+/// Runs a program and waits for it; returns its wait status. posix_spawn and waitpid rather
+/// than `Process`, whose exit monitoring was seen to miss the quick exit of `runuser` and wait
+/// forever.
+func spawnAndWait(_ path: String, _ arguments: [String]) throws -> Int32 {
+    let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { for a in argv { free(a) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, path, nil, nil, argv, environ) == 0 else { throw LiveServerError(description: "cannot run \(path)") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    return status
+}

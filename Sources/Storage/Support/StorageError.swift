@@ -22,6 +22,9 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// connections, a statement past its timeout). Nothing of the operation was committed unless
     /// the text says the outcome is unknown; trying again later is the remedy.
     case unavailable(String)
+    /// The disk holding the database is full: nothing of the operation was committed; writes
+    /// work again once space is freed, without a restart.
+    case diskFull(String)
     /// A cap on what one record may hold (e.g. attachments per report) would be exceeded.
     case limitReached(String)
 
@@ -39,6 +42,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadable(let what): return "a stored value cannot be read: \(what)"
         case .unavailable(let why): return "the database is unavailable: \(why)"
         case .limitReached(let why): return why
+        case .diskFull(let op): return "the database's disk is full (during \(op))"
         }
     }
 }

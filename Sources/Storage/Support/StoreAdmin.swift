@@ -11,4 +11,8 @@ public protocol StoreAdmin: Sendable {
 
     /// Succeeds when the database answers.
     func ping() async throws
+
+    /// Succeeds when the database takes a write (a committed, durable one): how readiness learns
+    /// that a full disk has room again.
+    func probeWrite() async throws
 }

@@ -53,10 +53,11 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     let known = KnownRoutes()
     // Outermost, so that error responses carry the CORS headers too.
     router.add(middleware: CrossOriginMiddleware(allowedOrigins: configuration.corsOrigins))
-    router.add(middleware: JSONErrorMiddleware())
+    let health = WriteHealth()
+    router.add(middleware: JSONErrorMiddleware(health: health))
     router.add(middleware: MethodNotAllowedMiddleware(routes: known))
     router.add(middleware: DataVersionMiddleware(watcher: watcher))
-    HealthController(store: store, catalog: catalog).addRoutes(to: router)
+    HealthController(store: store, catalog: catalog, health: health).addRoutes(to: router)
     router.get("openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))
     }

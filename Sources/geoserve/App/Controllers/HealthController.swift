@@ -1,10 +1,13 @@
 import Hummingbird
+import Logging
 import Storage
 
-/// `/healthz` (the process is up) and `/readyz` (the store answers and areas are loaded).
+/// `/healthz` (the process is up) and `/readyz` (the store answers, takes writes when a write
+/// last met a full disk, and areas are loaded).
 struct HealthController<Context: RequestContext> {
     let store: any StoreAdmin
     let catalog: LayerCatalog
+    let health: WriteHealth
 
     struct Status: ResponseEncodable {
         let status: String
@@ -13,14 +16,22 @@ struct HealthController<Context: RequestContext> {
 
     func addRoutes(to router: Router<Context>) {
         router.get("healthz") { _, _ in Status(status: "ok") }
-        router.get("readyz") { _, _ in try await ready() }
+        router.get("readyz") { _, context in try await ready(context.logger) }
     }
 
-    func ready() async throws -> Status {
+    func ready(_ logger: Logger) async throws -> Status {
         do {
             try await store.ping()
         } catch {
             throw APIError.unavailable("the store does not answer")
+        }
+        if health.isFailing {
+            do {
+                try await store.probeWrite()
+                health.recovered(logger)
+            } catch {
+                throw APIError.unavailable("the database's disk is full: writes fail")
+            }
         }
         let loaded = catalog.snapshot().count
         guard loaded > 0 else { throw APIError.unavailable("no layer is loaded") }

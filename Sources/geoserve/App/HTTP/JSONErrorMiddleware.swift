@@ -8,6 +8,8 @@ import Storage
 /// Maps every error to the JSON error shape. Unknown errors become a generic 500: their text may
 /// carry library or database detail (even personal data) and is logged, never sent.
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let health: WriteHealth
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
@@ -18,6 +20,13 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // and a load balancer should try another process. The reason is logged, not sent.
             context.logger.warning("database unavailable", metadata: ["reason": "\(why)"])
             return APIError.unavailable("the database is not reachable right now; try again shortly").response
+        } catch StorageError.diskFull {
+            // Nothing was committed; reads go on. The answer matches a full attachments disk.
+            health.diskFull(context.logger)
+            var error = APIError(status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "insufficient_storage",
+                                 message: "the server is short of disk space; nothing was stored; try again later")
+            error.retryAfter = 60
+            return error.response
         } catch is CredentialsBusy {
             return APIError.unavailable("too many logins at once; try again in a second", retryAfter: 1).response
         } catch StorageError.limitReached(let why) {

@@ -1,0 +1,68 @@
+import Foundation
+import FoundationNetworking
+import Storage
+import Testing
+@testable import geoserve
+
+/// A database on a disk that fills up, as a real one does: a 24 MiB tmpfs.
+@Suite("full disk", .serialized)
+struct DiskFullTests {
+    @Test("writes on a full disk answer 507 with Retry-After, readyz turns not-ready and the log says why; freeing space recovers without a restart, and nothing acknowledged is lost")
+    func fullDisk() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = folder.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        // A small file system of its own (the tests run as root, as the README's test command does).
+        let mounted = try spawnAndWait("/bin/mount", ["-t", "tmpfs", "-o", "size=24m", "tmpfs", disk.path])
+        try #require(mounted == 0, "mounting a tmpfs needs root")
+        defer { _ = try? spawnAndWait("/bin/umount", ["-l", disk.path]) }
+        let db = disk.appendingPathComponent("g.sqlite").path
+        let log = folder.appendingPathComponent("log")
+        let server = try await LiveServer(database: db, demoData: repositoryRoot.appendingPathComponent("data").path,
+                                          arguments: ["--min-free-disk-mb", "0"], log: log, logLevel: "notice")
+        var acknowledged = 0
+        #expect(try await LiveServer.post(port: server.port, path: "/v1/reports", body: Drafts.misconduct()).0 == 201)
+        acknowledged += 1
+
+        // Fill the disk to the last byte.
+        let filler = disk.appendingPathComponent("filler")
+        _ = FileManager.default.createFile(atPath: filler.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: filler)
+        let chunk = Data(count: 64 << 10)
+        while (try? handle.write(contentsOf: chunk)) != nil {}
+        try? handle.close()
+
+        var refused: (Int, [String: Any])?
+        for _ in 0..<200 {
+            let answer = try await LiveServer.post(port: server.port, path: "/v1/reports", body: Drafts.misconduct())
+            #expect(answer.0 == 201 || answer.0 == 507, "answered \(answer.0)")
+            if answer.0 == 201 { acknowledged += 1 } else { refused = answer; break }
+        }
+        let (status, body) = try #require(refused, "the disk never filled up")
+        #expect(acknowledged >= 1)
+        #expect(status == 507 && errorCode(body) == "insufficient_storage")
+        // Once more by hand, for the headers.
+        let raw = try RawConnection(port: server.port)
+        let draft = Drafts.misconduct()
+        raw.send("POST /v1/reports HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(draft.utf8.count)\r\n\r\n\(draft)")
+        let head = raw.readResponse(timeout: .seconds(5))?.head.lowercased() ?? ""
+        #expect(head.hasPrefix("http/1.1 507") && head.contains("retry-after: 60"), "\(head)")
+        #expect(try await server.get("/readyz").0 == 503)
+        #expect(try await server.get("/collections/halls/items?limit=2").0 == 200, "reads go on")
+        let text = try String(contentsOf: log, encoding: .utf8)
+        #expect(text.contains("disk is full") && !text.contains("unhandled error"))
+
+        try FileManager.default.removeItem(at: filler)
+        #expect(try await server.get("/readyz").0 == 200)
+        #expect(try await LiveServer.post(port: server.port, path: "/v1/reports", body: Drafts.misconduct()).0 == 201)
+        acknowledged += 1
+        _ = try await server.stop()
+
+        let store = try openStore(db)
+        #expect(try await store.verifyAuditChain() == nil)
+        #expect(try await store.checkCounters().isEmpty)
+        let queued = try await store.queue(.init(), limit: 1_000, cursor: nil).reports.count
+        #expect(queued == acknowledged)
+    }
+}
