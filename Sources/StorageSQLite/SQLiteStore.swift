@@ -187,15 +187,22 @@ extension SQLiteStore: AreaStore {
 
     public func stage(_ layer: LayerImport) async throws -> LayerVersionInfo {
         // A layer that must exist or be new is never refused as existing.
-        try await stage(layer, onlyIfNew: false)!
+        try await stage(layer, onlyIfNew: false, publishing: nil)!.info
     }
 
-    public func stageNewLayer(_ layer: LayerImport) async throws -> LayerVersionInfo? {
-        try await stage(layer, onlyIfNew: true)
+    public func importNewLayer(_ layer: LayerImport) async throws -> LayerVersionInfo? {
+        try await stage(layer, onlyIfNew: true, publishing: .some(nil))?.info
     }
 
-    private func stage(_ layer: LayerImport, onlyIfNew: Bool) async throws -> LayerVersionInfo? {
+    public func importAndPublish(_ layer: LayerImport, resolve: AreaResolver?) async throws -> (info: LayerVersionInfo, moved: Int) {
+        try await stage(layer, onlyIfNew: false, publishing: .some(resolve))!
+    }
+
+    /// Stages a version; with `publishing` (holding the resolver, if any) publishes it in the
+    /// same transaction.
+    private func stage(_ layer: LayerImport, onlyIfNew: Bool, publishing: AreaResolver??) async throws -> (info: LayerVersionInfo, moved: Int)? {
         let rows = try layer.rows()
+        let zone = timeZone
         return try await run { db in
             try db.transaction {
                 let now = Timestamp.now()
@@ -222,9 +229,11 @@ extension SQLiteStore: AreaStore {
                     try insert.bind(.text(layer.layer), .int(Int64(version)), .text(r.id), r.name.map { .text($0) } ?? .null,
                                     .text(r.properties), .text(r.geometry)).run()
                 }
-                return LayerVersionInfo(layer: layer.layer, version: version, kind: layer.kind, createdAt: Timestamp.parse(now),
-                                        source: layer.source, featureCount: rows.count,
-                                        repairedCount: layer.repairedCount, rejectedCount: layer.rejectedCount)
+                let info = LayerVersionInfo(layer: layer.layer, version: version, kind: layer.kind, createdAt: Timestamp.parse(now),
+                                            source: layer.source, featureCount: rows.count,
+                                            repairedCount: layer.repairedCount, rejectedCount: layer.rejectedCount)
+                guard let resolve = publishing else { return (info, 0) }
+                return (info, try Self.publish(layer: layer.layer, version: version, resolve: resolve, zone: zone, db))
             }
         }
     }
@@ -237,12 +246,17 @@ extension SQLiteStore: AreaStore {
                 let exists = try db.prepare("SELECT 1 FROM layer_versions WHERE layer = ? AND version = ?")
                     .bind(.text(layer), .int(Int64(version))).firstInt()
                 guard exists != nil else { throw StorageError.unknownVersion(layer: layer, version: version) }
-                try db.prepare("UPDATE layers SET published_version = ? WHERE name = ?").bind(.int(Int64(version)), .text(layer)).run()
-                let moved = try resolve.map { try Self.reassign(layer: layer, version: version, resolve: $0, zone: zone, db) } ?? 0
-                try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
-                return moved
+                return try Self.publish(layer: layer, version: version, resolve: resolve, zone: zone, db)
             }
         }
+    }
+
+    /// Makes a stored version current inside the caller's transaction.
+    private static func publish(layer: String, version: Int, resolve: AreaResolver?, zone: TimeZone, _ db: SQLiteConnection) throws -> Int {
+        try db.prepare("UPDATE layers SET published_version = ? WHERE name = ?").bind(.int(Int64(version)), .text(layer)).run()
+        let moved = try resolve.map { try reassign(layer: layer, version: version, resolve: $0, zone: zone, db) } ?? 0
+        try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
+        return moved
     }
 
     public func areas(layer: String, version: Int) async throws -> [StoredArea] {

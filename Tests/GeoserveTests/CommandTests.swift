@@ -26,6 +26,32 @@ struct CommandTests {
         #expect(areas.map(\.id) == ["east", "empty", "west"])
     }
 
+    @Test("an import-areas killed at any moment leaves the old version published or the new one, never a version stored but unpublished")
+    func killedImport() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 4,000 squares: long enough an import that kills land inside it.
+        let cells = (0..<4_000).map { i in
+            let (x, y) = (Double(i % 80) * 0.01, Double(i / 80) * 0.01)
+            return #"{"type":"Feature","id":"c\#(i)","properties":{"name":"cell \#(i)"},"geometry":{"type":"Polygon","coordinates":[[[\#(x),\#(y)],[\#(x + 0.01),\#(y)],[\#(x + 0.01),\#(y + 0.01)],[\#(x),\#(y + 0.01)],[\#(x),\#(y)]]]}}"#
+        }
+        try write(#"{"type":"FeatureCollection","features":["# + cells.joined(separator: ",") + "]}", to: folder.appendingPathComponent("grid.geojson"))
+        let db = try testDatabase(in: folder, named: "db.sqlite")
+        try await openStore(db).migrate()
+        var killedMidway = 0
+        for round in 0..<8 {
+            let pid = try spawn(LiveServer.executable.path, ["import-areas", folder.appendingPathComponent("grid.geojson").path, "--layer", "grid", "--database", db])
+            usleep(UInt32(150_000 + round * 120_000))
+            if kill(pid, SIGKILL) == 0 { killedMidway += 1 }
+            waitFor(pid)
+            for layer in try await openStore(db).layers() {
+                #expect(layer.publishedVersion != nil && layer.versions.map(\.version).max() == layer.publishedVersion,
+                        "round \(round): versions \(layer.versions.map(\.version)), published \(String(describing: layer.publishedVersion))")
+            }
+        }
+        #expect(killedMidway > 0)
+    }
+
     @Test("a rejected feature fails the import with exit code 1 and writes nothing, unless --skip-invalid")
     func rejected() async throws {
         let folder = try temporaryFolder()

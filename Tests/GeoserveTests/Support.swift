@@ -89,10 +89,21 @@ func rawColumn(_ sql: String, on database: String) throws -> [String] {
 /// than `Process`, whose exit monitoring was seen to miss the quick exit of `runuser` and wait
 /// forever.
 func spawnAndWait(_ path: String, _ arguments: [String]) throws -> Int32 {
+    waitFor(try spawn(path, arguments))
+}
+
+/// Starts a program; the caller waits for it (`waitFor`).
+func spawn(_ path: String, _ arguments: [String]) throws -> pid_t {
     let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
     defer { for a in argv { free(a) } }
     var pid: pid_t = 0
     guard posix_spawn(&pid, path, nil, nil, argv, environ) == 0 else { throw LiveServerError(description: "cannot run \(path)") }
+    return pid
+}
+
+/// Waits for a spawned program; returns its wait status.
+@discardableResult
+func waitFor(_ pid: pid_t) -> Int32 {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     return status

@@ -41,7 +41,7 @@ struct AreaStoreTests {
         #expect(layers.map(\.name) == ["halls"] && layers[0].publishedVersion == 1 && layers[0].kind == .areas)
     }
 
-    @Test("a new layer is staged once: of several stores on one database racing to create it, one stages and the others write nothing",
+    @Test("a new layer is imported once, published in the same transaction: of several stores racing to create it, one imports and the others write nothing",
           arguments: StoreBackend.allCases)
     func stageNewLayerOnce(backend: StoreBackend) async throws {
         let t = try await backend.make()
@@ -49,14 +49,14 @@ struct AreaStoreTests {
         let stores = [t.store] + (try (0..<3).map { _ in try t.reopen() })
         let staged = try await withThrowingTaskGroup(of: LayerVersionInfo?.self) { group in
             for (i, store) in stores.enumerated() {
-                group.addTask { try await store.stageNewLayer(LayerImport(layer: "halls", kind: .areas, source: "s\(i)", areas: [area("a", 0)])) }
+                group.addTask { try await store.importNewLayer(LayerImport(layer: "halls", kind: .areas, source: "s\(i)", areas: [area("a", 0)])) }
             }
             return try await group.reduce(into: [LayerVersionInfo]()) { if let info = $1 { $0.append(info) } }
         }
         #expect(staged.map(\.version) == [1])
         let layers = try await t.store.layers()
-        #expect(layers.count == 1 && layers[0].versions.count == 1 && layers[0].publishedVersion == nil)
-        #expect(try await t.store.stageNewLayer(LayerImport(layer: "halls", kind: .areas, source: nil, areas: [area("b", 1)])) == nil)
+        #expect(layers.count == 1 && layers[0].versions.count == 1 && layers[0].publishedVersion == 1)
+        #expect(try await t.store.importNewLayer(LayerImport(layer: "halls", kind: .areas, source: nil, areas: [area("b", 1)])) == nil)
         #expect(try await t.store.stage(LayerImport(layer: "halls", kind: .areas, source: nil, areas: [area("b", 1)])).version == 2)
     }
 

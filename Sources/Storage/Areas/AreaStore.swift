@@ -16,10 +16,16 @@ public protocol AreaStore: Sendable {
     /// transaction. Readers keep seeing the published version.
     func stage(_ layer: LayerImport) async throws -> LayerVersionInfo
 
-    /// Stages the first version of a layer that does not exist yet; nil, writing nothing, when
-    /// the layer exists. Of several processes starting on an empty store together (each
-    /// importing the demo layers), exactly one stages each layer.
-    func stageNewLayer(_ layer: LayerImport) async throws -> LayerVersionInfo?
+    /// Stores and publishes the first version of a layer that does not exist yet, in one
+    /// transaction; nil, writing nothing, when the layer exists. Of several processes starting on
+    /// an empty store together (each importing the demo layers), exactly one imports each layer.
+    func importNewLayer(_ layer: LayerImport) async throws -> LayerVersionInfo?
+
+    /// Stores a new version of a layer and publishes it in one transaction (re-assigning every
+    /// report with `resolve`, counters included): an import interrupted at any point leaves
+    /// either nothing or the published version, never a version stored but not published.
+    /// - Returns: the version and how many reports changed area.
+    func importAndPublish(_ layer: LayerImport, resolve: AreaResolver?) async throws -> (info: LayerVersionInfo, moved: Int)
 
     /// Makes a staged version the one readers see and bumps the data version, in one
     /// transaction; with `resolve`, every report is re-assigned to the new version's areas in the
@@ -38,12 +44,10 @@ extension AreaStore {
         try await publish(layer: layer, version: version, resolve: nil)
     }
 
-    /// Stages and publishes a new version of a layer.
+    /// Stores and publishes a new version of a layer in one transaction, re-assigning nothing.
     @discardableResult
     public func importLayer(_ layer: LayerImport) async throws -> LayerVersionInfo {
-        let info = try await stage(layer)
-        try await publish(layer: info.layer, version: info.version)
-        return info
+        try await importAndPublish(layer, resolve: nil).info
     }
 
     /// The published version of a layer and its features.

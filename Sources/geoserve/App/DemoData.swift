@@ -27,8 +27,7 @@ enum DemoData {
             }
             // Another process starting on the same empty store may import it first: then this
             // one leaves the layer alone.
-            guard let info = try await store.stageNewLayer(file.layerImport(name: layer.name)) else { continue }
-            try await store.publish(layer: info.layer, version: info.version)
+            guard let info = try await store.importNewLayer(file.layerImport(name: layer.name)) else { continue }
             logger.info("imported demo layer", metadata: ["layer": "\(info.layer)", "features": "\(info.featureCount)"])
             imported += 1
         }

@@ -1,3 +1,4 @@
+import Foundation
 import GeoCore
 import Storage
 
@@ -16,18 +17,17 @@ enum LayerReassignment {
         }
     }
 
-    /// Stages a layer and publishes it with every report re-assigned, in one transaction.
+    /// Stores a layer's new version and publishes it with every report re-assigned, in one
+    /// transaction: the resolver is built from the features being imported, before the store is
+    /// touched, so a process killed anywhere leaves the old version published or the new one.
     static func importLayer(_ layer: LayerImport, into store: any AreaStore) async throws -> (info: LayerVersionInfo, moved: Int) {
-        let info = try await store.stage(layer)
-        guard layer.kind == .areas else {
-            try await store.publish(layer: info.layer, version: info.version)
-            return (info, 0)
-        }
+        guard layer.kind == .areas else { return try await store.importAndPublish(layer, resolve: nil) }
         let catalog = LayerCatalog()
         try await catalog.refresh(from: store)
-        let published = PublishedLayer(info: info, features: try await store.areas(layer: info.layer, version: info.version))
-        let moved = try await store.publish(layer: info.layer, version: info.version,
-                                            resolve: resolver(for: published, others: catalog.snapshot()))
-        return (info, moved)
+        // Only the index and the layer's name matter to the resolver; the version is the store's to number.
+        let incoming = PublishedLayer(info: LayerVersionInfo(layer: layer.layer, version: 0, kind: layer.kind, createdAt: Date(), source: layer.source,
+                                                             featureCount: layer.areas.count, repairedCount: 0, rejectedCount: 0),
+                                      features: layer.areas)
+        return try await store.importAndPublish(layer, resolve: resolver(for: incoming, others: catalog.snapshot()))
     }
 }
