@@ -52,6 +52,26 @@ struct CommandTests {
         #expect(killedMidway > 0)
     }
 
+    @Test("import-areas refuses a feature with a five-megabyte name, and one over --max-area-vertices, writing nothing")
+    func oversizedFeatures() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let huge = squares.replacingOccurrences(of: #""name":"West""#, with: #""name":"\#(String(repeating: "w", count: 5 << 20))""#)
+        try write(huge, to: folder.appendingPathComponent("huge.geojson"))
+        let db = try testDatabase(in: folder, named: "db.sqlite")
+        await #expect(throws: ExitCode(1)) {
+            try await ImportAreasCommand.parse([folder.appendingPathComponent("huge.geojson").path, "--layer", "zones", "--database", db]).run()
+        }
+        try write(squares, to: folder.appendingPathComponent("a.geojson"))
+        await #expect(throws: ExitCode(1)) {
+            try await ImportAreasCommand.parse([folder.appendingPathComponent("a.geojson").path, "--layer", "zones", "--database", db,
+                                                "--max-area-vertices", "4"]).run()
+        }
+        let store = try openStore(db)
+        try await store.migrate()
+        #expect(try await store.layers().isEmpty)
+    }
+
     @Test("a rejected feature fails the import with exit code 1 and writes nothing, unless --skip-invalid")
     func rejected() async throws {
         let folder = try temporaryFolder()

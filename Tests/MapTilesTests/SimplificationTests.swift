@@ -5,6 +5,27 @@ import Testing
 
 @Suite("Per-zoom simplification")
 struct SimplificationTests {
+    @Test("geometry kept for all 23 zooms of a 200,000-point polygon stays within three times its full detail")
+    func boundedMemory() throws {
+        // A star of 200,000 points whose spikes are a metre deep: every point shows from about
+        // zoom 16 on, so without sharing each deeper zoom would hold a full copy.
+        let n = 200_000
+        var ring = (0..<n).map { k -> Position in
+            let t = Double(k) / Double(n) * 2 * .pi
+            let r = 0.5 + (k % 2 == 0 ? 0 : 0.00001)
+            return try! Position(lon: -87.6 + r * cos(t), lat: 41.8 + r * sin(t))
+        }
+        ring.append(ring[0])
+        let layer = TileLayer(id: "m", version: "1", areas: [IndexedArea(id: "star", polygons: [try Polygon(rings: [ring])])])
+        layer.prepare(zooms: 0...22)
+        #expect(layer.fullPointCount >= n)
+        #expect(layer.cachedPointCount <= 3 * layer.fullPointCount, "\(layer.cachedPointCount) points kept for \(layer.fullPointCount)")
+        // The deepest zooms draw the full detail, one geometry shared between them.
+        #expect(layer.geometry(zoom: 22).pointCount >= layer.fullPointCount * 9 / 10)
+        let same = layer.geometry(zoom: 21).coordinates == layer.geometry(zoom: 22).coordinates
+        #expect(same)
+    }
+
     @Test("every area stays valid and non-empty at every zoom, and low zooms drop points")
     func validAtEveryZoom() throws {
         let areas = [

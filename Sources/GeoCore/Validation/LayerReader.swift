@@ -30,11 +30,14 @@ public struct LayerReader: Sendable {
     public var nameField: String?
     /// Force a kind; nil detects it (points when every geometry is a Point).
     public var kind: LayerGeometryKind?
+    /// Sizes beyond which a feature is rejected.
+    public var limits: AreaLimits
 
-    public init(idField: String? = nil, nameField: String? = nil, kind: LayerGeometryKind? = nil) {
+    public init(idField: String? = nil, nameField: String? = nil, kind: LayerGeometryKind? = nil, limits: AreaLimits = AreaLimits()) {
         self.idField = idField
         self.nameField = nameField
         self.kind = kind
+        self.limits = limits
     }
 
     /// Reads and validates.
@@ -56,6 +59,7 @@ public struct LayerReader: Sendable {
         var accepted: [LayerFeature] = []
         var reports: [FeatureReport] = []
         var seen: [String: Int] = [:]
+        var layerVertices = 0
         let total = collection.features.count
         for (i, f) in collection.features.enumerated() {
             if let progress, i % 250 == 0 { progress(i, total) }
@@ -67,6 +71,11 @@ public struct LayerReader: Sendable {
             }
             if let first = seen[id] {
                 reports.append(FeatureReport(index: i, id: id, outcome: .rejected("id \"\(id)\" already used by feature \(first)", [])))
+                continue
+            }
+            // Before validation, which would otherwise spend its time on a geometry to be refused.
+            if let tooLarge = limits.problem(f.geometry, properties: f.properties, featuresSoFar: accepted.count, layerVerticesSoFar: layerVertices) {
+                reports.append(FeatureReport(index: i, id: id, outcome: .rejected(tooLarge, [])))
                 continue
             }
             let geometry: Geometry
@@ -93,6 +102,7 @@ public struct LayerReader: Sendable {
                 }
             }
             seen[id] = i
+            layerVertices += geometry.vertexCount
             var props = f.properties ?? [:]
             let name = (nameField.flatMap { props[$0]?.stringValue }) ?? props["name"]?.stringValue
             if let idField { props.removeValue(forKey: idField) }

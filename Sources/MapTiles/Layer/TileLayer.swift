@@ -29,6 +29,13 @@ public final class TileLayer: Sendable {
     private let ordinals: [String: Int]
     /// Simplified geometry by zoom and scale.
     private let zooms: Mutex<[GeometryKey: ZoomGeometry]>
+    /// Per scale, the first zoom whose simplification kept nearly every point, and its
+    /// geometry: served for every deeper zoom instead of a copy per zoom.
+    private let saturated: Mutex<[TileScale: (zoom: Int, geometry: ZoomGeometry)]>
+    /// Points of the full-detail geometry.
+    let fullPointCount: Int
+    /// A zoom whose geometry keeps this share of the full detail's points is saturated.
+    static let saturation = 0.9
 
     private struct GeometryKey: Hashable {
         let zoom: Int
@@ -88,6 +95,8 @@ public final class TileLayer: Sendable {
         self.index = TileAreaIndex(boxes: boxes)
         self.bounds = bounds
         self.zooms = Mutex([:])
+        self.saturated = Mutex([:])
+        self.fullPointCount = full.reduce(0) { $0 + $1.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } } } / 2
     }
 
     /// Number of areas.
@@ -105,15 +114,35 @@ public final class TileLayer: Sendable {
     ///
     /// The build runs outside the lock, so tiles of other, already built zooms never wait for
     /// it; two threads that miss the same zoom at once may both build it and the first stored wins.
+    ///
+    /// Memory stays bounded whatever the zoom: once a zoom's simplification keeps nearly every
+    /// point (90 %), deeper zooms could add no more than a tenth and each would be a near-full
+    /// copy (seven such copies of one 10^6-vertex polygon grew a process by a gigabyte), so that
+    /// zoom and every deeper one share the full-detail geometry. Below it, each zoom roughly
+    /// halves the points of the next, so all zooms together hold about twice the full detail.
     public func geometry(zoom: Int, scale: TileScale = .x1) -> ZoomGeometry {
+        if let s = saturated.withLock({ $0[scale] }), zoom >= s.zoom { return s.geometry }
         let key = GeometryKey(zoom: zoom, scale: scale)
         if let g = zooms.withLock({ $0[key] }) { return g }
         let built = simplified(tolerance: Self.tolerance(zoom: zoom, scale: scale))
+        if Double(built.pointCount) >= Self.saturation * Double(fullPointCount) {
+            let full = simplified(tolerance: 0)
+            return saturated.withLock { table in
+                if let s = table[scale], s.zoom <= zoom { return s.geometry }
+                table[scale] = (zoom, full)
+                return full
+            }
+        }
         return zooms.withLock { cache in
             if let g = cache[key] { return g }
             cache[key] = built
             return built
         }
+    }
+
+    /// Points held by the geometry built so far, every zoom and scale together.
+    var cachedPointCount: Int {
+        zooms.withLock { $0.values.reduce(0) { $0 + $1.pointCount } } + saturated.withLock { $0.values.reduce(0) { $0 + $1.geometry.pointCount } }
     }
 
     /// Builds the geometry of a range of zooms ahead of the first tile (for example on layer load).

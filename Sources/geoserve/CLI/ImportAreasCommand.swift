@@ -33,15 +33,45 @@ struct ImportAreasCommand: AsyncParsableCommand {
     @Flag(name: .customLong("skip-invalid"), help: "Import the valid features even when some are rejected.")
     var skipInvalid = false
 
+    @Option(name: .customLong("max-area-vertices"), help: "Positions one feature may have over all its rings (default 100000).")
+    var maxAreaVertices: Int?
+
+    @Option(name: .customLong("max-area-parts"), help: "Polygons one multipolygon feature may have (default 1000).")
+    var maxAreaParts: Int?
+
+    @Option(name: .customLong("max-area-property-kb"), help: "KiB of properties one feature may carry, name included (default 64).")
+    var maxAreaPropertyKB: Int?
+
+    @Option(name: .customLong("max-layer-features"), help: "Features one layer may have (default 1000000).")
+    var maxLayerFeatures: Int?
+
+    @Option(name: .customLong("max-layer-vertices"), help: "Positions one layer may have over all its features (default 20000000).")
+    var maxLayerVertices: Int?
+
+    /// The limits, defaults overridden by the flags given.
+    var limits: AreaLimits {
+        var l = AreaLimits()
+        if let maxAreaVertices { l.vertices = maxAreaVertices }
+        if let maxAreaParts { l.parts = maxAreaParts }
+        if let maxAreaPropertyKB { l.propertyBytes = maxAreaPropertyKB << 10 }
+        if let maxLayerFeatures { l.features = maxLayerFeatures }
+        if let maxLayerVertices { l.layerVertices = maxLayerVertices }
+        return l
+    }
+
     @OptionGroup var store: StoreOptions
 
     func validate() throws {
         guard LayerName.isValid(layer) else { throw ValidationError(LayerName.rule) }
         if let kind, LayerGeometryKind(rawValue: kind) == nil { throw ValidationError("--kind must be areas or points") }
+        for (name, value) in [("--max-area-vertices", maxAreaVertices), ("--max-area-parts", maxAreaParts), ("--max-area-property-kb", maxAreaPropertyKB),
+                              ("--max-layer-features", maxLayerFeatures), ("--max-layer-vertices", maxLayerVertices)] {
+            if let value, value < 1 { throw ValidationError("\(name) must be at least 1") }
+        }
     }
 
     func run() async throws {
-        let file = try AreaFile.read(path: self.file, idField: idField, nameField: nameField, kind: kind.flatMap(LayerGeometryKind.init))
+        let file = try AreaFile.read(path: self.file, idField: idField, nameField: nameField, kind: kind.flatMap(LayerGeometryKind.init), limits: limits)
         let report = file.result.report
         for line in report.lines { printError(line) }
         printError("\(report.features.count) features: \(report.validCount) valid, \(report.repairedCount) repaired, \(report.rejectedCount) rejected")

@@ -8,13 +8,14 @@ struct AreaFile {
     let result: LayerReadResult
 
     /// Reads and validates a layer file, with a progress line for big files.
-    static func read(path: String, idField: String?, nameField: String?, kind: LayerGeometryKind? = nil, showProgress: Bool = true) throws -> AreaFile {
+    static func read(path: String, idField: String?, nameField: String?, kind: LayerGeometryKind? = nil, limits: AreaLimits = AreaLimits(),
+                     showProgress: Bool = true) throws -> AreaFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw AreaFileProblem(description: "cannot read \(path)")
         }
         let progress = ProgressLine(label: "validating \(URL(fileURLWithPath: path).lastPathComponent)")
         do {
-            let result = try LayerReader(idField: idField, nameField: nameField, kind: kind)
+            let result = try LayerReader(idField: idField, nameField: nameField, kind: kind, limits: limits)
                 .read(data, progress: showProgress ? { progress.update($0, $1) } : nil)
             return AreaFile(path: path, result: result)
         } catch {
