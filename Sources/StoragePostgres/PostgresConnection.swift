@@ -11,6 +11,8 @@ final class PostgresConnection {
     /// Statements prepared on this connection, by their SQL: the hot paths are parsed and planned
     /// once per connection, not once per call.
     private var prepared: [String: String] = [:]
+    /// The key audit entries appended on this connection are kept with (set by the pool).
+    var auditKey: AuditKey?
 
     /// Connects. `settings` are libpq keywords applied before the location's own, so the
     /// location (and the `PG*` environment variables libpq reads) can override them.

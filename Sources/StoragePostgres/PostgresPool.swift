@@ -33,6 +33,8 @@ final class PostgresPool: Sendable {
     }
 
     let configuration: Configuration
+    /// The audit key every connection is given before it runs an operation.
+    let auditKey = Mutex<AuditKey?>(nil)
     private let queue = DispatchQueue(label: "geoserve.postgres", attributes: .concurrent)
     private let state = Mutex(State())
 
@@ -102,6 +104,7 @@ final class PostgresPool: Sendable {
                 db = try connect()
                 slot.connection = db
             }
+            db.auditKey = auditKey.withLock { $0 }
             do {
                 return try body(db)
             } catch let error as PostgresError {

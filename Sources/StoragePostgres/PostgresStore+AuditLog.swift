@@ -1,6 +1,7 @@
 import DomainKernel
 import Foundation
 import Storage
+import Synchronization
 
 extension PostgresStore: AuditLog {
     private static let auditColumns = "sequence, report_id, actor, at, action, from_status, to_status, reason, hash"
@@ -12,7 +13,7 @@ extension PostgresStore: AuditLog {
     public func verifyAuditChain() async throws -> Int? {
         try await pool.run("verify the audit chain") { db in
             // In pages by sequence, so a long trail is never one result in memory.
-            var check = AuditChainCheck()
+            var check = AuditChainCheck(key: db.auditKey)
             var after: Int64 = -1
             while true {
                 let s = try db.query("SELECT \(Self.auditColumns) FROM audit WHERE sequence > $1 ORDER BY sequence LIMIT 10000", [.int(after)])
@@ -51,5 +52,19 @@ extension PostgresStore: AuditLog {
     private static func auditFields(_ s: PostgresResult, _ i: Int) -> AuditFields {
         AuditFields(reportID: s.text(i, 1), actor: s.string(i, 2), at: s.string(i, 3), action: s.string(i, 4),
                     from: s.text(i, 5).flatMap(ReportStatus.init(rawValue:)), to: s.text(i, 6).flatMap(ReportStatus.init(rawValue:)), reason: s.text(i, 7))
+    }
+
+    public func useAuditKey(_ key: AuditKey) async throws {
+        pool.auditKey.withLock { $0 = key }
+    }
+
+    public func auditHead() async throws -> AuditTail {
+        try await pool.run("read the audit head") { db in try Self.auditTail(db) }
+    }
+
+    public func auditHash(sequence: Int) async throws -> String? {
+        try await pool.run("read an audit entry") { db in
+            try db.query("SELECT hash FROM audit WHERE sequence = $1", [.int(Int64(sequence))]).firstText
+        }
     }
 }

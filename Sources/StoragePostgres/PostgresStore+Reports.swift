@@ -71,7 +71,7 @@ extension PostgresStore: ReportStore {
     /// The last entry in the audit table, or the chain's start when the trail is empty.
     static func auditTail(_ db: PostgresConnection) throws -> AuditTail {
         let last = try db.query("SELECT sequence, hash FROM audit ORDER BY sequence DESC LIMIT 1")
-        return last.count > 0 ? AuditTail(sequence: Int(last.int(0, 0)), hash: last.string(0, 1)) : .start
+        return last.count > 0 ? AuditTail(sequence: Int(last.int(0, 0)), hash: last.string(0, 1), key: db.auditKey) : .start(db.auditKey)
     }
 
     public func report(id: String) async throws -> ReportRecord? {

@@ -11,6 +11,8 @@ private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 /// Not `Sendable`: a connection is used by one thread at a time; `SQLiteStore` confines it to
 /// its queue.
 final class SQLiteConnection {
+    /// The key audit entries appended on this connection are kept with (set by the store).
+    var auditKey: AuditKey?
     private let db: OpaquePointer
     /// Compiled statements of the hot paths, reused across calls.
     private var cache: [String: SQLiteStatement] = [:]

@@ -13,7 +13,7 @@ extension SQLiteStore: AuditLog {
     public func verifyAuditChain() async throws -> Int? {
         try await run { db in
             let s = try db.prepare("SELECT \(Self.auditColumns) FROM audit ORDER BY sequence")
-            var check = AuditChainCheck()
+            var check = AuditChainCheck(key: db.auditKey)
             while try s.step() {
                 check.check(sequence: Int(s.int(0)), Self.auditFields(s), storedHash: s.text(8)!)
                 if let broken = check.firstBroken { return broken }
@@ -51,5 +51,17 @@ extension SQLiteStore: AuditLog {
     private static func auditFields(_ s: SQLiteStatement) -> AuditFields {
         AuditFields(reportID: s.text(1), actor: s.text(2)!, at: s.text(3)!, action: s.text(4)!,
                     from: s.text(5).flatMap(ReportStatus.init(rawValue:)), to: s.text(6).flatMap(ReportStatus.init(rawValue:)), reason: s.text(7))
+    }
+
+    public func useAuditKey(_ key: AuditKey) async throws {
+        try await run { db in db.auditKey = key }
+    }
+
+    public func auditHead() async throws -> AuditTail {
+        try await run { db in try Self.auditTail(db) }
+    }
+
+    public func auditHash(sequence: Int) async throws -> String? {
+        try await run { db in try db.prepare("SELECT hash FROM audit WHERE sequence = ?").bind(.int(Int64(sequence))).firstText() }
     }
 }

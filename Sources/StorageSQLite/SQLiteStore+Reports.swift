@@ -104,7 +104,7 @@ extension SQLiteStore: ReportStore {
     static func auditTail(_ db: SQLiteConnection) throws -> AuditTail {
         let last = try db.cached("SELECT sequence, hash FROM audit ORDER BY sequence DESC LIMIT 1").bind()
         defer { try? last.finish() }
-        return try last.step() ? AuditTail(sequence: Int(last.int(0)), hash: last.text(1)!) : .start
+        return try last.step() ? AuditTail(sequence: Int(last.int(0)), hash: last.text(1)!, key: db.auditKey) : .start(db.auditKey)
     }
 
     public func report(id: String) async throws -> ReportRecord? {

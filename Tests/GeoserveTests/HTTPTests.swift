@@ -11,10 +11,14 @@ struct HTTPTests {
         var c = AppConfiguration()
         c.database = try testDatabase(in: folder)
         c.attachmentsPath = folder.appendingPathComponent("var/attachments").path
+        c.keysPath = folder.appendingPathComponent("var/geoserve.keys").path
         c.demoDataPath = demo ? repositoryRoot.appendingPathComponent("data").path : nil
         c.logLevel = .error
         // Tests submit many anonymous reports from one address; the limit has tests of its own.
         c.anonymousPerMinute = 0
+        // Many services log in at once in this one test process; production has one service a
+        // process and the bound has a test of its own.
+        c.credentials = Credentials(workers: BcryptWorkers(threads: 2, queued: 10_000))
         return c
     }
 

@@ -39,8 +39,12 @@ final class LiveServer: @unchecked Sendable {
          log: URL? = nil, logLevel: String = "error") async throws {
         self.port = port
         self.database = database
-        let serve = ["serve", "--port", "\(port)", "--database", database, "--demo-data", demoData ?? "none", "--log-level", logLevel,
+        var serve = ["serve", "--port", "\(port)", "--database", database, "--demo-data", demoData ?? "none", "--log-level", logLevel,
                      "--anonymous-per-minute", "0"] + arguments
+        // Processes on one PostgreSQL database share one key file, kept out of the working folder.
+        if database.hasPrefix("postgres"), !arguments.contains("--keys") {
+            serve += ["--keys", NSTemporaryDirectory() + "geoserve-test-keys-" + String(UInt(bitPattern: database.hashValue), radix: 16)]
+        }
         if let fileLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", Self.executable.path] + serve

@@ -41,7 +41,9 @@ struct MigrateStoreTests {
         c.database = folder.appendingPathComponent("a.sqlite").path
         c.demoDataPath = repositoryRoot.appendingPathComponent("data").path
         c.attachmentsPath = folder.appendingPathComponent("attachments").path
+        c.keysPath = folder.appendingPathComponent("geoserve.keys").path
         c.logLevel = .error
+        c.credentials = Credentials(workers: BcryptWorkers(threads: 2, queued: 10_000))
         let source = try openStore(c.database)
         try await source.migrate()
         _ = try await source.createAccount(email: TestService.adminEmail, role: .admin, passwordHash: await c.credentials.hash(password: TestService.password))

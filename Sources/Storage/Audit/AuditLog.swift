@@ -23,4 +23,13 @@ public protocol AuditLog: Sendable {
 
     /// The events of one action that concern no single report, oldest first.
     func events(action: String) async throws -> [AuditEntry]
+
+    /// Keeps every entry appended from now on with `key`, and checks the chain with it.
+    func useAuditKey(_ key: AuditKey) async throws
+
+    /// The newest entry's sequence number and hash (`AuditTail.start` for an empty trail).
+    func auditHead() async throws -> AuditTail
+
+    /// The stored hash of the entry with this sequence number, nil when there is none.
+    func auditHash(sequence: Int) async throws -> String?
 }

@@ -1,19 +1,24 @@
-/// The newest entry of the audit trail: what the next entry chains to.
+/// The newest entry of the audit trail: what the next entry chains to, and the key the next
+/// entry is kept with.
 public struct AuditTail: Sendable, Equatable {
     public let sequence: Int
     public let hash: String
+    let key: AuditKey?
 
     /// The tail of an empty trail.
-    public static let start = AuditTail(sequence: 0, hash: AuditChain.genesis)
+    public static func start(_ key: AuditKey?) -> AuditTail { AuditTail(sequence: 0, hash: AuditChain.genesis, key: key) }
 
-    public init(sequence: Int, hash: String) {
+    public init(sequence: Int, hash: String, key: AuditKey?) {
         self.sequence = sequence
         self.hash = hash
+        self.key = key
     }
 
     /// The entry that follows this one: its sequence number and hash, which is also the tail
     /// after it is appended.
     public func next(_ fields: AuditFields) -> AuditTail {
-        AuditTail(sequence: sequence + 1, hash: AuditChain.hash(previous: hash, sequence: sequence + 1, fields))
+        AuditTail(sequence: sequence + 1, hash: AuditChain.hash(previous: hash, sequence: sequence + 1, fields, key: key), key: key)
     }
+
+    public static func == (a: AuditTail, b: AuditTail) -> Bool { a.sequence == b.sequence && a.hash == b.hash }
 }

@@ -46,6 +46,8 @@ struct AppConfiguration: Sendable {
     var maxConnections = ConnectionCap.defaultMaximum()
     /// Where attachment files live: beside the database unless set.
     var attachmentsPath: String?
+    /// The installation's key file: beside the database unless set.
+    var keysPath: String?
     /// Origins allowed to read responses from browser code; `*` for every origin.
     var corsOrigins = ["*"]
     /// The service's public base URL for links (e.g. `https://maps.campus.example`); nil derives
@@ -72,6 +74,11 @@ struct AppConfiguration: Sendable {
         get throws {
             StoreSettings(location: try StoreLocation(database), timeZone: timeZone, connections: databaseConnections, statementTimeout: statementTimeout)
         }
+    }
+
+    /// The key file in effect.
+    var keysFile: String {
+        get throws { try keysPath ?? InstallationKeys.defaultPath(for: StoreLocation(database)) }
     }
 
     /// Where attachment files live: the configured folder, else beside the database file.

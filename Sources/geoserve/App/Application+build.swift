@@ -18,9 +18,9 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
     try await watcher.check()
     logger.info("layers loaded", metadata: ["count": "\(catalog.snapshot().count)", "dataVersion": "\(watcher.dataVersion)"])
 
-    let secret = try await store.secret(named: "receipts")
+    let keys = try await InstallationKeys.load(path: try configuration.keysFile, store: store)
     let router = try buildRouter(store: store, catalog: catalog, watcher: watcher, configuration: configuration,
-                                 receipts: Receipts(secretHex: secret), idempotency: IdempotencyKeys(secretHex: secret))
+                                 receipts: Receipts(secretHex: keys.receipts), idempotency: IdempotencyKeys(secretHex: keys.receipts))
     var connectionLimits = configuration.connectionLimits
     // The largest body any route takes is an attachment; JSON routes check their own smaller limit.
     connectionLimits.maxContentLength = max(configuration.maxAttachmentBytes, 1 << 20)

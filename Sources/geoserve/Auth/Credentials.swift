@@ -14,8 +14,11 @@ struct Credentials: Sendable {
     let cost: UInt8
     /// How long a login token stays valid.
     let tokenLifetime: TimeInterval
+    /// Where bcrypt runs: one bounded set of threads per process.
+    let workers: BcryptWorkers
 
-    init(cost: UInt8 = 12, tokenLifetime: TimeInterval = 12 * 3600) {
+    init(cost: UInt8 = 12, tokenLifetime: TimeInterval = 12 * 3600, workers: BcryptWorkers = .shared) {
+        self.workers = workers
         self.cost = max(cost, 12)
         self.tokenLifetime = tokenLifetime
     }
@@ -25,13 +28,13 @@ struct Credentials: Sendable {
     func hash(password: String) async -> String {
         let cost = self.cost
         // Never refused, so never throws.
-        return (try? await BcryptWorkers.shared.run(refusingWhenFull: false) { Bcrypt.hash(Self.bcryptInput(password), cost: cost) }) ?? ""
+        return (try? await workers.run(refusingWhenFull: false) { Bcrypt.hash(Self.bcryptInput(password), cost: cost) }) ?? ""
     }
 
     /// Whether a password matches a bcrypt hash; throws `CredentialsBusy` when every bcrypt
     /// thread is taken and the queue behind them is full.
     func verify(password: String, hash: String) async throws -> Bool {
-        try await BcryptWorkers.shared.run(refusingWhenFull: true) { Bcrypt.verify(Self.bcryptInput(password), hash: hash) }
+        try await workers.run(refusingWhenFull: true) { Bcrypt.verify(Self.bcryptInput(password), hash: hash) }
     }
 
     /// A hash of a random password nobody knows, verified against when an email is unknown so that

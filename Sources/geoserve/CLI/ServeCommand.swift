@@ -69,6 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.statementTimeout = settings.statementTimeout
         let folder = EnvironmentDefault.string(attachments, "GEOSERVE_ATTACHMENTS", "")
         config.attachmentsPath = folder.isEmpty ? nil : folder
+        config.keysPath = try store.keysFile()
         let demo = EnvironmentDefault.string(demoData, "GEOSERVE_DEMO_DATA", "data")
         config.demoDataPath = demo == "none" ? nil : demo
         let level = EnvironmentDefault.string(logLevel, "GEOSERVE_LOG_LEVEL", "info")

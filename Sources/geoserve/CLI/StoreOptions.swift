@@ -16,6 +16,15 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("time-zone"), help: ArgumentHelp("The campus's IANA time zone: report days are its days (env GEOSERVE_TIME_ZONE, default UTC).", valueName: "zone"))
     var timeZoneName: String?
 
+    @Option(name: .customLong("keys"), help: ArgumentHelp("The installation's key file, created on first use (env GEOSERVE_KEYS; default geoserve.keys beside a SQLite database, var/geoserve.keys for PostgreSQL).", valueName: "file"))
+    var keys: String?
+
+    /// The key file in effect.
+    func keysFile() throws -> String {
+        let given = EnvironmentDefault.string(keys, "GEOSERVE_KEYS", "")
+        return given.isEmpty ? InstallationKeys.defaultPath(for: try settings().location) : given
+    }
+
     /// The store location in effect, as given.
     var location: String {
         EnvironmentDefault.string(database, "GEOSERVE_DATABASE", "var/geoserve.sqlite")
@@ -43,10 +52,16 @@ struct StoreOptions: ParsableArguments {
         return settings
     }
 
-    /// Opens the store and brings its schema up to date, as every command but `migrate` wants.
+    /// Opens the store, brings its schema up to date and gives it the installation's keys, as
+    /// every command but `migrate` wants.
     func open() async throws -> any GeoserveStore {
         let store = try openStore(settings())
         try await store.migrate()
+        do {
+            _ = try await InstallationKeys.load(path: try keysFile(), store: store)
+        } catch let problem as InstallationKeys.Problem {
+            throw ValidationError(problem.description)
+        }
         return store
     }
 }
