@@ -20,7 +20,7 @@ struct CommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try write(squares, to: folder.appendingPathComponent("a.geojson"))
         let db = try testDatabase(in: folder, named: "db.sqlite")
-        try await ImportAreasCommand.parse([folder.appendingPathComponent("a.geojson").path, "--layer", "zones", "--database", db]).run()
+        try await ImportAreasCommand.parse([folder.appendingPathComponent("a.geojson").path, "--layer", "zones", "--database", db, "--keys", testKeysPath(for: db)]).run()
         let (info, areas) = try await openStore(db).publishedAreas(layer: "zones")
         #expect(info.version == 1)
         #expect(areas.map(\.id) == ["east", "empty", "west"])
@@ -40,7 +40,7 @@ struct CommandTests {
         try await openStore(db).migrate()
         var killedMidway = 0
         for round in 0..<8 {
-            let pid = try spawn(LiveServer.executable.path, ["import-areas", folder.appendingPathComponent("grid.geojson").path, "--layer", "grid", "--database", db])
+            let pid = try spawn(LiveServer.executable.path, ["import-areas", folder.appendingPathComponent("grid.geojson").path, "--layer", "grid", "--database", db, "--keys", testKeysPath(for: db)])
             usleep(UInt32(150_000 + round * 120_000))
             if kill(pid, SIGKILL) == 0 { killedMidway += 1 }
             waitFor(pid)
@@ -60,11 +60,11 @@ struct CommandTests {
         try write(huge, to: folder.appendingPathComponent("huge.geojson"))
         let db = try testDatabase(in: folder, named: "db.sqlite")
         await #expect(throws: ExitCode(1)) {
-            try await ImportAreasCommand.parse([folder.appendingPathComponent("huge.geojson").path, "--layer", "zones", "--database", db]).run()
+            try await ImportAreasCommand.parse([folder.appendingPathComponent("huge.geojson").path, "--layer", "zones", "--database", db, "--keys", testKeysPath(for: db)]).run()
         }
         try write(squares, to: folder.appendingPathComponent("a.geojson"))
         await #expect(throws: ExitCode(1)) {
-            try await ImportAreasCommand.parse([folder.appendingPathComponent("a.geojson").path, "--layer", "zones", "--database", db,
+            try await ImportAreasCommand.parse([folder.appendingPathComponent("a.geojson").path, "--layer", "zones", "--database", db, "--keys", testKeysPath(for: db),
                                                 "--max-area-vertices", "4"]).run()
         }
         let store = try openStore(db)
@@ -80,11 +80,11 @@ struct CommandTests {
         let file = folder.appendingPathComponent("bad.geojson").path
         try write(bad, to: URL(fileURLWithPath: file))
         let db = try testDatabase(in: folder, named: "db.sqlite")
-        await #expect(throws: ExitCode(1)) { try await ImportAreasCommand.parse([file, "--layer", "zones", "--database", db]).run() }
+        await #expect(throws: ExitCode(1)) { try await ImportAreasCommand.parse([file, "--layer", "zones", "--database", db, "--keys", testKeysPath(for: db)]).run() }
         let store = try openStore(db)
         try await store.migrate()
         #expect(try await store.layers().isEmpty)
-        try await ImportAreasCommand.parse([file, "--layer", "zones", "--database", db, "--skip-invalid"]).run()
+        try await ImportAreasCommand.parse([file, "--layer", "zones", "--database", db, "--keys", testKeysPath(for: db), "--skip-invalid"]).run()
         let layers = try await store.layers()
         #expect(layers.first?.versions.first?.featureCount == 2)
         #expect(layers.first?.versions.first?.rejectedCount == 1)
@@ -143,7 +143,7 @@ struct CommandTests {
         let db = try testDatabase(in: folder, named: "db.sqlite")
         for flag in ["--response-cache-mb", "--tile-cache-mb", "--statistics-cache-entries"] {
             await #expect(throws: ValidationError.self, "\(flag)") {
-                try await ServeCommand.parse([flag + "=-1", "--database", db, "--demo-data", "none"]).run()
+                try await ServeCommand.parse([flag + "=-1", "--database", db, "--keys", testKeysPath(for: db), "--demo-data", "none"]).run()
             }
         }
         #expect(!FileManager.default.fileExists(atPath: db))

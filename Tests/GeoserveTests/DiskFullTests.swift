@@ -59,7 +59,7 @@ struct DiskFullTests {
         acknowledged += 1
         _ = try await server.stop()
 
-        let store = try openStore(db)
+        let store = try await openKeyedStore(db)
         #expect(try await store.verifyAuditChain() == nil)
         #expect(try await store.checkCounters().isEmpty)
         let queued = try await store.queue(.init(), limit: 1_000, cursor: nil).reports.count

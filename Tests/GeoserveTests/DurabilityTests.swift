@@ -65,7 +65,7 @@ struct DurabilityTests {
             ids.insert(id)
         }
         #expect(ids.count == log.sent.withLock { $0.count })
-        let store = try openStore(db)
+        let store = try await openKeyedStore(db)
         let all = try await store.queue(QueueFilter(statuses: [.pending]), limit: 10_000, cursor: nil)
         #expect(all.reports.count == ids.count)
         #expect(try await store.verifyAuditChain() == nil)

@@ -11,7 +11,7 @@ struct HTTPTests {
         var c = AppConfiguration()
         c.database = try testDatabase(in: folder)
         c.attachmentsPath = folder.appendingPathComponent("var/attachments").path
-        c.keysPath = folder.appendingPathComponent("var/geoserve.keys").path
+        c.keysPath = testKeysPath(for: c.database)
         c.demoDataPath = demo ? repositoryRoot.appendingPathComponent("data").path : nil
         c.logLevel = .error
         // Tests submit many anonymous reports from one address; the limit has tests of its own.

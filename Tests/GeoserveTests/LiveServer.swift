@@ -43,7 +43,7 @@ final class LiveServer: @unchecked Sendable {
                      "--anonymous-per-minute", "0"] + arguments
         // Processes on one PostgreSQL database share one key file, kept out of the working folder.
         if database.hasPrefix("postgres"), !arguments.contains("--keys") {
-            serve += ["--keys", NSTemporaryDirectory() + "geoserve-test-keys-" + String(UInt(bitPattern: database.hashValue), radix: 16)]
+            serve += ["--keys", testKeysPath(for: database)]
         }
         if let fileLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")

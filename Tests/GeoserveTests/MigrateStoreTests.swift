@@ -76,8 +76,8 @@ struct MigrateStoreTests {
         }
 
         let back = folder.appendingPathComponent("b.sqlite").path
-        try await MigrateStoreCommand.parse(["--from", postgres, "--to", back]).run()
+        try await MigrateStoreCommand.parse(["--from", postgres, "--to", back, "--keys", c.keysPath!]).run()
         #expect(try await Contents(openStore(back)) == before)
-        try await AuditVerifyCommand.parse(["--database", back]).run()
+        try await AuditVerifyCommand.parse(["--database", back, "--keys", testKeysPath(for: back)]).run()
     }
 }

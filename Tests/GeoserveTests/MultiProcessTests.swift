@@ -54,15 +54,15 @@ struct MultiProcessTests {
         let features = try JSONSerialization.jsonObject(with: try await servers[1].get(path).1) as? [String: Any]
         let h01 = (features?["features"] as? [[String: Any]])?.first { $0["id"] as? String == "H01" }
         #expect((h01?["properties"] as? [String: Any])?["verified_28d"] as? Int == 12)
-        try await AggregatesCheckCommand.parse(["--database", db]).run()
-        #expect(try await openStore(db).verifyAuditChain() == nil)
+        try await AggregatesCheckCommand.parse(["--database", db, "--keys", testKeysPath(for: db)]).run()
+        #expect(try await openKeyedStore(db).verifyAuditChain() == nil)
 
         // A layer imported by the command line is served by both processes within a second.
         let file = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: file) }
         try write(#"{"type":"FeatureCollection","features":[{"type":"Feature","id":"b1","properties":{"name":"Block 1"},"geometry":{"type":"Polygon","coordinates":[[[-87.61,41.78],[-87.59,41.78],[-87.59,41.80],[-87.61,41.80],[-87.61,41.78]]]}}]}"#,
                   to: file.appendingPathComponent("blocks.geojson"))
-        try await ImportAreasCommand.parse([file.appendingPathComponent("blocks.geojson").path, "--layer", "blocks", "--database", db]).run()
+        try await ImportAreasCommand.parse([file.appendingPathComponent("blocks.geojson").path, "--layer", "blocks", "--database", db, "--keys", testKeysPath(for: db)]).run()
         let imported = ContinuousClock.now
         for server in servers {
             #expect(try await eventually(within: 1) { try await server.get("/collections/blocks").0 == 200 })
@@ -94,8 +94,8 @@ struct MultiProcessTests {
             }
             #expect(statuses == [200, 409])
         }
-        try await AggregatesCheckCommand.parse(["--database", db]).run()
-        let store = try openStore(db)
+        try await AggregatesCheckCommand.parse(["--database", db, "--keys", testKeysPath(for: db)]).run()
+        let store = try await openKeyedStore(db)
         for id in ids {
             #expect(try await store.history(reportID: id).filter { $0.action == "verify" }.count == 1)
         }
@@ -108,7 +108,7 @@ struct MultiProcessTests {
         let processes = try (0..<4).map { _ in
             let p = Process()
             p.executableURL = LiveServer.executable
-            p.arguments = ["migrate", "--database", db]
+            p.arguments = ["migrate", "--database", db, "--keys", testKeysPath(for: db)]
             p.standardOutput = FileHandle.nullDevice
             try p.run()
             return p
@@ -180,8 +180,8 @@ struct MultiProcessTests {
         #expect(ids.count == load.sent.withLock { $0.count })
         let stored = try PostgresConnection(location: db, settings: []).query("SELECT count(*) FROM reports").int(0, 0)
         #expect(stored == Int64(ids.count))
-        #expect(try await openStore(db).verifyAuditChain() == nil)
-        try await AggregatesCheckCommand.parse(["--database", db]).run()
+        #expect(try await openKeyedStore(db).verifyAuditChain() == nil)
+        try await AggregatesCheckCommand.parse(["--database", db, "--keys", testKeysPath(for: db)]).run()
     }
 }
 

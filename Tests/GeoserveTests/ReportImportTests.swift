@@ -92,7 +92,7 @@ struct ReportImportTests {
         // Every row reads well; the last names a hall the campus does not have.
         try write(Self.header + (0..<50).map { _ in ",covid,verified,2026-11-01,,,-87.6003,41.7894,,,student,\n" }.joined() + ",covid,pending,2026-11-01,,,,,halls,H99,,\n",
                   to: file)
-        await #expect(throws: ExitCode(1)) { try await ImportReportsCommand.parse([file.path, "--database", db]).run() }
+        await #expect(throws: ExitCode(1)) { try await ImportReportsCommand.parse([file.path, "--database", db, "--keys", testKeysPath(for: db)]).run() }
         #expect(try await store.queue(QueueFilter(statuses: ReportStatus.allCases), limit: 10, cursor: nil).reports.isEmpty)
         #expect(try await store.counterSnapshot(layer: "halls", basis: .occurred).cells.isEmpty)
         #expect(try await store.events(action: "import-reports").isEmpty)
@@ -110,8 +110,8 @@ struct ReportImportTests {
             + "h1,covid,rejected,2026-11-05,,,,,halls,H02,staff,\n"
         let file = folder.appendingPathComponent("reports.csv")
         try write(csv, to: file)
-        try await ImportReportsCommand.parse([file.path, "--database", db]).run()
-        let store = try openStore(db)
+        try await ImportReportsCommand.parse([file.path, "--database", db, "--keys", testKeysPath(for: db)]).run()
+        let store = try await openKeyedStore(db)
         let all = try await store.queue(QueueFilter(statuses: ReportStatus.allCases), limit: 100, cursor: nil).reports
         #expect(all.count == 18)
         #expect(all.filter { $0.status == .verified }.allSatisfy { $0.areas.map(\.areaID) == ["H01", "Z1"] && $0.verifiedOn == Day(iso: "2026-11-10") })
@@ -124,16 +124,16 @@ struct ReportImportTests {
         #expect(try await store.verifyAuditChain() == nil)
 
         let exported = folder.appendingPathComponent("out.csv")
-        try await ExportReportsCommand.parse(["--out", exported.path, "--database", db]).run()
+        try await ExportReportsCommand.parse(["--out", exported.path, "--database", db, "--keys", testKeysPath(for: db)]).run()
         #expect(try await store.events(action: "export-reports").map(\.reason) == ["rows=18"])
         let other = try await demoStore(folder.appendingPathComponent("other"))
-        try await ImportReportsCommand.parse([exported.path, "--database", other]).run()
+        try await ImportReportsCommand.parse([exported.path, "--database", other, "--keys", testKeysPath(for: other)]).run()
         let again = folder.appendingPathComponent("again.csv")
-        try await ExportReportsCommand.parse(["--out", again.path, "--database", other]).run()
+        try await ExportReportsCommand.parse(["--out", again.path, "--database", other, "--keys", testKeysPath(for: other)]).run()
         #expect(try Data(contentsOf: again) == Data(contentsOf: exported))
         #expect(String(decoding: try Data(contentsOf: exported), as: UTF8.self).hasPrefix(Self.header))
 
-        await #expect(throws: ExitCode(1)) { try await ImportReportsCommand.parse([exported.path, "--database", db]).run() }
+        await #expect(throws: ExitCode(1)) { try await ImportReportsCommand.parse([exported.path, "--database", db, "--keys", testKeysPath(for: db)]).run() }
         #expect(try await store.queue(QueueFilter(statuses: ReportStatus.allCases), limit: 100, cursor: nil).reports.count == 18)
     }
 }

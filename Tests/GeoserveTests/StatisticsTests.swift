@@ -136,7 +136,7 @@ struct StatisticsTests {
             #expect(tooBig == .badRequest)
             #expect(errorField(tooBigBody) == "to")
         }
-        let store = try openStore(service.configuration.database)
+        let store = try await openKeyedStore(service.configuration.database, keys: service.configuration.keysPath)
         let exports = try await store.events(action: "export")
         #expect(exports.count == 2)
         #expect(exports.first?.reason?.contains("layer=halls from=2026-10-31 to=2026-11-02 bucket=day kind=covid") == true)
@@ -152,11 +152,11 @@ struct StatisticsTests {
             try await verifiedReports(client, admin: admin, hall: "H07", count: 3)
         }
         let db = service.configuration.database
-        try await AggregatesCheckCommand.parse(["--database", db]).run()
+        try await AggregatesCheckCommand.parse(["--database", db, "--keys", testKeysPath(for: db)]).run()
         try rawSQL("UPDATE counters SET n = n + 1 WHERE status = 'verified'", on: db)
-        await #expect(throws: ExitCode(1)) { try await AggregatesCheckCommand.parse(["--database", db]).run() }
-        try await AggregatesRebuildCommand.parse(["--database", db]).run()
-        try await AggregatesCheckCommand.parse(["--database", db]).run()
+        await #expect(throws: ExitCode(1)) { try await AggregatesCheckCommand.parse(["--database", db, "--keys", testKeysPath(for: db)]).run() }
+        try await AggregatesRebuildCommand.parse(["--database", db, "--keys", testKeysPath(for: db)]).run()
+        try await AggregatesCheckCommand.parse(["--database", db, "--keys", testKeysPath(for: db)]).run()
     }
 }
 
@@ -185,7 +185,7 @@ struct ReimportTests {
         let file = service.folder.appendingPathComponent("halls-v2.geojson")
         try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": features]).write(to: file)
         let db = service.configuration.database
-        try await ImportAreasCommand.parse([file.path, "--layer", "halls", "--database", db]).run()
+        try await ImportAreasCommand.parse([file.path, "--layer", "halls", "--database", db, "--keys", testKeysPath(for: db)]).run()
         let store = try openStore(db)
         let (located, named) = ids.withLock { $0 }
         let moved = try #require(try await store.report(id: located))

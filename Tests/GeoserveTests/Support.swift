@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 @testable import StoragePostgres
 @testable import StorageSQLite
+import Storage
 @testable import geoserve
 
 /// The repository's root folder (tests use its `data/` demo campus).
@@ -107,4 +108,20 @@ func waitFor(_ pid: pid_t) -> Int32 {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     return status
+}
+
+/// The key file the tests use for a database: beside a SQLite file, and one temporary file per
+/// PostgreSQL database, shared by every process and store on it.
+func testKeysPath(for database: String) -> String {
+    guard database.hasPrefix("postgres") else { return (try? InstallationKeys.defaultPath(for: StoreLocation(database))) ?? "geoserve.keys" }
+    return NSTemporaryDirectory() + "geoserve-test-keys-" + String(UInt(bitPattern: database.hashValue), radix: 16)
+}
+
+/// A store opened with the installation's keys, as the service and every command open it: its
+/// audit chain verifies under the key.
+func openKeyedStore(_ database: String, keys: String? = nil) async throws -> any GeoserveStore {
+    let store = try openStore(database)
+    try await store.migrate()
+    _ = try await InstallationKeys.load(path: keys ?? testKeysPath(for: database), store: store)
+    return store
 }

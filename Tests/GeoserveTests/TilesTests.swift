@@ -133,7 +133,7 @@ struct TilesSeedTests {
         try await service.run { _ in }
         let out = service.folder.appendingPathComponent("tiles")
         try await TilesSeedCommand.parse(["--layer", "halls", "--zooms", "15-16", "--out", out.path,
-                                          "--database", service.configuration.database]).run()
+                                          "--database", service.configuration.database, "--keys", testKeysPath(for: service.configuration.database)]).run()
         let files = FileManager.default.enumerator(atPath: out.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".png") } ?? []
         #expect(files.contains { $0.hasPrefix("15/") } && files.contains { $0.hasPrefix("16/") })
         let h07 = try TileKey.containing(lon: -87.5938, lat: 41.7917, zoom: 16)

@@ -29,6 +29,9 @@ struct MigrateStoreCommand: AsyncParsableCommand {
     @Option(name: .customLong("time-zone"), help: ArgumentHelp("The campus's IANA time zone, for the counter check (env GEOSERVE_TIME_ZONE, default UTC).", valueName: "zone"))
     var timeZoneName: String?
 
+    @Option(help: ArgumentHelp("The installation's key file; the copy is the same installation and keeps using it (env GEOSERVE_KEYS, default the source's).", valueName: "file"))
+    var keys: String?
+
     func run() async throws {
         guard (1...100_000).contains(batch) else { throw ValidationError("--batch must be 1 to 100000") }
         let name = EnvironmentDefault.string(timeZoneName, "GEOSERVE_TIME_ZONE", "UTC")
@@ -42,6 +45,11 @@ struct MigrateStoreCommand: AsyncParsableCommand {
         let target = try openStore(StoreSettings(location: toLocation, timeZone: zone))
         try await source.migrate()
         try await target.migrate()
+        let given = EnvironmentDefault.string(keys, "GEOSERVE_KEYS", "")
+        let keyFile = given.isEmpty ? InstallationKeys.defaultPath(for: fromLocation) : given
+        do { _ = try await InstallationKeys.load(path: keyFile, store: source) } catch let problem as InstallationKeys.Problem {
+            throw ValidationError(problem.description)
+        }
         guard try await target.isEmpty() else {
             throw ValidationError("\(toLocation) already holds layers, accounts, reports or audit entries; migrate-store copies only into an empty store")
         }
@@ -63,6 +71,8 @@ struct MigrateStoreCommand: AsyncParsableCommand {
             }
             copied.append((table.name, count))
         }
+        // The copy holds the source's key fingerprint: the same key file opens it.
+        _ = try await InstallationKeys.load(path: keyFile, store: target)
         if let broken = try await target.verifyAuditChain() {
             printError("the copied audit chain breaks at entry \(broken)")
             throw ExitCode(1)
@@ -74,5 +84,8 @@ struct MigrateStoreCommand: AsyncParsableCommand {
         }
         for (table, count) in copied where count > 0 { print("\(table): \(count)") }
         print("copied \(fromLocation) into \(toLocation); audit chain and counters check clean")
+        if keyFile != InstallationKeys.defaultPath(for: toLocation) {
+            print("the copy uses the key file \(keyFile): give it to every process on \(toLocation) with --keys (or copy it to \(InstallationKeys.defaultPath(for: toLocation)))")
+        }
     }
 }
