@@ -39,6 +39,8 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     private var logger: Logger
     private var wait: Wait = .nothing
     private var timer: Scheduled<Void>?
+    /// When the pending timer fires.
+    private var timerDeadline: NIODeadline?
     private var lingerTimer: Scheduled<Void>?
     private var headsRead = 0, endsRead = 0, responsesEnded = 0
     private var responseInProgress = false
@@ -232,10 +234,15 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         }
     }
 
+    /// Makes sure a timer fires no later than the current deadline. Lazy on purpose: a timer
+    /// already due earlier is kept (when it fires it finds the deadline moved and re-arms), so a
+    /// keep-alive connection costs about one timer per timeout period, not three per request
+    /// (scheduling and cancelling per request cost cached tiles 15 % of their rate).
     private func rearm(context: ChannelHandlerContext) {
-        self.timer?.cancel()
-        self.timer = nil
         guard let deadline = self.deadline() else { return }
+        if let pending = self.timerDeadline, pending <= deadline { return }
+        self.timer?.cancel()
+        self.timerDeadline = deadline
         self.timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
             self.timerFired(context: context)
         }
@@ -243,6 +250,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     private func timerFired(context: ChannelHandlerContext) {
         self.timer = nil
+        self.timerDeadline = nil
         guard !self.closing, let deadline = self.deadline() else { return }
         if NIODeadline.now() < deadline {  // the body deadline moved on as bytes arrived
             self.rearm(context: context)
@@ -309,6 +317,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     private func cancelTimers() {
         self.timer?.cancel()
         self.timer = nil
+        self.timerDeadline = nil
     }
 
     private static func describe(_ error: any Error) -> (HTTPResponse.Status, String, String) {

@@ -21,6 +21,8 @@ extension Request {
 
     /// `application/json` or a `+json` type (`application/geo+json`), parameters aside.
     static func isJSON(_ contentType: String) -> Bool {
+        // The two spellings nearly every client sends, without Foundation's string work.
+        if contentType == "application/json" || contentType == "application/json; charset=utf-8" { return true }
         let base = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         return base == "application/json" || (base.hasPrefix("application/") && base.hasSuffix("+json"))
     }

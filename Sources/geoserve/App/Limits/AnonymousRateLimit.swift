@@ -16,7 +16,8 @@ struct AnonymousRateLimit: Sendable {
     /// Throws `429 rate_limited` with `Retry-After` when an anonymous caller's address has used
     /// its budget of requests (and, for uploads, of `bytes`); callers with an account pass.
     func admit(_ request: Request, _ context: AppRequestContext, bytes: Int? = nil) throws {
-        guard context.account == nil else { return }
+        // Checked first: the address is formatted only when a limit is on.
+        guard context.account == nil, requests.isEnabled || (bytes != nil && uploadBytes.isEnabled) else { return }
         let address = address(request, context)
         if let wait = requests.take(address) {
             throw Self.refusal("too many anonymous submissions from this address", wait: wait)
