@@ -35,7 +35,6 @@ final class PostgresPool: Sendable {
     let configuration: Configuration
     /// The audit key every connection is given before it runs an operation.
     let auditKey = Mutex<AuditKey?>(nil)
-    private let queue = DispatchQueue(label: "geoserve.postgres", attributes: .concurrent)
     private let state = Mutex(State())
 
     private struct State: ~Copyable {
@@ -54,7 +53,7 @@ final class PostgresPool: Sendable {
         let slot = await checkout()
         defer { checkin(slot) }
         return try await withCheckedThrowingContinuation { continuation in
-            queue.async { [self] in
+            slot.queue.async { [self] in
                 continuation.resume(with: Result { try self.attempt(operation, retry: retry, on: slot, body) })
             }
         }
@@ -126,7 +125,7 @@ final class PostgresPool: Sendable {
                 if let slot = s.idle.popLast() { return slot }
                 if s.opened < configuration.size {
                     s.opened += 1
-                    return Slot()
+                    return Slot(index: s.opened)
                 }
                 s.waiters.append(continuation)
                 return nil
@@ -151,6 +150,15 @@ final class PostgresPool: Sendable {
 /// `checkin` — and used only on the pool thread that caller's work runs on.
 private final class Slot: @unchecked Sendable {
     var connection: PostgresConnection?
+    /// A serial queue of the slot's own: libpq blocks its thread, and serial queues run on
+    /// libdispatch's overcommitting threads. A shared concurrent queue would block threads of
+    /// the default pool that Swift's tasks run on (on Linux), and a slow database would then
+    /// stall every request, those that never touch it included.
+    let queue: DispatchQueue
+
+    init(index: Int) {
+        queue = DispatchQueue(label: "geoserve.postgres.\(index)")
+    }
 }
 
 extension PostgresError {

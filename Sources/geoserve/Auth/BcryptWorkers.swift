@@ -12,37 +12,35 @@ final class BcryptWorkers: Sendable {
     static let shared = BcryptWorkers(threads: max(1, ProcessInfo.processInfo.activeProcessorCount - 1),
                                       queued: 8 * ProcessInfo.processInfo.activeProcessorCount)
 
-    /// Hashes running or waiting.
-    private let inFlight = Mutex(0)
+    /// Hashes running or waiting, and which lane the next one takes.
+    private let state = Mutex((inFlight: 0, next: 0))
     private let limit: Int
-    private let threads: DispatchSemaphore
-    private let queue = DispatchQueue(label: "geoserve.bcrypt", attributes: .concurrent)
+    /// One serial queue a thread. Serial queues run on libdispatch's overcommitting threads; a
+    /// concurrent queue would run on the same default pool that Swift's tasks run on (on Linux),
+    /// and busy bcrypt there starved every request, /healthz included, to a few a second.
+    private let lanes: [DispatchQueue]
 
     /// - Parameters:
     ///   - threads: bcrypt runs at once (one core is left to everything else, on machines with two or more).
     ///   - queued: more that may wait for a thread before `run` refuses.
     init(threads: Int, queued: Int) {
-        self.threads = DispatchSemaphore(value: threads)
-        limit = threads + queued
+        lanes = (0..<max(1, threads)).map { DispatchQueue(label: "geoserve.bcrypt.\($0)") }
+        limit = max(1, threads) + queued
     }
 
     /// Runs `work` on a bcrypt thread; with `refusingWhenFull`, throws `CredentialsBusy` at
     /// once when the queue is full, else waits its turn.
     func run<T: Sendable>(refusingWhenFull: Bool, _ work: @escaping @Sendable () -> T) async throws -> T {
-        let admitted = inFlight.withLock { n in
-            guard !refusingWhenFull || n < limit else { return false }
-            n += 1
-            return true
+        let lane: Int? = state.withLock { s in
+            guard !refusingWhenFull || s.inFlight < limit else { return nil }
+            s.inFlight += 1
+            s.next = (s.next + 1) % lanes.count
+            return s.next
         }
-        guard admitted else { throw CredentialsBusy() }
-        defer { inFlight.withLock { $0 -= 1 } }
+        guard let lane else { throw CredentialsBusy() }
+        defer { state.withLock { $0.inFlight -= 1 } }
         return await withCheckedContinuation { c in
-            queue.async { [threads] in
-                threads.wait()
-                let result = work()
-                threads.signal()
-                c.resume(returning: result)
-            }
+            lanes[lane].async { c.resume(returning: work()) }
         }
     }
 }

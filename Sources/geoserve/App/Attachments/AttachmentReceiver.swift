@@ -112,11 +112,15 @@ struct AttachmentReceiver {
         return sniffed
     }
 
-    /// fsync off the cooperative pool: it waits for the disk.
+    /// fsync off the cooperative pool, on a serial queue: it waits for the disk, and a global
+    /// queue's thread is one of those Swift's tasks run on (on Linux), so waiting there would
+    /// stall other requests. Serial queues run on libdispatch's overcommitting threads.
+    private static let syncing = DispatchQueue(label: "geoserve.attachments.fsync")
+
     private static func sync(_ handle: FileHandle) async throws {
         let box = UncheckedHandle(handle)
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-            DispatchQueue.global().async { c.resume(with: Result { try box.handle.synchronize() }) }
+            syncing.async { c.resume(with: Result { try box.handle.synchronize() }) }
         }
     }
 }
