@@ -50,13 +50,12 @@ extension PostgresStore {
     /// stored alone: a key used earlier in the batch replays that report, and a report accepted
     /// earlier counts for the 14-day rule of the same reporter's later ones.
     static func storeBatch(_ jobs: [IntakeJob], zone: TimeZone, _ db: PostgresConnection) throws -> [Result<SubmissionOutcome, any Error>] {
-        func scope(_ r: ReportRecord) -> String { r.reporterID ?? "anonymous" }
         func keyOf(_ scope: String, _ key: String) -> String { scope + "\u{0}" + key }
         func priorOf(_ reporter: String, _ kind: ReportKind) -> String { reporter + "\u{0}" + kind.rawValue }
 
         // What each key was used for: the report and the digest of the request that carried it.
         var used: [String: (record: ReportRecord, request: String?)] = [:]
-        let keyed = jobs.compactMap { j in j.submission.idempotencyKey.map { (scope(j.submission.record), $0) } }
+        let keyed = jobs.compactMap { j in j.submission.idempotencyKey.map { (j.submission.idempotencyScope, $0) } }
         if !keyed.isEmpty {
             let found = try db.query("""
                 SELECT \(reportColumns), idempotency_scope, idempotency_key, idempotency_request FROM reports
@@ -92,7 +91,7 @@ extension PostgresStore {
         results.reserveCapacity(jobs.count)
         for job in jobs {
             let r = job.submission.record
-            let key = job.submission.idempotencyKey.map { keyOf(scope(r), $0) }
+            let key = job.submission.idempotencyKey.map { keyOf(job.submission.idempotencyScope, $0) }
             if let key, let earlier = used[key] {
                 results.append(earlier.request == job.submission.requestDigest ? .success(.replayed(earlier.record)) : .failure(IdempotencyKeyReused()))
                 continue
@@ -110,7 +109,7 @@ extension PostgresStore {
             entries.append((audit, fields))
             accepted.append(r)
             acceptedKeys.append(job.submission.idempotencyKey)
-            acceptedRequests.append(job.submission.idempotencyKey == nil ? nil : job.submission.requestDigest)
+            acceptedRequests.append(job.submission.requestDigest)
             counters.add(from: nil, to: r)
             results.append(.success(.created(r)))
         }
@@ -145,7 +144,7 @@ extension PostgresStore {
                  AS t (layer, basis, area_id, day, kind, status, grp, n)
             ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = counters.n + excluded.n
             """, [.textArray(accepted.map(\.id)), .textArray(accepted.map(\.kind.rawValue)), .textArray(accepted.map(\.status.rawValue)),
-                  .textArray(accepted.map { String($0.version) }), .textArray(accepted.map(\.reporterID)), .textArray(accepted.map(scope)),
+                  .textArray(accepted.map { String($0.version) }), .textArray(accepted.map(\.reporterID)), .textArray(accepted.map { $0.reporterID ?? "anonymous" }),
                   .textArray(acceptedKeys),
                   .textArray(accepted.map(\.occurredOn.iso)), .textArray(accepted.map { Timestamp.format($0.submittedAt) }),
                   .textArray(accepted.map { $0.lon.map { "\($0)" } }), .textArray(accepted.map { $0.lat.map { "\($0)" } }),

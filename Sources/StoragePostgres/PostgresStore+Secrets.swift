@@ -1,5 +1,4 @@
 import Foundation
-import GeoCore
 import Storage
 
 extension PostgresStore: SecretStore {

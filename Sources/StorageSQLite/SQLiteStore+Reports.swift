@@ -47,7 +47,7 @@ extension SQLiteStore: ReportStore {
     /// Counters are left to the drain, which sums the batch's changes and writes them once.
     static func store(_ job: IntakeJob, _ db: SQLiteConnection, audit: inout AuditTail) throws -> SubmissionOutcome {
         let r = job.submission.record
-        let scope = r.reporterID ?? "anonymous"
+        let scope = job.submission.idempotencyScope
         if let key = job.submission.idempotencyKey {
             let s = try db.cached("SELECT \(reportColumns), idempotency_request FROM reports WHERE idempotency_scope = ? AND idempotency_key = ?")
                 .bind(.text(scope), .text(key))
@@ -75,7 +75,7 @@ extension SQLiteStore: ReportStore {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).bind(.text(r.id), .text(r.kind.rawValue), .text(r.status.rawValue), .int(Int64(r.version)), r.reporterID.map { .text($0) } ?? .null,
                       .text(scope), job.submission.idempotencyKey.map { .text($0) } ?? .null,
-                      job.submission.idempotencyKey == nil ? .null : job.submission.requestDigest.map { .text($0) } ?? .null, .day(r.occurredOn), .text(submitted),
+                      job.submission.requestDigest.map { .text($0) } ?? .null, .day(r.occurredOn), .text(submitted),
                       .text(submitted), r.lon.map { .double($0) } ?? .null, r.lat.map { .double($0) } ?? .null,
                       .text(String(decoding: r.payload, as: UTF8.self)), .text(r.group)).run()
         let insertArea = try db.cached("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")

@@ -186,56 +186,63 @@ extension SQLiteStore: AreaStore {
     }
 
     public func stage(_ layer: LayerImport) async throws -> LayerVersionInfo {
+        let rows = try layer.rows()
         // A layer that must exist or be new is never refused as existing.
-        try await stage(layer, onlyIfNew: false, publishing: nil)!.info
+        return try await run { db in try db.transaction { try Self.stage(layer, rows: rows, onlyIfNew: false, db)! } }
     }
 
     public func importNewLayer(_ layer: LayerImport) async throws -> LayerVersionInfo? {
-        try await stage(layer, onlyIfNew: true, publishing: .some(nil))?.info
-    }
-
-    public func importAndPublish(_ layer: LayerImport, resolve: AreaResolver?) async throws -> (info: LayerVersionInfo, moved: Int) {
-        try await stage(layer, onlyIfNew: false, publishing: .some(resolve))!
-    }
-
-    /// Stages a version; with `publishing` (holding the resolver, if any) publishes it in the
-    /// same transaction.
-    private func stage(_ layer: LayerImport, onlyIfNew: Bool, publishing: AreaResolver??) async throws -> (info: LayerVersionInfo, moved: Int)? {
         let rows = try layer.rows()
         let zone = timeZone
         return try await run { db in
             try db.transaction {
-                let now = Timestamp.now()
-                if let existing = try db.prepare("SELECT kind FROM layers WHERE name = ?").bind(.text(layer.layer)).firstText() {
-                    if onlyIfNew { return nil }
-                    guard existing == layer.kind.rawValue else {
-                        throw StorageError.invalidImport("layer \"\(layer.layer)\" holds \(existing), not \(layer.kind.rawValue)")
-                    }
-                } else {
-                    try db.prepare("INSERT INTO layers (name, kind, published_version, created_at) VALUES (?, ?, NULL, ?)")
-                        .bind(.text(layer.layer), .text(layer.kind.rawValue), .text(now)).run()
-                }
-                let version = Int(try db.prepare("SELECT COALESCE(MAX(version), 0) + 1 FROM layer_versions WHERE layer = ?")
-                    .bind(.text(layer.layer)).firstInt() ?? 1)
-                try db.prepare("""
-                    INSERT INTO layer_versions (layer, version, created_at, source, feature_count, repaired_count, rejected_count)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """).bind(.text(layer.layer), .int(Int64(version)), .text(now), layer.source.map { .text($0) } ?? .null,
-                              .int(Int64(rows.count)), .int(Int64(layer.repairedCount)), .int(Int64(layer.rejectedCount))).run()
-                let insert = try db.prepare("""
-                    INSERT INTO areas (layer, version, area_id, name, properties, geometry) VALUES (?, ?, ?, ?, ?, ?)
-                    """)
-                for r in rows {
-                    try insert.bind(.text(layer.layer), .int(Int64(version)), .text(r.id), r.name.map { .text($0) } ?? .null,
-                                    .text(r.properties), .text(r.geometry)).run()
-                }
-                let info = LayerVersionInfo(layer: layer.layer, version: version, kind: layer.kind, createdAt: Timestamp.parse(now),
-                                            source: layer.source, featureCount: rows.count,
-                                            repairedCount: layer.repairedCount, rejectedCount: layer.rejectedCount)
-                guard let resolve = publishing else { return (info, 0) }
-                return (info, try Self.publish(layer: layer.layer, version: version, resolve: resolve, zone: zone, db))
+                guard let info = try Self.stage(layer, rows: rows, onlyIfNew: true, db) else { return nil }
+                _ = try Self.publish(layer: info.layer, version: info.version, resolve: nil, zone: zone, db)
+                return info
             }
         }
+    }
+
+    public func importAndPublish(_ layer: LayerImport, resolve: AreaResolver?) async throws -> (info: LayerVersionInfo, moved: Int) {
+        let rows = try layer.rows()
+        let zone = timeZone
+        return try await run { db in
+            try db.transaction {
+                let info = try Self.stage(layer, rows: rows, onlyIfNew: false, db)!
+                return (info, try Self.publish(layer: info.layer, version: info.version, resolve: resolve, zone: zone, db))
+            }
+        }
+    }
+
+    /// Stores a new version inside the caller's transaction; nil when `onlyIfNew` and the layer exists.
+    private static func stage(_ layer: LayerImport, rows: [LayerImport.Row], onlyIfNew: Bool, _ db: SQLiteConnection) throws -> LayerVersionInfo? {
+        let now = Timestamp.now()
+        if let existing = try db.prepare("SELECT kind FROM layers WHERE name = ?").bind(.text(layer.layer)).firstText() {
+            if onlyIfNew { return nil }
+            guard existing == layer.kind.rawValue else {
+                throw StorageError.invalidImport("layer \"\(layer.layer)\" holds \(existing), not \(layer.kind.rawValue)")
+            }
+        } else {
+            try db.prepare("INSERT INTO layers (name, kind, published_version, created_at) VALUES (?, ?, NULL, ?)")
+                .bind(.text(layer.layer), .text(layer.kind.rawValue), .text(now)).run()
+        }
+        let version = Int(try db.prepare("SELECT COALESCE(MAX(version), 0) + 1 FROM layer_versions WHERE layer = ?")
+            .bind(.text(layer.layer)).firstInt() ?? 1)
+        try db.prepare("""
+            INSERT INTO layer_versions (layer, version, created_at, source, feature_count, repaired_count, rejected_count)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).bind(.text(layer.layer), .int(Int64(version)), .text(now), layer.source.map { .text($0) } ?? .null,
+                      .int(Int64(rows.count)), .int(Int64(layer.repairedCount)), .int(Int64(layer.rejectedCount))).run()
+        let insert = try db.prepare("""
+            INSERT INTO areas (layer, version, area_id, name, properties, geometry) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        for r in rows {
+            try insert.bind(.text(layer.layer), .int(Int64(version)), .text(r.id), r.name.map { .text($0) } ?? .null,
+                            .text(r.properties), .text(r.geometry)).run()
+        }
+        return LayerVersionInfo(layer: layer.layer, version: version, kind: layer.kind, createdAt: Timestamp.parse(now),
+                                source: layer.source, featureCount: rows.count,
+                                repairedCount: layer.repairedCount, rejectedCount: layer.rejectedCount)
     }
 
     @discardableResult

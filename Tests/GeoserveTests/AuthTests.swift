@@ -101,12 +101,12 @@ struct AuthTests {
         let workers = BcryptWorkers(threads: 1, queued: 1)
         let results = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<4 {
-                group.addTask { (try? await workers.run(refusingWhenFull: true) { usleep(300_000); return true }) != nil }
+                group.addTask { (try? await workers.tryRun { usleep(300_000); return true }) != nil }
             }
             return await group.reduce(into: [Bool]()) { $0.append($1) }
         }
         #expect(results.filter { $0 }.count == 2 && results.filter { !$0 }.count == 2)
-        #expect(try await workers.run(refusingWhenFull: true) { 7 } == 7, "the bound frees as work ends")
+        #expect(try await workers.tryRun { 7 } == 7, "the bound frees as work ends")
     }
 
     @Test("login gives a token that identifies the account; logout revokes it")

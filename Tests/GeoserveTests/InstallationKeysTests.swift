@@ -36,7 +36,7 @@ struct InstallationKeysTests {
         let db = try testDatabase(in: folder, named: "g.sqlite")
         let store = try openStore(db)
         try await store.migrate()
-        let old = try await store.secret(named: "receipts")
+        let old = try await store.secret(named: "receipts", ifAbsent: String(repeating: "5e", count: 32))
         let keys = try await InstallationKeys.load(path: folder.appendingPathComponent("k").path, store: store)
         #expect(keys.receipts == old)
         #expect(try await store.existingSecret(named: "receipts") == nil)

@@ -15,6 +15,25 @@ extension Sequence where Element == UInt8 {
 }
 
 extension Data {
+    /// Bytes from a hex string (pairs of hex digits; anything else is skipped).
+    public init(hex: String) {
+        var bytes: [UInt8] = []
+        var high: UInt8?
+        for c in hex.utf8 {
+            let v: UInt8
+            switch c {
+            case 48...57: v = c - 48
+            case 97...102: v = c - 87
+            case 65...70: v = c - 55
+            default: continue
+            }
+            if let h = high { bytes.append(h << 4 | v); high = nil } else { high = v }
+        }
+        self.init(bytes)
+    }
+}
+
+extension Data {
     /// Base64 with the URL-safe alphabet and no padding (RFC 4648 §5): tokens, cursors.
     /// Written out directly: every anonymous report's receipt goes through it.
     public var base64URLEncoded: String {

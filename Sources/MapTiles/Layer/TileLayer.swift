@@ -29,9 +29,11 @@ public final class TileLayer: Sendable {
     private let ordinals: [String: Int]
     /// Simplified geometry by zoom and scale.
     private let zooms: Mutex<[GeometryKey: ZoomGeometry]>
-    /// Per scale, the first zoom whose simplification kept nearly every point, and its
-    /// geometry: served for every deeper zoom instead of a copy per zoom.
-    private let saturated: Mutex<[TileScale: (zoom: Int, geometry: ZoomGeometry)]>
+    /// Per scale, the first zoom whose simplification kept nearly every point: it and every
+    /// deeper zoom draw `fullDetail` instead of a copy per zoom.
+    private let saturatedZoom: Mutex<[TileScale: Int]>
+    /// The unsimplified geometry, built once on first need; it does not depend on the scale.
+    private let fullDetail: Mutex<ZoomGeometry?>
     /// Points of the full-detail geometry.
     let fullPointCount: Int
     /// A zoom whose geometry keeps this share of the full detail's points is saturated.
@@ -95,8 +97,9 @@ public final class TileLayer: Sendable {
         self.index = TileAreaIndex(boxes: boxes)
         self.bounds = bounds
         self.zooms = Mutex([:])
-        self.saturated = Mutex([:])
-        self.fullPointCount = full.reduce(0) { $0 + $1.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } } } / 2
+        self.saturatedZoom = Mutex([:])
+        self.fullDetail = Mutex(nil)
+        self.fullPointCount = full.reduce(0) { $0 + $1.reduce(0) { $0 + $1.pointCount } }
     }
 
     /// Number of areas.
@@ -121,17 +124,13 @@ public final class TileLayer: Sendable {
     /// zoom and every deeper one share the full-detail geometry. Below it, each zoom roughly
     /// halves the points of the next, so all zooms together hold about twice the full detail.
     public func geometry(zoom: Int, scale: TileScale = .x1) -> ZoomGeometry {
-        if let s = saturated.withLock({ $0[scale] }), zoom >= s.zoom { return s.geometry }
+        if let z = saturatedZoom.withLock({ $0[scale] }), zoom >= z { return unsimplified() }
         let key = GeometryKey(zoom: zoom, scale: scale)
         if let g = zooms.withLock({ $0[key] }) { return g }
         let built = simplified(tolerance: Self.tolerance(zoom: zoom, scale: scale))
         if Double(built.pointCount) >= Self.saturation * Double(fullPointCount) {
-            let full = simplified(tolerance: 0)
-            return saturated.withLock { table in
-                if let s = table[scale], s.zoom <= zoom { return s.geometry }
-                table[scale] = (zoom, full)
-                return full
-            }
+            saturatedZoom.withLock { $0[scale] = min($0[scale] ?? zoom, zoom) }
+            return unsimplified()
         }
         return zooms.withLock { cache in
             if let g = cache[key] { return g }
@@ -140,9 +139,20 @@ public final class TileLayer: Sendable {
         }
     }
 
+    /// The full-detail geometry, built on first use (outside the lock, as zooms are).
+    private func unsimplified() -> ZoomGeometry {
+        if let g = fullDetail.withLock({ $0 }) { return g }
+        let built = simplified(tolerance: 0)
+        return fullDetail.withLock { stored in
+            if let g = stored { return g }
+            stored = built
+            return built
+        }
+    }
+
     /// Points held by the geometry built so far, every zoom and scale together.
     var cachedPointCount: Int {
-        zooms.withLock { $0.values.reduce(0) { $0 + $1.pointCount } } + saturated.withLock { $0.values.reduce(0) { $0 + $1.geometry.pointCount } }
+        zooms.withLock { $0.values.reduce(0) { $0 + $1.pointCount } } + (fullDetail.withLock { $0 }?.pointCount ?? 0)
     }
 
     /// Builds the geometry of a range of zooms ahead of the first tile (for example on layer load).

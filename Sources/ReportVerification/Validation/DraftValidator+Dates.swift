@@ -17,7 +17,7 @@ extension DraftValidator {
             return nil
         }
         if day < today.adding(days: -ReportLimits.maxPastDays) {
-            fail(field, .outOfRange, "must lie within the last ten years")
+            fail(field, .outOfRange, ReportLimits.tooOld)
             return nil
         }
         return day
@@ -39,7 +39,7 @@ extension DraftValidator {
             return nil
         }
         guard date >= now.addingTimeInterval(-Double(ReportLimits.maxPastDays) * 86_400) else {
-            fail(field, .outOfRange, "must lie within the last ten years")
+            fail(field, .outOfRange, ReportLimits.tooOld)
             return nil
         }
         if strict != nil, let text = RFC3339.format(date, offsetSeconds: calendar.timeZone.secondsFromGMT(for: date)) { return text }

@@ -27,6 +27,8 @@ public enum ReportLimits {
     /// How far back a date may lie (ten years): an incident, a test or a last day on campus
     /// older than that is a typing slip (0001-01-01, 1926 for 2026), not a report to count.
     public static let maxPastDays = 3_653
+    /// The refusal of a date older than that, worded from the limit.
+    static var tooOld: String { "must lie within the last \(maxPastDays / 365) years" }
     /// How far in the future an incident time may lie, to forgive a phone clock running ahead.
     public static let clockSkew: TimeInterval = 5 * 60
     /// Revisions kept per report (the death-scene forms keep the last five versions).

@@ -22,8 +22,8 @@ public struct AuditChainCheck: Sendable {
         if !keyed, sawKeyed || key.map({ sequence >= $0.keyedFrom }) == true { firstBroken = sequence; return }
         if keyed, key == nil { firstBroken = sequence; return }
         sawKeyed = sawKeyed || keyed
-        let expected = keyed ? tail.next(fields) : AuditTail(sequence: tail.sequence + 1,
-                                                             hash: AuditChain.unkeyed(previous: tail.hash, sequence: tail.sequence + 1, fields), key: key)
+        let next = tail.sequence + 1
+        let expected = AuditTail(sequence: next, hash: AuditChain.hash(previous: tail.hash, sequence: next, fields, key: keyed ? key : nil), key: key)
         if sequence != expected.sequence || storedHash != expected.hash { firstBroken = sequence; return }
         tail = expected
     }

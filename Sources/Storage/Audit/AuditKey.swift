@@ -15,23 +15,8 @@ public struct AuditKey: Sendable {
     public let keyedFrom: Int
 
     public init(hex: String, keyedFrom: Int) {
-        var bytes: [UInt8] = []
-        var high: UInt8?
-        for c in hex.utf8 {
-            guard let v = Self.nibble(c) else { continue }
-            if let h = high { bytes.append(h << 4 | v); high = nil } else { high = v }
-        }
-        keyed = HMAC<SHA256>(key: SymmetricKey(data: bytes))
+        keyed = HMAC<SHA256>(key: SymmetricKey(data: Data(hex: hex)))
         self.keyedFrom = keyedFrom
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 48...57: c - 48
-        case 97...102: c - 87
-        case 65...70: c - 55
-        default: nil
-        }
     }
 
     /// An HMAC under the key over `parts`, each length-prefixed: a flag (absent or present, so

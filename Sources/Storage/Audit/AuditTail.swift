@@ -1,6 +1,6 @@
 /// The newest entry of the audit trail: what the next entry chains to, and the key the next
 /// entry is kept with.
-public struct AuditTail: Sendable, Equatable {
+public struct AuditTail: Sendable {
     public let sequence: Int
     public let hash: String
     let key: AuditKey?
@@ -19,6 +19,4 @@ public struct AuditTail: Sendable, Equatable {
     public func next(_ fields: AuditFields) -> AuditTail {
         AuditTail(sequence: sequence + 1, hash: AuditChain.hash(previous: hash, sequence: sequence + 1, fields, key: key), key: key)
     }
-
-    public static func == (a: AuditTail, b: AuditTail) -> Bool { a.sequence == b.sequence && a.hash == b.hash }
 }

@@ -13,6 +13,10 @@ public struct ReportSubmission: Sendable {
     public init(record: ReportRecord, idempotencyKey: String?, requestDigest: String? = nil) {
         self.record = record
         self.idempotencyKey = idempotencyKey
-        self.requestDigest = requestDigest
+        // Kept only beside a key: without one there is nothing to bind it to.
+        self.requestDigest = idempotencyKey == nil ? nil : requestDigest
     }
+
+    /// Whose keys a key is looked up among: the reporter's account, or every anonymous report.
+    public var idempotencyScope: String { record.reporterID ?? "anonymous" }
 }

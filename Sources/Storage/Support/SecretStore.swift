@@ -1,5 +1,3 @@
-import GeoCore
-
 /// Values the installation keeps in its store: today the fingerprint of its key file (the keys
 /// themselves live outside the database), and, in stores from before the key file, the
 /// receipts secret it was created from.
@@ -17,10 +15,3 @@ public protocol SecretStore: Sendable {
     func removeSecret(named name: String) async throws
 }
 
-extension SecretStore {
-    /// A random secret (64 hex digits) stored under `name` on first use, then stable.
-    public func secret(named name: String) async throws -> String {
-        var rng = SystemRandomNumberGenerator()
-        return try await secret(named: name, ifAbsent: (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) }.hexString)
-    }
-}

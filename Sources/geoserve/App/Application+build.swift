@@ -21,16 +21,15 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
     let keys = try await InstallationKeys.load(path: try configuration.keysFile, store: store)
     let router = try buildRouter(store: store, catalog: catalog, watcher: watcher, configuration: configuration,
                                  receipts: Receipts(secretHex: keys.receipts), idempotency: IdempotencyKeys(secretHex: keys.receipts))
-    var connectionLimits = configuration.connectionLimits
+    let limits = configuration.connectionLimits
     // The largest body any route takes is an attachment; JSON routes check their own smaller limit.
-    connectionLimits.maxContentLength = max(configuration.maxAttachmentBytes, 1 << 20)
-    let limits = connectionLimits
+    let maxContentLength = configuration.maxAttachmentBytes
     let guardLogger = logger
     return Application(
         router: router,
         server: .http1(configuration: .init(
             // An autoclosure: evaluated once per connection, so each gets a guard of its own.
-            additionalChannelHandlers: [ConnectionGuardHandler(limits: limits, logger: guardLogger)],
+            additionalChannelHandlers: [ConnectionGuardHandler(limits: limits, maxContentLength: maxContentLength, logger: guardLogger)],
             // A backstop only: the guard's timeouts are the ones that act.
             idleTimeout: .seconds(300),
             // 16 KiB bounds one header and the URL, 32 KiB all of them: a bearer token and the
@@ -65,10 +64,11 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     let authenticated = router.group().add(middleware: BearerAuthMiddleware(accounts: store))
     let statistics = StatisticsService(counters: store, policy: configuration.disclosure, timeZone: configuration.timeZone,
                                        entries: configuration.statisticsCacheEntries)
-    FeaturesController(catalog: catalog, cache: cache, links: configuration.linkBase, statistics: statistics)
+    let links = configuration.linkBase
+    FeaturesController(catalog: catalog, cache: cache, links: links, statistics: statistics)
         .addRoutes(to: authenticated)
     TilesController(catalog: catalog, tiles: TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes, paintings: configuration.statisticsCacheEntries),
-                    links: configuration.linkBase, responses: ResponseCache(capacityBytes: configuration.tileCacheBytes / 4))
+                    links: links, responses: ResponseCache(capacityBytes: configuration.tileCacheBytes / 4))
         .addRoutes(to: router.group())
     let anonymous = configuration.anonymousRateLimit()
     let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store))
@@ -77,7 +77,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
                       catalog: catalog).addRoutes(to: v1)
     LayersController(store: store).addRoutes(to: v1)
     AuthController(accounts: store, credentials: credentials, throttle: configuration.loginThrottle(store),
-                   addresses: ClientAddress(trustedProxies: configuration.trustedProxies)).addRoutes(to: v1)
+                   addresses: anonymous.addresses).addRoutes(to: v1)
     AccountsController(accounts: store, credentials: credentials).addRoutes(to: v1)
     ReportsController(reports: store, verification: store, catalog: catalog, receipts: receipts, timeZone: configuration.timeZone,
                       anonymous: anonymous, idempotency: idempotency).addRoutes(to: v1)

@@ -28,16 +28,28 @@ final class BcryptWorkers: Sendable {
         limit = max(1, threads) + queued
     }
 
-    /// Runs `work` on a bcrypt thread; with `refusingWhenFull`, throws `CredentialsBusy` at
-    /// once when the queue is full, else waits its turn.
-    func run<T: Sendable>(refusingWhenFull: Bool, _ work: @escaping @Sendable () -> T) async throws -> T {
-        let lane: Int? = state.withLock { s in
+    /// Runs `work` on a bcrypt thread, waiting its turn however long the queue.
+    func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await run(on: admit(refusingWhenFull: false)!, work)
+    }
+
+    /// Runs `work` on a bcrypt thread; throws `CredentialsBusy` at once when the queue is full.
+    func tryRun<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws -> T {
+        guard let lane = admit(refusingWhenFull: true) else { throw CredentialsBusy() }
+        return await run(on: lane, work)
+    }
+
+    /// Counts the work in and picks its lane; nil when refusing and the queue is full.
+    private func admit(refusingWhenFull: Bool) -> Int? {
+        state.withLock { s in
             guard !refusingWhenFull || s.inFlight < limit else { return nil }
             s.inFlight += 1
             s.next = (s.next + 1) % lanes.count
             return s.next
         }
-        guard let lane else { throw CredentialsBusy() }
+    }
+
+    private func run<T: Sendable>(on lane: Int, _ work: @escaping @Sendable () -> T) async -> T {
         defer { state.withLock { $0.inFlight -= 1 } }
         return await withCheckedContinuation { c in
             lanes[lane].async { c.resume(returning: work()) }

@@ -27,14 +27,13 @@ struct Credentials: Sendable {
     /// and would stall other tasks). Waits for a bcrypt thread: only admins set passwords.
     func hash(password: String) async -> String {
         let cost = self.cost
-        // Never refused, so never throws.
-        return (try? await workers.run(refusingWhenFull: false) { Bcrypt.hash(Self.bcryptInput(password), cost: cost) }) ?? ""
+        return await workers.run { Bcrypt.hash(Self.bcryptInput(password), cost: cost) }
     }
 
     /// Whether a password matches a bcrypt hash; throws `CredentialsBusy` when every bcrypt
     /// thread is taken and the queue behind them is full.
     func verify(password: String, hash: String) async throws -> Bool {
-        try await workers.run(refusingWhenFull: true) { Bcrypt.verify(Self.bcryptInput(password), hash: hash) }
+        try await workers.tryRun { Bcrypt.verify(Self.bcryptInput(password), hash: hash) }
     }
 
     /// A hash of a random password nobody knows, verified against when an email is unknown so that

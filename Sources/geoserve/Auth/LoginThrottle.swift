@@ -10,11 +10,11 @@ import Storage
 /// guessing would simply go on.
 struct LoginThrottle: Sendable {
     let store: any LoginThrottleStore
-    /// Failures per account: ten wrong passwords in the window lock it until the window ends.
-    var perAccount = 10
+    /// Failures per account that lock it until the window ends (`AppConfiguration` sets 10).
+    let perAccount: Int
     /// Failures per client address: more, since a campus network puts many people behind one.
-    var perAddress = 100
-    var window: TimeInterval = 15 * 60
+    let perAddress: Int
+    let window: TimeInterval
 
     /// The keys a login counts under. The email is hashed: the table must not become a list of
     /// the addresses people tried.
@@ -28,10 +28,8 @@ struct LoginThrottle: Sendable {
         let failures = try await store.loginFailures(keys: [k.account, k.address], now: now, window: window)
         for (key, limit) in [(k.account, perAccount), (k.address, perAddress)] {
             guard let f = failures[key], f.count >= limit else { continue }
-            var error = APIError(status: .tooManyRequests, code: "rate_limited",
-                                 message: "too many failed logins; try again later")
-            error.retryAfter = max(1, Int(f.windowStart.addingTimeInterval(window).timeIntervalSince(now).rounded(.up)))
-            throw error
+            throw APIError.rateLimited("too many failed logins; try again later",
+                                       retryAfter: max(1, Int(f.windowStart.addingTimeInterval(window).timeIntervalSince(now).rounded(.up))))
         }
     }
 

@@ -23,14 +23,13 @@ struct AuditVerifyCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let db = try await store.open()
+        let (db, keys) = try await store.openWithKeys()
         if let head {
-            let keys = try InstallationKeys.read(try store.keysFile())
             let signed: AuditHead
             do { signed = try AuditHead(text: String(contentsOfFile: head, encoding: .utf8)) } catch {
                 throw ValidationError("cannot read the head \(head): \(error)")
             }
-            guard let keys, signed.isSigned(by: keys) else {
+            guard signed.isSigned(by: keys) else {
                 printError("the head in \(head) is not signed by this installation's audit key")
                 throw ExitCode(1)
             }
@@ -57,8 +56,7 @@ struct AuditHeadCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let db = try await store.open()
-        guard let keys = try InstallationKeys.read(try store.keysFile()) else { throw ValidationError("no key file") }
+        let (db, keys) = try await store.openWithKeys()
         let tail = try await db.auditHead()
         print(AuditHead(sequence: tail.sequence, hash: tail.hash, keys: keys).text, terminator: "")
     }

@@ -55,13 +55,17 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store, brings its schema up to date and gives it the installation's keys, as
     /// every command but `migrate` wants.
     func open() async throws -> any GeoserveStore {
+        try await openWithKeys().store
+    }
+
+    /// `open`, also handing back the keys it gave the store.
+    func openWithKeys() async throws -> (store: any GeoserveStore, keys: InstallationKeys) {
         let store = try openStore(settings())
         try await store.migrate()
         do {
-            _ = try await InstallationKeys.load(path: try keysFile(), store: store)
+            return (store, try await InstallationKeys.load(path: try keysFile(), store: store))
         } catch let problem as InstallationKeys.Problem {
             throw ValidationError(problem.description)
         }
-        return store
     }
 }

@@ -45,7 +45,7 @@ struct AttachmentReceiver {
             for try await chunk in body {
                 size += chunk.readableBytes
                 guard size <= maxBytes else {
-                    throw APIError(status: .contentTooLarge, code: "too_large", message: "attachments may have at most \(maxBytes) bytes")
+                    throw APIError.tooLarge(maxBytes, of: "an attachment")
                 }
                 if size >= nextFloorCheck {
                     try floor.check(folder, adding: Int64(chunk.readableBytes))
@@ -95,19 +95,16 @@ struct AttachmentReceiver {
     }
 
     private static func malformed(_ type: MediaType?, _ problem: String) -> APIError {
-        APIError(status: .unsupportedMediaType, code: "unsupported_type",
-                 message: "the file is not a well-formed \(type.map { $0.rawValue } ?? "file of its format"): \(problem)")
+        APIError.unsupportedType("the file is not a well-formed \(type.map { $0.rawValue } ?? "file of its format"): \(problem)")
     }
 
     private func check(_ head: [UInt8], declared: String?) throws -> MediaType {
         guard let sniffed = MediaType.sniff(head) else {
-            throw APIError(status: .unsupportedMediaType, code: "unsupported_type",
-                           message: "only JPEG, PNG, HEIC, WebP, MP4, QuickTime and WebM files are accepted")
+            throw APIError.unsupportedType("only JPEG, PNG, HEIC, WebP, MP4, QuickTime and WebM files are accepted")
         }
         if let declared, let base = declared.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased(),
            base != "application/octet-stream", base != sniffed.rawValue {
-            throw APIError(status: .unsupportedMediaType, code: "unsupported_type",
-                           message: "the content is \(sniffed.rawValue) but was declared as \(base)")
+            throw APIError.unsupportedType("the content is \(sniffed.rawValue) but was declared as \(base)")
         }
         return sniffed
     }

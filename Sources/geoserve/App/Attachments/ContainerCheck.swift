@@ -12,7 +12,6 @@ struct ContainerCheck {
     private var need: Int
     private var skip = 0
     private var toEnd = false
-    private var jpegSignature = 2
     private(set) var problem: String?
 
     init(_ type: MediaType) {
@@ -30,13 +29,8 @@ struct ContainerCheck {
         guard problem == nil, !toEnd else { return }
         switch walk {
         case .jpeg(var scan):
-            var rest = bytes[...]
-            if jpegSignature > 0 {   // SOI, checked when the format was recognised
-                let n = Swift.min(jpegSignature, rest.count)
-                jpegSignature -= n
-                rest = rest.dropFirst(n)
-            }
-            scan.feed(rest)
+            // The start-of-image marker reads as one that stands alone.
+            scan.feed(bytes)
             problem = scan.problem
             walk = .jpeg(scan)
         case .layout(var layout):

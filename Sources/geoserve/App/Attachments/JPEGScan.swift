@@ -24,7 +24,7 @@ struct JPEGScan {
     /// assigned range (0xC0–0xFE).
     private static func isMarker(_ m: UInt8) -> Bool { (0xC0...0xFE).contains(m) || m == 0x01 }
 
-    /// Reads the bytes after the SOI marker.
+    /// Reads the file from its start-of-image marker on.
     mutating func feed(_ bytes: some Collection<UInt8>) {
         var i = bytes.startIndex
         while i != bytes.endIndex, problem == nil {

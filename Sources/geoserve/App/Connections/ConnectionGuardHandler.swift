@@ -50,8 +50,12 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     private var errorBody: ByteBuffer?
     private var discarded = 0  // bytes thrown away while closing
 
-    init(limits: ConnectionLimits, logger: Logger) {
+    /// A request declaring a larger body is refused with 413 before anything of it is read.
+    private let maxContentLength: Int
+
+    init(limits: ConnectionLimits, maxContentLength: Int, logger: Logger) {
         self.limits = limits
+        self.maxContentLength = maxContentLength
         self.logger = logger
     }
 
@@ -107,7 +111,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
             }
             if let value = head.headerFields[.contentLength] {
                 let length = Int(value) ?? .max  // llhttp already rejected non-digits and duplicates
-                if length > self.limits.maxContentLength, self.headsRead - self.responsesEnded == 1, !self.responseInProgress {
+                if length > self.maxContentLength, self.headsRead - self.responsesEnded == 1, !self.responseInProgress {
                     self.logger.notice(
                         "refusing request: declared body too large",
                         metadata: ["method": "\(head.method)", "path": "\(head.path ?? "")", "contentLength": "\(value)"]
@@ -117,7 +121,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
                         context: context,
                         status: .contentTooLarge,
                         code: "too_large",
-                        message: "the request body may have at most \(self.limits.maxContentLength) bytes"
+                        message: "the request body may have at most \(self.maxContentLength) bytes"
                     )
                     return
                 }

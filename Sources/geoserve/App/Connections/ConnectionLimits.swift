@@ -13,8 +13,6 @@ struct ConnectionLimits: Sendable {
     /// second never does).
     var bodyTimeout: TimeAmount = .seconds(20)
     var bodyMinRate = 16 * 1024
-    /// A request declaring a larger body is refused with 413 before anything of it is read.
-    var maxContentLength = 65 << 20
     /// After a response that ends the connection: shut output, go on discarding input this long
     /// (closing with unread input sends a RST that can destroy the response before the client
     /// reads it), then close.

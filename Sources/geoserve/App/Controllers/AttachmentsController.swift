@@ -81,7 +81,7 @@ struct AttachmentsController {
         }
         let declared = request.headers[.contentLength].flatMap { Int($0) }
         if let declared, declared > maxBytes {
-            throw APIError(status: .contentTooLarge, code: "too_large", message: "attachments may have at most \(maxBytes) bytes")
+            throw APIError.tooLarge(maxBytes, of: "an attachment")
         }
         // Refused before a byte is read: the caps as the report stands, the disk, the caller's
         // budget. The store checks the caps again in the insert's transaction, for races.
@@ -92,9 +92,7 @@ struct AttachmentsController {
         let id = TimeOrderedID.make()
         let receiver = AttachmentReceiver(folder: folder.appendingPathComponent(reportID), maxBytes: maxBytes, floor: floor)
         let received = try await receiver.receive(request.body, declared: request.headers[.contentType], name: id)
-        if context.account == nil {
-            anonymous.uploadBytes.charge(anonymous.address(request, context), cost: Double(received.size - (declared ?? maxBytes)))
-        }
+        anonymous.settle(request, context, charged: declared ?? maxBytes, actual: received.size)
         let attachment = Attachment(id: id, reportID: reportID, contentType: received.type.rawValue, size: received.size,
                                     sha256: received.sha256, file: "\(reportID)/\(received.file)", createdAt: Date())
         do {

@@ -34,6 +34,26 @@ struct APIError: HTTPResponseError, Sendable {
         error.retryAfter = retryAfter
         return error
     }
+    /// The disk is short of space: `507 insufficient_storage`, come back in a minute.
+    static func insufficientStorage(_ message: String) -> APIError {
+        var error = APIError(status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "insufficient_storage", message: message)
+        error.retryAfter = 60
+        return error
+    }
+    /// A budget is used up: `429 rate_limited` with the seconds until it has room again.
+    static func rateLimited(_ message: String, retryAfter: Int) -> APIError {
+        var error = APIError(status: .tooManyRequests, code: "rate_limited", message: message)
+        error.retryAfter = retryAfter
+        return error
+    }
+    /// A body over a limit: `413 too_large`.
+    static func tooLarge(_ limit: Int, of what: String = "the request body") -> APIError {
+        APIError(status: .contentTooLarge, code: "too_large", message: "\(what) may have at most \(limit) bytes")
+    }
+    /// Content of a type the route does not take: `415 unsupported_type`.
+    static func unsupportedType(_ message: String) -> APIError {
+        APIError(status: .unsupportedMediaType, code: "unsupported_type", message: message)
+    }
     static func unauthorized(_ message: String) -> APIError { APIError(status: .unauthorized, code: "unauthorized", message: message) }
     static func invalid(_ message: String, field: String? = nil) -> APIError {
         APIError(status: .unprocessableContent, code: "invalid", message: message, field: field)

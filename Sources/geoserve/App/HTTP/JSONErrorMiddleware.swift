@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import Logging
-import NIOCore
 import NIOHTTP1
 import Storage
 
@@ -23,16 +22,11 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch StorageError.diskFull {
             // Nothing was committed; reads go on. The answer matches a full attachments disk.
             health.diskFull(context.logger)
-            var error = APIError(status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "insufficient_storage",
-                                 message: "the server is short of disk space; nothing was stored; try again later")
-            error.retryAfter = 60
-            return error.response
+            return APIError.insufficientStorage("the server is short of disk space; nothing was stored; try again later").response
         } catch is CredentialsBusy {
             return APIError.unavailable("too many logins at once; try again in a second", retryAfter: 1).response
         } catch StorageError.limitReached(let why) {
             return APIError(status: .conflict, code: "limit_reached", message: why).response
-        } catch let error as NIOTooManyBytesError {
-            return APIError(status: .contentTooLarge, code: "too_large", message: "the request body may have at most \(error.maxBytes ?? 0) bytes").response
         } catch let error as HTTPParserError {
             // A body that broke off or was badly framed: Hummingbird answers and closes the
             // connection, and the connection guard gives that answer the JSON shape.

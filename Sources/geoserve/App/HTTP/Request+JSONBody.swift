@@ -5,18 +5,18 @@ import NIOCore
 extension Request {
     /// A JSON request body, read whole: refused with `415 unsupported_type` when declared as
     /// another type (a form post, a photo sent to the wrong route), and with `413 too_large`
-    /// when it declares more than the limit, before a byte is read. A body without a declared
-    /// length that turns out longer fails in `collect` (`NIOTooManyBytesError`, also 413).
+    /// when it declares more than the limit, before a byte is read, or (without a declared
+    /// length) turns out longer while it is read.
     /// A body sent without `Content-Type` is read as JSON: curl and many scripts omit it.
     func jsonBody(context: some RequestContext) async throws -> ByteBuffer {
         if let declared = headers[.contentType], !Self.isJSON(declared) {
-            throw APIError(status: .unsupportedMediaType, code: "unsupported_type", message: "send the body as application/json")
+            throw APIError.unsupportedType("send the body as application/json")
         }
         let limit = context.maxUploadSize
         if let length = headers[.contentLength], (Int(length) ?? .max) > limit {
-            throw APIError(status: .contentTooLarge, code: "too_large", message: "the request body may have at most \(limit) bytes")
+            throw APIError.tooLarge(limit)
         }
-        return try await body.collect(upTo: limit)
+        do { return try await body.collect(upTo: limit) } catch is NIOTooManyBytesError { throw APIError.tooLarge(limit) }
     }
 
     /// `application/json` or a `+json` type (`application/geo+json`), parameters aside.

@@ -27,9 +27,13 @@ struct AnonymousRateLimit: Sendable {
         }
     }
 
+    /// Corrects an upload's charge from what `admit` took to the bytes that arrived.
+    func settle(_ request: Request, _ context: AppRequestContext, charged: Int, actual: Int) {
+        guard context.account == nil, uploadBytes.isEnabled else { return }
+        uploadBytes.charge(address(request, context), cost: Double(actual - charged))
+    }
+
     private static func refusal(_ what: String, wait: Int) -> APIError {
-        var error = APIError(status: .tooManyRequests, code: "rate_limited", message: "\(what); try again in \(wait) s")
-        error.retryAfter = wait
-        return error
+        .rateLimited("\(what); try again in \(wait) s", retryAfter: wait)
     }
 }

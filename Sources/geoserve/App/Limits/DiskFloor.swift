@@ -24,9 +24,6 @@ struct DiskFloor: Sendable {
     /// under `folder` would leave less than the floor free.
     func check(_ folder: URL, adding: Int64) throws {
         guard bytes > 0, let free = Self.available(at: folder), free - adding < bytes else { return }
-        var error = APIError(status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "insufficient_storage",
-                             message: "the server is short of disk space; try again later")
-        error.retryAfter = 60
-        throw error
+        throw APIError.insufficientStorage("the server is short of disk space; try again later")
     }
 }

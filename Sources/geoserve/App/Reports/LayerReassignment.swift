@@ -1,4 +1,3 @@
-import Foundation
 import GeoCore
 import Storage
 
@@ -6,12 +5,11 @@ import Storage
 /// area of this layer keeps it while the area exists; one that named an area of another layer
 /// goes where that area's interior point falls, as at intake (`ReportPlacement`).
 enum LayerReassignment {
-    static func resolver(for layer: PublishedLayer, others: [String: PublishedLayer]) -> AreaResolver {
+    static func resolver(layer: String, index: AreaIndex, others: [String: PublishedLayer]) -> AreaResolver {
         { position in
-            guard let index = layer.areaIndex else { return nil }
             if let lon = position.lon, let lat = position.lat { return index.area(containingLon: lon, lat: lat)?.id }
             guard let namedLayer = position.namedLayer, let namedArea = position.namedArea else { return nil }
-            if namedLayer == layer.info.layer { return index.ordinal(of: namedArea) != nil ? namedArea : nil }
+            if namedLayer == layer { return index.ordinal(of: namedArea) != nil ? namedArea : nil }
             guard let point = others[namedLayer]?.interiorPoint(of: namedArea) else { return nil }
             return index.area(containingLon: point.lon, lat: point.lat)?.id
         }
@@ -24,10 +22,7 @@ enum LayerReassignment {
         guard layer.kind == .areas else { return try await store.importAndPublish(layer, resolve: nil) }
         let catalog = LayerCatalog()
         try await catalog.refresh(from: store)
-        // Only the index and the layer's name matter to the resolver; the version is the store's to number.
-        let incoming = PublishedLayer(info: LayerVersionInfo(layer: layer.layer, version: 0, kind: layer.kind, createdAt: Date(), source: layer.source,
-                                                             featureCount: layer.areas.count, repairedCount: 0, rejectedCount: 0),
-                                      features: layer.areas)
-        return try await store.importAndPublish(layer, resolve: resolver(for: incoming, others: catalog.snapshot()))
+        let index = AreaIndex(areas: layer.areas.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) })
+        return try await store.importAndPublish(layer, resolve: resolver(layer: layer.layer, index: index, others: catalog.snapshot()))
     }
 }

@@ -29,22 +29,3 @@ struct Receipts: Sendable {
         return Credentials.constantTimeEqual(presented, token(reportID: report.id))
     }
 }
-
-extension Data {
-    /// Bytes from a hex string (pairs of hex digits; anything else is skipped).
-    init(hex: String) {
-        var bytes: [UInt8] = []
-        var high: UInt8?
-        for c in hex.utf8 {
-            let v: UInt8
-            switch c {
-            case 48...57: v = c - 48
-            case 97...102: v = c - 87
-            case 65...70: v = c - 55
-            default: continue
-            }
-            if let h = high { bytes.append(h << 4 | v); high = nil } else { high = v }
-        }
-        self.init(bytes)
-    }
-}
