@@ -1,0 +1,37 @@
+import DomainKernel
+
+/// A released change of one ledger line: `value` verified reports (negative for revoked or moved
+/// ones) of a kind in an area class, published as of `day`. Released blocks are the only atoms
+/// of every public number: each count is a sum of whole blocks, and a block never changes once
+/// released.
+public struct PublishedBlock: Hashable, Sendable {
+    /// The publication that released the block (0 while only planned).
+    public var publication: Int64
+    public let key: LedgerKey
+    /// The day the block counts on: the day its release was decided, which is a verification day
+    /// when a first publication replays history, else the publication's day.
+    public let day: Day
+    public let value: Int
+
+    public init(publication: Int64 = 0, key: LedgerKey, day: Day, value: Int) {
+        self.publication = publication
+        self.key = key
+        self.day = day
+        self.value = value
+    }
+}
+
+/// Verified reports of one kind in one area class on one verification day, as the store counts
+/// them when a publication is planned.
+public struct VerifiedClassCount: Hashable, Sendable {
+    public let key: LedgerKey
+    /// The day of the verification; nil when the store has none (counted on the publication day).
+    public let verifiedOn: Day?
+    public let count: Int
+
+    public init(key: LedgerKey, verifiedOn: Day?, count: Int) {
+        self.key = key
+        self.verifiedOn = verifiedOn
+        self.count = count
+    }
+}
