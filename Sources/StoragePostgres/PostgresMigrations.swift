@@ -204,6 +204,35 @@ enum PostgresMigrations {
             failures     INTEGER NOT NULL
         );
         """),
+        (12, """
+        -- Publications: public numbers are sums of the blocks publications released, and the
+        -- ledger (private) is what the next publication plans from.
+        CREATE TABLE publications (
+            id           BIGINT PRIMARY KEY,
+            day          TEXT COLLATE "C" NOT NULL,
+            published_at TEXT COLLATE "C" NOT NULL,
+            blocks       INTEGER NOT NULL
+        );
+        CREATE TABLE publication_blocks (
+            publication BIGINT NOT NULL REFERENCES publications (id),
+            kind        TEXT COLLATE "C" NOT NULL,
+            class_key   TEXT COLLATE "C" NOT NULL,
+            day         TEXT COLLATE "C" NOT NULL,
+            value       BIGINT NOT NULL,
+            PRIMARY KEY (publication, kind, class_key, day)
+        );
+        CREATE TABLE publication_ledger (
+            kind      TEXT COLLATE "C" NOT NULL,
+            class_key TEXT COLLATE "C" NOT NULL,
+            accounted BIGINT NOT NULL,
+            carry     BIGINT NOT NULL,
+            PRIMARY KEY (kind, class_key)
+        );
+        CREATE TABLE publication_activity (
+            kind     TEXT COLLATE "C" PRIMARY KEY,
+            activity BIGINT NOT NULL
+        );
+        """),
     ]
 
     static var latest: Int { all.last!.version }

@@ -183,6 +183,35 @@ enum SQLiteMigrations {
             failures     INTEGER NOT NULL
         ) WITHOUT ROWID;
         """),
+        (12, """
+        -- Publications: public numbers are sums of the blocks publications released, and the
+        -- ledger (private) is what the next publication plans from.
+        CREATE TABLE publications (
+            id           INTEGER PRIMARY KEY,
+            day          TEXT NOT NULL,
+            published_at TEXT NOT NULL,
+            blocks       INTEGER NOT NULL
+        );
+        CREATE TABLE publication_blocks (
+            publication INTEGER NOT NULL REFERENCES publications (id),
+            kind        TEXT NOT NULL,
+            class_key   TEXT NOT NULL,
+            day         TEXT NOT NULL,
+            value       INTEGER NOT NULL,
+            PRIMARY KEY (publication, kind, class_key, day)
+        ) WITHOUT ROWID;
+        CREATE TABLE publication_ledger (
+            kind      TEXT NOT NULL,
+            class_key TEXT NOT NULL,
+            accounted INTEGER NOT NULL,
+            carry     INTEGER NOT NULL,
+            PRIMARY KEY (kind, class_key)
+        ) WITHOUT ROWID;
+        CREATE TABLE publication_activity (
+            kind     TEXT PRIMARY KEY,
+            activity INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """),
     ]
 
     /// Work a migration does on the data after its SQL, in the same transaction.

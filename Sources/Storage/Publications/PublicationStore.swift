@@ -1,0 +1,70 @@
+import Aggregation
+import DomainKernel
+import Foundation
+
+/// Publications: the only moments public numbers change. Each records the blocks the planner
+/// released and the ledger it leaves, in one transaction that excludes every report change, so
+/// what was counted and what was accounted for cannot drift apart; processes publishing at once
+/// are ordered by that transaction and the second sees the first's ledger.
+public protocol PublicationStore: Sendable {
+    /// Plans and records a publication on `day`: `plan` runs inside the transaction on what the
+    /// store holds at that moment and returns the blocks to release and the ledger to keep.
+    /// Throws `PublicationError.dayBeforeLatest` when `day` is before the latest publication's.
+    func publish(day: Day, at: Date, plan: @escaping @Sendable (PublicationInput) throws -> PublicationPlan) async throws -> PublicationRecord
+
+    /// Every publication, oldest first.
+    func publications() async throws -> [PublicationRecord]
+
+    /// The blocks released by publications after `publication` (0: all), in publication order.
+    func publishedBlocks(after publication: Int64) async throws -> [PublishedBlock]
+}
+
+/// A publication as anyone may see it.
+public struct PublicationRecord: Hashable, Sendable {
+    /// Publications are numbered 1, 2, … in the order they were made.
+    public let id: Int64
+    /// The day its windows end on, in the service's time zone.
+    public let day: Day
+    public let publishedAt: Date
+    /// How many blocks it released.
+    public let blocks: Int
+
+    public init(id: Int64, day: Day, publishedAt: Date, blocks: Int) {
+        self.id = id
+        self.day = day
+        self.publishedAt = publishedAt
+        self.blocks = blocks
+    }
+}
+
+/// What a publication is planned from.
+public struct PublicationInput: Sendable {
+    public let latest: PublicationRecord?
+    public let ledger: PublicationLedger
+    /// Verified reports by kind, area class (over the area layers) and verification day.
+    public let verified: [VerifiedClassCount]
+
+    public init(latest: PublicationRecord?, ledger: PublicationLedger, verified: [VerifiedClassCount]) {
+        self.latest = latest
+        self.ledger = ledger
+        self.verified = verified
+    }
+}
+
+/// What a publication releases and the ledger it leaves.
+public struct PublicationPlan: Sendable {
+    public let blocks: [PublishedBlock]
+    public let ledger: PublicationLedger
+
+    public init(blocks: [PublishedBlock], ledger: PublicationLedger) {
+        self.blocks = blocks
+        self.ledger = ledger
+    }
+}
+
+/// A publication that cannot be made.
+public enum PublicationError: Error, Equatable {
+    /// Publications are made in day order: numbers once published as of a day are never
+    /// published again with another protection.
+    case dayBeforeLatest(latest: Day)
+}
