@@ -44,6 +44,8 @@ public enum Permission: String, CaseIterable, Hashable, Sendable {
     case manageLayers
     /// Grant viewers access to reports, and withdraw grants.
     case manageGrants
+    /// Make a publication outside the schedule.
+    case publishStatistics
 }
 
 extension Role {
@@ -59,7 +61,7 @@ extension Role {
         case .viewer:
             return [.readGrantedReports]
         case .admin:
-            return Role.verifier.permissions.union([.manageAccounts, .manageLayers, .manageGrants, .exportStatistics])
+            return Role.verifier.permissions.union([.manageAccounts, .manageLayers, .manageGrants, .exportStatistics, .publishStatistics])
         }
     }
 

@@ -57,6 +57,14 @@ extension TestClientProtocol {
         }
     }
 
+    /// Makes a publication as an admin (`token`), dated `day` when given; returns its id.
+    @discardableResult
+    func publish(_ token: String, day: String? = nil) async throws -> Int {
+        let (status, body) = try await json(.post, "/v1/publications", token: token, body: day.map { #"{"day":"\#($0)"}"# })
+        #expect(status == .created, "\(body)")
+        return body["id"] as? Int ?? 0
+    }
+
     /// Logs in and returns the token.
     func login(_ email: String, _ password: String = TestService.password) async throws -> String {
         let (status, body) = try await json(.post, "/v1/auth/login", body: #"{"email":"\#(email)","password":"\#(password)"}"#)

@@ -25,7 +25,8 @@ func write(_ text: String, to url: URL) throws {
 func routerForInspection(folder: URL) throws -> Router<AppRequestContext> {
     let store = try openStore(testDatabase(in: folder, named: "s.sqlite"))
     let catalog = LayerCatalog()
-    let watcher = DataVersionWatcher(source: store, layers: store, catalog: catalog, interval: .seconds(1), logger: Logger(label: "test"))
+    let watcher = DataVersionWatcher(source: store, layers: store, catalog: catalog, publications: PublicationBook(store: store), interval: .seconds(1),
+                                     logger: Logger(label: "test"))
     return try buildRouter(store: store, catalog: catalog, watcher: watcher, configuration: AppConfiguration(), receipts: Receipts(secretHex: "00"),
                            idempotency: IdempotencyKeys(secretHex: "00"))
 }

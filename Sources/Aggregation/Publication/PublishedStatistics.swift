@@ -14,9 +14,19 @@ public enum PublishedStatistics {
     ///   - threshold: the k the publication protects with, reported beside the numbers.
     public static func release(layer: String, kind: ReportKind, end: Day, areaIDs: [String], blocks: some Sequence<PublishedBlock>,
                                denominators: [String: Double], threshold: Int, audience: Audience) -> ReleasedLayerStatistics {
+        let cells = Self.cells(layer: layer, kind: kind, blocks: blocks.lazy.filter { $0.day <= end })
+        let request = StatisticsRequest(layer: layer, kind: kind, basis: Self.basis, end: end, groups: [])
+        let stats = Statistics.compute(request, areaIDs: areaIDs, counters: cells, denominators: denominators)
+        let shown = DisclosureControl(policy: DisclosurePolicy(thresholds: [audience: 1])).release(stats, for: audience)
+        return ReleasedLayerStatistics(request: shown.request, audience: audience, threshold: threshold, areas: shown.areas, total: shown.total)
+    }
+
+    /// The blocks of `kind` as counter cells of `layer`'s areas (verified, `basis`, no group), one
+    /// per area and day: what statistics and exports are computed from.
+    public static func cells(layer: String, kind: ReportKind, blocks: some Sequence<PublishedBlock>) -> [(CounterKey, Int)] {
         var cells: [CounterKey: Int] = [:]
         var areaOf: [AreaClass: String?] = [:]
-        for block in blocks where block.key.kind == kind && block.day <= end {
+        for block in blocks where block.key.kind == kind {
             let area: String?
             if let known = areaOf[block.key.areaClass] {
                 area = known
@@ -28,10 +38,7 @@ public enum PublishedStatistics {
             let key = CounterKey(layer: layer, areaID: area, kind: kind, status: .verified, basis: Self.basis, day: block.day, group: "")
             cells[key, default: 0] += block.value
         }
-        let request = StatisticsRequest(layer: layer, kind: kind, basis: Self.basis, end: end, groups: [])
-        let stats = Statistics.compute(request, areaIDs: areaIDs, counters: cells.lazy.map { ($0.key, $0.value) }, denominators: denominators)
-        let shown = DisclosureControl(policy: DisclosurePolicy(thresholds: [audience: 1])).release(stats, for: audience)
-        return ReleasedLayerStatistics(request: shown.request, audience: audience, threshold: threshold, areas: shown.areas, total: shown.total)
+        return cells.map { ($0.key, $0.value) }
     }
 
     /// The basis the counter cells above are filed under: a block counts on the day it was

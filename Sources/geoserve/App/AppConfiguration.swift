@@ -59,6 +59,8 @@ struct AppConfiguration: Sendable {
     var coordinatePrecision = 6
     /// Disclosure control: the smallest count shown to each audience.
     var disclosure = DisclosurePolicy.default
+    /// When numbers are published by themselves.
+    var publicationSchedule = PublicationSchedule.default
     /// Bytes of encoded responses kept in memory.
     var responseCacheBytes = 64 << 20
     /// Bytes of encoded tiles kept in memory.

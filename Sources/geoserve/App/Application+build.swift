@@ -14,9 +14,15 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
         try await DemoData.importIfEmpty(into: store, from: demo, logger: logger)
     }
     let catalog = LayerCatalog(precision: configuration.coordinatePrecision)
-    let watcher = DataVersionWatcher(source: store, layers: store, catalog: catalog, interval: configuration.dataVersionInterval, logger: logger)
+    let watcher = DataVersionWatcher(source: store, layers: store, catalog: catalog, publications: PublicationBook(store: store),
+                                     interval: configuration.dataVersionInterval, logger: logger)
     try await watcher.check()
     logger.info("layers loaded", metadata: ["count": "\(catalog.snapshot().count)", "dataVersion": "\(watcher.dataVersion)"])
+    // A scheduled time missed while no process ran (or a first start) is published before the
+    // first request, so a new installation shows its demo numbers at once.
+    let scheduler = PublicationScheduler(publisher: Publisher(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone),
+                                         schedule: configuration.publicationSchedule, watcher: watcher, logger: logger)
+    try await scheduler.catchUp()
 
     let keys = try await InstallationKeys.load(path: try configuration.keysFile, store: store)
     let router = try buildRouter(store: store, catalog: catalog, watcher: watcher, configuration: configuration,
@@ -38,7 +44,7 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
         )),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geoserve",
                              availableConnectionsDelegate: ConnectionCap(maximum: configuration.maxConnections, logger: logger)),
-        services: [watcher],
+        services: [watcher, scheduler],
         logger: logger
     )
 }
@@ -62,8 +68,8 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     }
     let cache = ResponseCache(capacityBytes: configuration.responseCacheBytes)
     let authenticated = router.group().add(middleware: BearerAuthMiddleware(accounts: store))
-    let statistics = StatisticsService(counters: store, policy: configuration.disclosure, timeZone: configuration.timeZone,
-                                       entries: configuration.statisticsCacheEntries)
+    let statistics = StatisticsService(counters: store, publications: watcher.publications, policy: configuration.disclosure,
+                                       timeZone: configuration.timeZone, entries: configuration.statisticsCacheEntries)
     let links = configuration.linkBase
     FeaturesController(catalog: catalog, cache: cache, links: links, statistics: statistics)
         .addRoutes(to: authenticated)
@@ -73,7 +79,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     let anonymous = configuration.anonymousRateLimit()
     let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store))
     PlacesController(catalog: catalog).addRoutes(to: v1)
-    ExportsController(export: AreaStatsExport(counters: store, audit: store, policy: configuration.disclosure, timeZone: configuration.timeZone),
+    ExportsController(export: AreaStatsExport(publications: watcher.publications, audit: store, policy: configuration.disclosure, timeZone: configuration.timeZone),
                       catalog: catalog).addRoutes(to: v1)
     LayersController(store: store).addRoutes(to: v1)
     AuthController(accounts: store, credentials: credentials, throttle: configuration.loginThrottle(store),
@@ -82,7 +88,10 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     ReportsController(reports: store, verification: store, catalog: catalog, receipts: receipts, timeZone: configuration.timeZone,
                       anonymous: anonymous, idempotency: idempotency).addRoutes(to: v1)
     VerificationController(reports: store, verification: store, audit: store, watcher: watcher).addRoutes(to: v1)
-    MisconductSearchController(search: store).addRoutes(to: v1)
+    MisconductSearchController(search: store, publications: watcher.publications).addRoutes(to: v1)
+    PublicationsController(publications: watcher.publications,
+                           publisher: Publisher(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone),
+                           schedule: configuration.publicationSchedule, watcher: watcher).addRoutes(to: v1)
     RevisionsController(reports: store, revisions: store, watcher: watcher, catalog: catalog, timeZone: configuration.timeZone,
                         keep: configuration.revisionsKept).addRoutes(to: v1)
     AttachmentsController(reports: store, attachments: store, verification: store, receipts: receipts, folder: try configuration.attachmentsFolder,

@@ -3,7 +3,8 @@ import ServiceLifecycle
 import Storage
 import Synchronization
 
-/// Notices a new data version and brings the layer catalog up to it, off the request path.
+/// Notices a new data version and brings the layer catalog and the publications up to it, off
+/// the request path.
 ///
 /// It polls the store (a read of one row on the store's own thread) every `interval`, checks at
 /// once when the store reports another process's commit (PostgreSQL), and handlers that commit a
@@ -16,14 +17,17 @@ final class DataVersionWatcher: Service, Sendable {
     private let source: any DataVersionSource
     private let layers: any AreaStore
     private let catalog: LayerCatalog
+    /// Publications, caught up with the catalog before a version is handed to requests.
+    let publications: PublicationBook
     private let interval: Duration
     private let logger: Logger
     private let current = Atomic<Int64>(-1)
 
-    init(source: any DataVersionSource, layers: any AreaStore, catalog: LayerCatalog, interval: Duration, logger: Logger) {
+    init(source: any DataVersionSource, layers: any AreaStore, catalog: LayerCatalog, publications: PublicationBook, interval: Duration, logger: Logger) {
         self.source = source
         self.layers = layers
         self.catalog = catalog
+        self.publications = publications
         self.interval = interval
         self.logger = logger
         // A backend that is told of other processes' commits (PostgreSQL's LISTEN) wakes the
@@ -43,6 +47,7 @@ final class DataVersionWatcher: Service, Sendable {
         let version = try await source.dataVersion()
         guard version != dataVersion else { return }
         try await catalog.refresh(from: layers)
+        try await publications.refresh()
         var seen = current.load(ordering: .relaxed)
         while seen < version {
             let (exchanged, original) = current.compareExchange(expected: seen, desired: version, ordering: .acquiringAndReleasing)

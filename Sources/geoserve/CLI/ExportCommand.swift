@@ -15,7 +15,7 @@ struct ExportCommand: AsyncParsableCommand {
 struct ExportAreaStatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "area-stats",
-        abstract: "Verified reports per area and bucket, researcher threshold applied; recorded in the audit trail.",
+        abstract: "Published reports per area and bucket, from the newest publication; recorded in the audit trail.",
         discussion: "Writes CSV (RFC 4180, header row) to --out or standard output; with --out, provenance goes to <out>.provenance.json."
     )
 
@@ -23,31 +23,29 @@ struct ExportAreaStatsCommand: AsyncParsableCommand {
     @Option(help: "First day, YYYY-MM-DD.") var from: String
     @Option(help: "Last day (inclusive), YYYY-MM-DD.") var to: String
     @Option(help: "day, week (ISO, from Monday) or month.") var bucket: String = "day"
-    @Option(help: "covid or misconduct (default both).") var kind: String?
-    @Option(help: "occurred, submitted or verified.") var basis: String = "occurred"
+    @Option(help: "covid or misconduct (default covid).") var kind: String?
     @Option(help: "Output CSV file (default standard output).") var out: String?
-    @Option(name: .customLong("k-researcher"), help: "Researcher threshold (env GEOSERVE_K_RESEARCHER, default 11).") var threshold: Int?
     @OptionGroup var store: StoreOptions
+    @OptionGroup(title: "Publication") var publication: PublicationOptions
 
     func run() async throws {
         guard let from = Day(iso: from) else { throw ValidationError("--from must be a date YYYY-MM-DD") }
         guard let to = Day(iso: to) else { throw ValidationError("--to must be a date YYYY-MM-DD") }
         guard let bucket = Bucket(rawValue: bucket) else { throw ValidationError("--bucket must be day, week or month") }
-        guard let basis = TimeBasis(rawValue: basis) else { throw ValidationError("--basis must be occurred, submitted or verified") }
         let kind = try kind.map { raw in
             guard let kind = ReportKind(rawValue: raw) else { throw ValidationError("--kind must be covid or misconduct") }
             return kind
         }
-        var policy = DisclosurePolicy.default
-        policy.thresholds[.researcher] = try EnvironmentDefault.int(threshold, "GEOSERVE_K_RESEARCHER", policy.threshold(for: .researcher))
         let db = try await store.open()
         guard let summary = try await db.layers().first(where: { $0.name == layer }), let version = summary.publishedVersion, summary.kind == .areas else {
             throw ValidationError("no published area layer \"\(layer)\"")
         }
         // Ids and denominators are all an export needs of the areas: no index to build.
         let areas = try await db.areas(layer: layer, version: version)
-        let export = AreaStatsExport(counters: db, audit: db, policy: policy, timeZone: try store.timeZone())
-        let parameters = AreaStatsExport.Parameters(layer: layer, from: from, to: to, bucket: bucket, kind: kind, basis: basis)
+        let publications = PublicationBook(store: db)
+        try await publications.refresh()
+        let export = AreaStatsExport(publications: publications, audit: db, policy: try publication.policy(), timeZone: try store.timeZone())
+        let parameters = AreaStatsExport.Parameters(layer: layer, from: from, to: to, bucket: bucket, kind: kind)
         do {
             let (table, provenance) = try await export.run(parameters, areaIDs: areas.map(\.id), denominators: StatisticsService.denominators(areas),
                                                            layerVersion: version, actor: "cli")
@@ -56,7 +54,7 @@ struct ExportAreaStatsCommand: AsyncParsableCommand {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
                 try encoder.encode(provenance).write(to: URL(fileURLWithPath: out + ".provenance.json"), options: .atomic)
-                printError("wrote \(table.rows.count) rows to \(out) (threshold \(table.threshold), data version \(provenance.dataVersion))")
+                printError("wrote \(table.rows.count) rows to \(out) (threshold \(provenance.threshold), publication \(provenance.publication.map(String.init) ?? "none"))")
             } else {
                 print(table.csv(), terminator: "")
             }

@@ -23,12 +23,6 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env GEOSERVE_LOG_LEVEL, default info).")
     var logLevel: String?
 
-    @Option(name: .customLong("k-public"), help: "Smallest count shown publicly; smaller nonzero counts are suppressed (env GEOSERVE_K_PUBLIC, default 11).")
-    var kPublic: Int?
-
-    @Option(name: .customLong("k-researcher"), help: "Smallest count shown to researchers (env GEOSERVE_K_RESEARCHER, default 11).")
-    var kResearcher: Int?
-
     @Option(name: .customLong("cors-origins"), help: ArgumentHelp("Comma-separated origins browser code may read from, or * (env GEOSERVE_CORS_ORIGINS, default *).", valueName: "origins"))
     var corsOrigins: String?
 
@@ -55,6 +49,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    @OptionGroup(title: "Publication") var publication: PublicationOptions
+
     @OptionGroup(title: "Limits") var limits: LimitOptions
 
     func run() async throws {
@@ -75,11 +71,8 @@ struct ServeCommand: AsyncParsableCommand {
         let level = EnvironmentDefault.string(logLevel, "GEOSERVE_LOG_LEVEL", "info")
         guard let parsed = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level \(level)") }
         config.logLevel = parsed
-        for (audience, flag, variable) in [(Audience.public, kPublic, "GEOSERVE_K_PUBLIC"), (.researcher, kResearcher, "GEOSERVE_K_RESEARCHER")] {
-            let k = try EnvironmentDefault.int(flag, variable, config.disclosure.threshold(for: audience))
-            guard (1...1_000_000).contains(k) else { throw ValidationError("\(variable) must be at least 1") }
-            config.disclosure.thresholds[audience] = k
-        }
+        config.disclosure = try publication.policy()
+        config.publicationSchedule = try publication.schedule()
         config.corsOrigins = EnvironmentDefault.string(corsOrigins, "GEOSERVE_CORS_ORIGINS", "*")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let url = EnvironmentDefault.string(publicURL, "GEOSERVE_PUBLIC_URL", "")

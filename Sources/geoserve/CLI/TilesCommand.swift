@@ -49,7 +49,9 @@ struct TilesSeedCommand: AsyncParsableCommand {
         guard let published = catalog.snapshot()[layer], published.areaIndex != nil else { throw ValidationError("no published area layer \"\(layer)\"") }
         var query = TileQuery()
         query.metric = metric
-        let statistics = StatisticsService(counters: db, policy: .default, timeZone: try store.timeZone())
+        let publications = PublicationBook(store: db)
+        try await publications.refresh()
+        let statistics = StatisticsService(counters: db, publications: publications, policy: .default, timeZone: try store.timeZone())
         let service = TileService(statistics: statistics, cacheBytes: 0)
         let tileLayer = try await service.tileLayer(published)
         let painting = try await service.painting(published, tiles: tileLayer, query: query, dataVersion: try await db.dataVersion())

@@ -24,7 +24,7 @@ struct ExportsController {
         var p = AreaStatsExport.Parameters(layer: name, from: q.day(QueryParameters.from)!, to: q.day(QueryParameters.to)!)
         p.bucket = q.value(QueryParameters.bucket) ?? .day
         p.kind = q.value(QueryParameters.kind)
-        p.basis = q.value(QueryParameters.basis) ?? .occurred
+        p.basis = q.value(QueryParameters.basis)
         let format = q.text(QueryParameters.exportFormat) ?? "csv"
         let (table, provenance) = try await export.run(p, areaIDs: layer.encoded.ids, denominators: layer.denominators,
                                                        layerVersion: layer.info.version, actor: context.account?.id ?? "anonymous")
@@ -54,7 +54,7 @@ struct ExportsController {
         }
         headers[.contentType] = "text/csv; charset=utf-8; header=present"
         headers[.contentDisposition] = "attachment; filename=\"\(name)-\(p.from.iso)-\(p.to.iso)-\(p.bucket.rawValue).csv\""
-        headers[HTTPField.Name("X-Data-Version")!] = String(provenance.dataVersion)
+        headers[HTTPField.Name("X-Publication")!] = provenance.publication.map(String.init) ?? "none"
         headers[HTTPField.Name("X-Disclosure-Threshold")!] = String(provenance.threshold)
         headers[HTTPField.Name("X-Layer-Version")!] = String(provenance.layerVersion)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: table.csv())))

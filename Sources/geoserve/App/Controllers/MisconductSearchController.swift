@@ -8,8 +8,14 @@ import Storage
 /// Public misconduct search: verified reports in an area or within a circle, showing only the
 /// fields `ReportKind.misconduct` declares public (officer and incident descriptions, the day,
 /// the area) — never names, badge numbers, witnesses, victims, contacts, locations or attachments.
+///
+/// Verified misconduct reports are public records (`DisclosurePolicy.publicRecordKinds`): the
+/// search lists exactly the reports the newest publication counts, so the list and the published
+/// counts never disagree, and a verification shows up in both at the next publication. A
+/// revoked report leaves the list at once: taking a record down is never a disclosure.
 struct MisconductSearchController {
     let search: any PublicReportSearch
+    let publications: PublicationBook
     /// Smaller circles would let repeated searches close in on a report's exact location.
     static let radiusRange = 250.0...50_000.0
     /// Reports are matched by the centre of a 1 km cell: searches learn at most the cell, a
@@ -37,7 +43,7 @@ struct MisconductSearchController {
         let layer = q.text(QueryParameters.searchLayer)!
         let records = try await search.verifiedReports(kind: .misconduct, layer: layer, areaID: q.text(QueryParameters.searchArea)!,
                                                        limit: q.int(QueryParameters.searchLimit)!)
-        return Self.results(records, layer: layer)
+        return results(records, layer: layer)
     }
 
     /// `GET /v1/misconduct/near?lon=…&lat=…&radius_m=…`: the verified reports whose coarse cell's
@@ -55,13 +61,23 @@ struct MisconductSearchController {
             let centre = CoarseCell(lon: rl, lat: rt, size: Self.cellSize).centre
             return greatCircleMetres(lon1: lon, lat1: lat, lon2: centre.lon, lat2: centre.lat) <= radius
         }
-        return Self.results(Array(records.prefix(q.int(QueryParameters.searchLimit)!)), layer: q.text(QueryParameters.resultLayer))
+        return results(Array(records.prefix(q.int(QueryParameters.searchLimit)!)), layer: q.text(QueryParameters.resultLayer))
     }
 
-    /// The public projection of each report, with its area in `layer` (else its first area).
-    private static func results(_ records: [ReportRecord], layer: String?) -> Results {
+    /// Whether the newest publication counts a verified report: verified before its day, or on
+    /// its day before it was made (the last change of a verified report is its verification or a
+    /// later edit, so an edited report waits for the next day's publication).
+    static func isPublished(_ r: ReportRecord, by publication: PublicationRecord?) -> Bool {
+        guard let publication, let verified = r.verifiedOn else { return false }
+        return verified < publication.day || (verified == publication.day && r.updatedAt <= publication.publishedAt)
+    }
+
+    /// The public projection of each published report, with its area in `layer` (else its first area).
+    private func results(_ records: [ReportRecord], layer: String?) -> Results {
         let decoder = JSONDecoder()
+        let latest = publications.latest
         return Results(reports: records.compactMap { r in
+            guard Self.isPublished(r, by: latest) else { return nil }
             guard case .misconduct(let m)? = try? decoder.decode(Report.self, from: r.payload) else { return nil }
             let assignment = r.areas.first { $0.layer == layer } ?? r.areas.first
             return PublicMisconductReport(m, layer: assignment?.layer, areaID: assignment?.areaID)

@@ -20,10 +20,12 @@ struct FeatureQuery: Hashable, Sendable {
     /// Raw `datetime` as given, for links.
     var datetime: String?
     var cursor: PageCursor?
-    /// Report kind the statistics count; nil counts every kind.
+    /// Report kind the statistics count; nil: COVID cases in published numbers, every kind in
+    /// verifiers' live view.
     var kind: ReportKind?
-    /// Which date places a report in a window: `occurred` (test date, incident date), `submitted` or `verified`.
-    var basis = TimeBasis.occurred
+    /// Which date places a report in a window in verifiers' live view: `occurred` (test date,
+    /// incident date, the default), `submitted` or `verified`; nil when not asked for.
+    var basis: TimeBasis?
 
 
     init() {}
@@ -46,7 +48,7 @@ struct FeatureQuery: Hashable, Sendable {
             cursor = c
         }
         kind = q.value(QueryParameters.kind)
-        basis = q.value(QueryParameters.basis) ?? .occurred
+        basis = q.value(QueryParameters.basis)
     }
 
     /// `minLon,minLat,maxLon,maxLat` (or the six-number form with heights, which are ignored),
@@ -72,7 +74,8 @@ struct FeatureQuery: Hashable, Sendable {
 
     /// The query as a canonical string (sorted, defaults spelled out): part of cache keys.
     var canonical: String {
-        var parts = ["limit=\(limit)", "basis=\(basis.rawValue)"]
+        var parts = ["limit=\(limit)"]
+        if let basis { parts.append("basis=\(basis.rawValue)") }
         if let bbox { parts.append("bbox=\(bbox.original.array.map { JSONText.number($0) }.joined(separator: ","))") }
         if let windowEnd { parts.append("end=\(windowEnd.iso)") }
         if let cursor { parts.append("cursor=\(cursor.token)") }
@@ -88,7 +91,7 @@ struct FeatureQuery: Hashable, Sendable {
         if let bbox { items.append(("bbox", bbox.original.array.map { JSONText.number($0) }.joined(separator: ","))) }
         if let datetime { items.append(("datetime", datetime)) }
         if let kind { items.append(("kind", kind.rawValue)) }
-        if basis != .occurred { items.append(("basis", basis.rawValue)) }
+        if let basis { items.append(("basis", basis.rawValue)) }
         if let cursor { items.append(("cursor", cursor.token)) }
         items.append(("f", (format ?? self.format).rawValue))
         return items.map { "\($0.0)=\(URLQuery.escape($0.1))" }.joined(separator: "&")

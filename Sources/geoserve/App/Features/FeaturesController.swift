@@ -63,11 +63,12 @@ struct FeaturesController {
         return try fixed(request, OGCDocuments.collection(layer, base: base(request)), type: Self.json)
     }
 
-    /// The collection's JSON Schema, for the public view of the default request (all kinds).
+    /// The collection's JSON Schema, for the public view of the default request (published COVID cases).
     func schema(_ request: Request, _ context: AppRequestContext) throws -> Response {
         _ = try QueryValues(request, [])
         let layer = try published(context)
-        let flat = StatisticsService.flat(layer, statistics.request(layer: layer.info.layer, kind: nil, basis: .occurred, end: nil), audience: .public)
+        let view = try statistics.view(layer: layer.info.layer, kind: nil, basis: nil, end: nil, audience: .public, dataVersion: context.dataVersion)
+        let flat = StatisticsService.flat(layer, view.request, audience: .public)
         return try fixed(request, CollectionSchema.document(layer, statistics: flat, base: base(request)), type: "application/schema+json")
     }
 
@@ -107,9 +108,10 @@ struct FeaturesController {
     private func respond(_ request: Request, _ context: AppRequestContext, layer: PublishedLayer, query: FeatureQuery, resource: String,
                          build: (FeatureStatistics?) throws -> String) async throws -> Response {
         let audience = Self.audience(context)
-        let version = context.dataVersion
-        // Without `datetime` the windows end today: the day belongs in the key (and the ETag).
-        let key = VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, dataVersion: version, day: query.windowEnd ?? statistics.today,
+        let view = try statistics.view(layer: layer.info.layer, kind: query.kind, basis: query.basis, end: query.windowEnd, audience: audience,
+                                       dataVersion: context.dataVersion)
+        // The publication (or, live, the data version and the day the windows end) belongs in the key and the ETag.
+        let key = VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, dataVersion: view.version, day: view.request.end,
                                selector: [resource, audience.rawValue, query.canonical, base(request)].joined(separator: "|"))
         let contentType = query.format == .html ? Self.html : Self.geoJSON
         if audience == .public, let hit = cache.get(key) {
@@ -119,7 +121,7 @@ struct FeaturesController {
         if audience == .public, Conditional.matches(request, etag: etag) {
             return Conditional.response(request, body: ByteBuffer(), contentType: contentType, etag: etag, cacheControl: Conditional.publicCaching)
         }
-        let stats = try await statistics.features(layer, query: query, audience: audience, dataVersion: version)
+        let stats = try await statistics.features(layer, view: view, audience: audience)
         let buffer = ByteBuffer(string: try build(stats))
         if !stats.isPrivate { cache.put(key, .init(body: buffer, contentType: contentType, etag: etag)) }
         return Conditional.response(request, body: buffer, contentType: contentType, etag: etag,

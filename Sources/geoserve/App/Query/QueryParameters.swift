@@ -14,11 +14,12 @@ enum QueryParameters {
     static let bbox = QueryParameter("bbox", .bbox,
                                      "minLon,minLat,maxLon,maxLat in CRS84 (or the six-number form with heights); features whose geometry meets the box. West > east crosses the antimeridian; the latitudes may come in either order.")
     static let datetime = QueryParameter("datetime", .pattern(Patterns.datetime, maxLength: 100),
-                                         "RFC 3339 date, date-time or interval (open end '..'): the statistics windows end on its last day (default today, campus time zone).")
+                                         "RFC 3339 date, date-time or interval (open end '..'): the numbers of the newest publication dated on or before its last day, whose windows end on the publication's day (default the newest publication; verifiers' live view: windows end on that day, default today).")
     static let cursor = QueryParameter("cursor", .pattern(Patterns.pageCursor, maxLength: 400), "Page cursor from a next or prev link.")
-    static let kind = QueryParameter("kind", .choice(ReportKind.allCases.map(\.rawValue)), "Count only this kind of report (default both).")
-    static let basis = QueryParameter("basis", .choice(TimeBasis.allCases.map(\.rawValue)), default: TimeBasis.occurred.rawValue,
-                                      "Which date places a report in a window: test or incident date (default), submission, or verification.")
+    static let kind = QueryParameter("kind", .choice(ReportKind.allCases.map(\.rawValue)),
+                                     "Which reports are counted (default covid; verifiers' live view: both kinds together).")
+    static let basis = QueryParameter("basis", .choice(TimeBasis.allCases.map(\.rawValue)),
+                                      "Verifiers only: which date places a report in a live window: test or incident date (default), submission, or verification. Published numbers count reports on the day a publication released them and refuse this parameter.")
 
     static let ogcFormat = [f]
     static let items = [f, limit, bbox, datetime, cursor, kind, basis]

@@ -4,8 +4,10 @@ import Foundation
 import Storage
 
 /// A researcher export of area statistics, shared by `GET /v1/exports/area-stats` and
-/// `geoserve export`: parameters checked, the table built from the counters through the
-/// researcher threshold, and the export recorded in the audit trail before anything leaves.
+/// `geoserve export`: parameters checked, the table built from the newest publication's released
+/// blocks — the same cells the public numbers are sums of, so an export adds nothing an attacker
+/// holding every public number could difference against — and the export recorded in the audit
+/// trail before anything leaves.
 struct AreaStatsExport {
     /// What to export.
     struct Parameters: Sendable {
@@ -13,11 +15,13 @@ struct AreaStatsExport {
         var from: Day
         var to: Day
         var bucket: Bucket = .day
+        /// nil: COVID cases.
         var kind: ReportKind?
-        var basis: TimeBasis = .occurred
+        /// Refused when given: published numbers have one basis, the day of release.
+        var basis: TimeBasis?
 
         var summary: String {
-            "area-stats layer=\(layer) from=\(from.iso) to=\(to.iso) bucket=\(bucket.rawValue) kind=\(kind?.rawValue ?? "all") basis=\(basis.rawValue)"
+            "area-stats layer=\(layer) from=\(from.iso) to=\(to.iso) bucket=\(bucket.rawValue) kind=\((kind ?? StatisticsView.defaultPublicKind).rawValue)"
         }
     }
 
@@ -25,11 +29,13 @@ struct AreaStatsExport {
     struct Provenance: Encodable, Sendable {
         let layer: String
         let layerVersion: Int
-        let dataVersion: Int64
+        /// The publication the numbers come from; nil before the first (then every count is 0).
+        let publication: Int64?
+        let publicationDay: String?
         let generatedAt: String
         let threshold: Int
         let audience = "researcher"
-        let kind: ReportKind?
+        let kind: ReportKind
         let basis: String
         let bucket: String
         let from: String
@@ -41,7 +47,7 @@ struct AreaStatsExport {
     /// The largest export, in rows: beyond it a request is refused rather than built.
     static let maxRows = 500_000
 
-    let counters: any CounterStore
+    let publications: PublicationBook
     /// Every export is recorded before anything leaves.
     let audit: any AuditLog
     let policy: DisclosurePolicy
@@ -50,6 +56,10 @@ struct AreaStatsExport {
 
     /// Checks the parameters against the layer; the error names the parameter.
     static func validate(_ p: Parameters, areaCount: Int) throws {
+        if p.basis != nil {
+            throw APIError.badParameter("exports hold published numbers, counted on the day a publication released them; there is no other basis",
+                                        field: "basis")
+        }
         guard p.from <= p.to else { throw APIError.badParameter("from must not be after to", field: "from") }
         guard p.to.days(since: p.from) <= 366 * 30 else { throw APIError.badParameter("the range may span at most 30 years", field: "to") }
         let buckets = p.bucket.ranges(from: p.from, to: p.to).count
@@ -61,13 +71,17 @@ struct AreaStatsExport {
     /// Builds the export for `actor` and records it in the audit trail.
     func run(_ p: Parameters, areaIDs: [String], denominators: [String: Double], layerVersion: Int, actor: String) async throws -> (ExportTable, Provenance) {
         try Self.validate(p, areaCount: areaIDs.count)
-        let snapshot = try await counters.counterSnapshot(layer: p.layer, basis: p.basis)
-        let dataVersion = snapshot.dataVersion
-        let request = ExportRequest(layer: p.layer, kind: p.kind, basis: p.basis, from: p.from, to: p.to, bucket: p.bucket)
-        let table = Export.table(request, areaIDs: areaIDs, counters: snapshot.cells, denominators: denominators, control: DisclosureControl(policy: policy))
-        try await audit.recordEvent(actor: actor, action: "export", detail: p.summary + " rows=\(table.rows.count) data_version=\(dataVersion)")
-        let provenance = Provenance(layer: p.layer, layerVersion: layerVersion, dataVersion: dataVersion,
-                                    generatedAt: Date().formatted(.iso8601), threshold: table.threshold, kind: p.kind, basis: p.basis.rawValue,
+        let kind = p.kind ?? StatisticsView.defaultPublicKind
+        let publication = publications.latest
+        let blocks = publication.map { publications.blocks(through: $0.id) } ?? []
+        let request = ExportRequest(layer: p.layer, kind: kind, basis: PublishedStatistics.basis, from: p.from, to: p.to, bucket: p.bucket)
+        // Released blocks need no further suppression: every cell is shown.
+        let table = Export.table(request, areaIDs: areaIDs, counters: PublishedStatistics.cells(layer: p.layer, kind: kind, blocks: blocks),
+                                 denominators: denominators, control: DisclosureControl(policy: DisclosurePolicy(thresholds: [.researcher: 1])))
+        try await audit.recordEvent(actor: actor, action: "export", detail: p.summary + " rows=\(table.rows.count) publication=\(publication?.id ?? 0)")
+        let threshold = policy.releaseStep(for: kind) == 1 ? 1 : policy.threshold(for: .public)
+        let provenance = Provenance(layer: p.layer, layerVersion: layerVersion, publication: publication?.id, publicationDay: publication?.day.iso,
+                                    generatedAt: Date().formatted(.iso8601), threshold: threshold, kind: kind, basis: "published",
                                     bucket: p.bucket.rawValue, from: p.from.iso, to: p.to.iso, timeZone: timeZone.identifier,
                                     columns: ExportTable.units)
         return (table, provenance)

@@ -5,25 +5,51 @@ import GeoCore
 import ReportVerification
 import Storage
 
-/// The one way numbers reach GeoJSON, tiles and exports: counters from the store, statistics
-/// from `Aggregation`, then disclosure control for the caller's audience.
+/// The one way numbers reach GeoJSON, tiles and exports: for the public and researchers the
+/// blocks publications released (`PublishedStatistics`), for verifiers the live counters from the
+/// store; see `StatisticsView`.
 ///
-/// Releases are kept per (layer version, data version, request, audience), so repeated requests
-/// and the tiles of one map view share one computation; a change of data version makes new keys.
+/// Releases are kept per (layer version, publication or data version, request, audience), so
+/// repeated requests and the tiles of one map view share one computation.
 final class StatisticsService: Sendable {
     let counters: any CounterStore
+    let publications: PublicationBook
     let control: DisclosureControl
     let timeZone: TimeZone
     private let releases: VersionedMemo<ReleasedLayerStatistics>
     private let fragments: VersionedMemo<FeatureStatistics>
 
     /// - Parameter entries: releases and fragments kept (each); 0 keeps none.
-    init(counters: any CounterStore, policy: DisclosurePolicy, timeZone: TimeZone, entries: Int = 256) {
+    init(counters: any CounterStore, publications: PublicationBook, policy: DisclosurePolicy, timeZone: TimeZone, entries: Int = 256) {
         self.counters = counters
+        self.publications = publications
         releases = VersionedMemo(bound: entries)
         fragments = VersionedMemo(bound: entries)
         self.control = DisclosureControl(policy: policy)
         self.timeZone = timeZone
+    }
+
+    /// The numbers a request reads (see `StatisticsView`): `basis` is refused outside the live
+    /// view, since published numbers have one basis, the day of release; `end` picks the newest
+    /// publication made on or before it.
+    func view(layer: String, kind: ReportKind?, basis: TimeBasis?, end: Day?, audience: Audience, dataVersion: Int64) throws -> StatisticsView {
+        if audience == .verifier {
+            return StatisticsView(request: request(layer: layer, kind: kind, basis: basis ?? .occurred, end: end), version: dataVersion,
+                                  publication: nil, isLive: true)
+        }
+        if basis != nil {
+            throw APIError.badParameter("published numbers count reports on the day a publication released them; basis is for verifiers' live view",
+                                        field: "basis")
+        }
+        let publication = publications.publication(onOrBefore: end)
+        let request = StatisticsRequest(layer: layer, kind: kind ?? StatisticsView.defaultPublicKind, basis: PublishedStatistics.basis,
+                                        end: publication?.day ?? end ?? today, groups: [])
+        return StatisticsView(request: request, version: publication?.id ?? 0, publication: publication, isLive: false)
+    }
+
+    /// The k published numbers of a kind are protected with (1 for public records).
+    func publishedThreshold(_ kind: ReportKind) -> Int {
+        control.policy.releaseStep(for: kind) == 1 ? 1 : control.policy.threshold(for: .public)
     }
 
     /// Who the numbers are released to, from the caller's role.
@@ -54,8 +80,22 @@ final class StatisticsService: Sendable {
         return out
     }
 
-    /// The released statistics of a layer for an audience at the current data version.
-    func release(_ layer: PublishedLayer, _ request: StatisticsRequest, for audience: Audience, dataVersion: Int64) async throws -> ReleasedLayerStatistics {
+    /// The released statistics of a layer in a view for an audience.
+    func release(_ layer: PublishedLayer, _ view: StatisticsView, for audience: Audience) async throws -> ReleasedLayerStatistics {
+        let request = view.request
+        if view.isLive { return try await live(layer, request, for: audience, dataVersion: view.version) }
+        let key = Self.key(layer, request, audience, view.version)
+        if let hit = releases.get(key) { return hit }
+        let kind = request.kind ?? StatisticsView.defaultPublicKind
+        let released = PublishedStatistics.release(layer: layer.info.layer, kind: kind, end: request.end, areaIDs: layer.encoded.ids,
+                                                   blocks: publications.blocks(through: view.version), denominators: layer.denominators,
+                                                   threshold: publishedThreshold(kind), audience: audience)
+        releases.put(key, released)
+        return released
+    }
+
+    /// The live statistics of a layer (verifiers) at the current data version.
+    private func live(_ layer: PublishedLayer, _ request: StatisticsRequest, for audience: Audience, dataVersion: Int64) async throws -> ReleasedLayerStatistics {
         if let hit = releases.get(Self.key(layer, request, audience, dataVersion)) { return hit }
         let snapshot = try await counters.counterSnapshot(layer: layer.info.layer, basis: request.basis)
         let stats = Statistics.compute(request, areaIDs: layer.encoded.ids, counters: snapshot.cells, denominators: layer.denominators)
@@ -73,11 +113,10 @@ final class StatisticsService: Sendable {
     }
 
     /// Statistics as GeoJSON fragments for the features endpoints.
-    func features(_ layer: PublishedLayer, query: FeatureQuery, audience: Audience, dataVersion: Int64) async throws -> FeatureStatistics {
-        let request = request(layer: layer.info.layer, kind: query.kind, basis: query.basis, end: query.windowEnd)
-        let key = Self.key(layer, request, audience, dataVersion)
+    func features(_ layer: PublishedLayer, view: StatisticsView, audience: Audience) async throws -> FeatureStatistics {
+        let key = Self.key(layer, view.request, audience, view.version)
         if let hit = fragments.get(key) { return hit }
-        let built = try await encode(layer, request, audience: audience, dataVersion: dataVersion)
+        let built = try await encode(layer, view, audience: audience)
         fragments.put(key, built)
         return built
     }
@@ -87,26 +126,36 @@ final class StatisticsService: Sendable {
         FlatStatistics(groups: request.groups ?? [], hasRates: !layer.denominators.isEmpty, hasPending: audience == .verifier)
     }
 
-    private func encode(_ layer: PublishedLayer, _ request: StatisticsRequest, audience: Audience, dataVersion: Int64) async throws -> FeatureStatistics {
-        let basis = request.basis
-        let released = try await release(layer, request, for: audience, dataVersion: dataVersion)
+    private func encode(_ layer: PublishedLayer, _ view: StatisticsView, audience: Audience) async throws -> FeatureStatistics {
+        let request = view.request
+        let released = try await release(layer, view, for: audience)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let flat = Self.flat(layer, request, audience: audience)
         var members: [String: String] = [:]
         for (id, stats) in released.areas { members[id] = flat.members(stats) }
+        struct Publication: Encodable {
+            let id: Int64
+            let day: Day
+            let publishedAt: String
+        }
+        // Published numbers name their publication and never the data version: a version that
+        // moves by one tells anyone that exactly one change was made.
         struct Header: Encodable {
             let kind: ReportKind?
-            let basis: TimeBasis
+            let basis: String
             let end: Day
             let windows: [String]
             let audience: Audience
             let threshold: Int
-            let dataVersion: Int64
+            let publication: Publication?
+            let dataVersion: Int64?
             let total: ReleasedAreaStatistics
         }
-        let header = Header(kind: released.request.kind, basis: basis, end: released.request.end, windows: Window.allCases.map(\.rawValue),
-                            audience: audience, threshold: released.threshold, dataVersion: dataVersion, total: released.total)
+        let publication = view.publication.map { Publication(id: $0.id, day: $0.day, publishedAt: Timestamp.format($0.publishedAt)) }
+        let header = Header(kind: released.request.kind, basis: view.isLive ? request.basis.rawValue : "published", end: released.request.end,
+                            windows: Window.allCases.map(\.rawValue), audience: audience, threshold: released.threshold,
+                            publication: publication, dataVersion: view.isLive ? view.version : nil, total: released.total)
         let collection = #""statistics":"# + String(decoding: try encoder.encode(header), as: UTF8.self)
         return FeatureStatistics(areaMembers: members, released: released.areas, collectionMembers: collection, isPrivate: audience != .public)
     }

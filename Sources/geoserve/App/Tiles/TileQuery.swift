@@ -10,7 +10,8 @@ struct TileQuery: Hashable, Sendable {
 
     var metric = "verified_14d"
     var kind: ReportKind?
-    var basis: TimeBasis = .occurred
+    /// Refused when given: tiles draw published numbers, which have one basis.
+    var basis: TimeBasis?
     var style = TileStyle()
     /// The data version the client's URL names (from TileJSON), if any.
     var version: String?
@@ -23,7 +24,7 @@ struct TileQuery: Hashable, Sendable {
         let q = try QueryValues(request, declared)
         metric = q.text(QueryParameters.metric) ?? metric
         kind = q.value(QueryParameters.kind)
-        basis = q.value(QueryParameters.basis) ?? .occurred
+        basis = q.value(QueryParameters.basis)
         style.ramp = q.value(QueryParameters.ramp) ?? style.ramp
         let classes = q.int(QueryParameters.classes) ?? 7
         switch q.text(QueryParameters.method) ?? (q.has(QueryParameters.breaks) ? "fixed" : "quantile") {
@@ -55,7 +56,7 @@ struct TileQuery: Hashable, Sendable {
     var linkQuery: String {
         var items = ["metric=\(metric)"]
         if let kind { items.append("kind=\(kind.rawValue)") }
-        if basis != .occurred { items.append("basis=\(basis.rawValue)") }
+        if let basis { items.append("basis=\(basis.rawValue)") }
         if style.ramp != TileStyle().ramp { items.append("ramp=\(style.ramp.rawValue)") }
         switch style.classification {
         case .quantiles(let n): if n != 7 { items.append("classes=\(n)") }

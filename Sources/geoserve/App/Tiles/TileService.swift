@@ -48,19 +48,19 @@ final class TileService: Sendable {
         return built
     }
 
-    /// Identity of the values drawn: data version plus what selects the numbers.
-    static func valuesVersion(dataVersion: Int64, query: TileQuery, end: Day) -> String {
-        "\(dataVersion).\(query.metric).\(query.kind?.rawValue ?? "all").\(query.basis.rawValue).\(end.iso)"
+    /// Identity of the values drawn: the publication plus what selects the numbers.
+    static func valuesVersion(_ view: StatisticsView, query: TileQuery) -> String {
+        "\(view.version).\(query.metric).\(view.request.kind?.rawValue ?? "all").\(view.request.end.iso)"
     }
 
-    /// The classes of every area for the public numbers of this data version.
+    /// The classes of every area for the public numbers of the newest publication.
     func painting(_ layer: PublishedLayer, tiles: TileLayer, query: TileQuery, dataVersion: Int64) async throws -> TilePainting {
-        let request = statistics.request(layer: layer.info.layer, kind: query.kind, basis: query.basis, end: nil)
-        let version = Self.valuesVersion(dataVersion: dataVersion, query: query, end: request.end)
-        let key = VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, dataVersion: dataVersion, day: request.end,
+        let view = try statistics.view(layer: layer.info.layer, kind: query.kind, basis: query.basis, end: nil, audience: .public, dataVersion: dataVersion)
+        let version = Self.valuesVersion(view, query: query)
+        let key = VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, dataVersion: view.version, day: view.request.end,
                                selector: query.linkQuery)
         if let hit = paintings.get(key) { return hit }
-        let released = try await statistics.release(layer, request, for: .public, dataVersion: dataVersion)
+        let released = try await statistics.release(layer, view, for: .public)
         let values = Self.values(released, query: query)
         let painting = TilePainting(layer: tiles, values: values, style: query.style, valuesVersion: version)
         paintings.put(key, painting)

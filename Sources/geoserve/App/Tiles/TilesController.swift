@@ -58,9 +58,10 @@ struct TilesController {
     func tile(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let version = context.dataVersion
         let layer = try areaLayer(try context.parameters.require("layer"))
-        // Today is part of the key: the windows end today, so a new day is a new picture.
-        let fastKey = VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, dataVersion: version, day: tiles.statistics.today,
-                                   selector: request.uri.description)
+        // Tiles draw the newest publication: only a new one (or layer version) is a new picture.
+        let shown = tiles.statistics.publications.latest
+        let fastKey = VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, dataVersion: shown?.id ?? 0,
+                                   day: shown?.day ?? tiles.statistics.today, selector: request.uri.description)
         if let hit = responses.get(fastKey) {
             return Conditional.response(request, body: hit.body, contentType: hit.contentType, etag: hit.etag, cacheControl: hit.cacheControl)
         }

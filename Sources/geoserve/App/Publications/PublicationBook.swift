@@ -1,0 +1,63 @@
+import Aggregation
+import DomainKernel
+import Storage
+import Synchronization
+
+/// This process's copy of every publication and the blocks each released, caught up by the
+/// data-version watcher (a publication moves the data version), so a public request reads a
+/// publication without a store read. Blocks are only ever appended, so a refresh reads the new
+/// publications' blocks and nothing else.
+final class PublicationBook: Sendable {
+    private let store: any PublicationStore
+    private let state = Mutex(State())
+
+    struct State {
+        var publications: [PublicationRecord] = []
+        /// Blocks in publication order; `ends[i]` is how many belong to `publications[0...i]`.
+        var blocks: [PublishedBlock] = []
+        var ends: [Int] = []
+    }
+
+    init(store: any PublicationStore) {
+        self.store = store
+    }
+
+    /// Reads publications newer than the newest held, with their blocks.
+    func refresh() async throws {
+        let held = state.withLock { $0.publications.last?.id ?? 0 }
+        let all = try await store.publications()
+        guard let newest = all.last, newest.id > held else { return }
+        let blocks = try await store.publishedBlocks(after: held)
+        state.withLock { s in
+            // Another refresh may have got there first; only what is still missing is added.
+            let have = s.publications.last?.id ?? 0
+            for record in all where record.id > have {
+                s.blocks.append(contentsOf: blocks.filter { $0.publication == record.id })
+                s.publications.append(record)
+                s.ends.append(s.blocks.count)
+            }
+        }
+    }
+
+    /// The newest publication; nil before the first.
+    var latest: PublicationRecord? { state.withLock { $0.publications.last } }
+
+    /// Every publication, oldest first.
+    var all: [PublicationRecord] { state.withLock { $0.publications } }
+
+    /// The newest publication whose day is not after `day` (nil `day`: the newest of all).
+    func publication(onOrBefore day: Day?) -> PublicationRecord? {
+        state.withLock { s in
+            guard let day else { return s.publications.last }
+            return s.publications.last { $0.day <= day }
+        }
+    }
+
+    /// The blocks released by `publication` and every publication before it.
+    func blocks(through publication: Int64) -> ArraySlice<PublishedBlock> {
+        state.withLock { s in
+            guard let index = s.publications.lastIndex(where: { $0.id <= publication }) else { return [] }
+            return s.blocks[..<s.ends[index]]
+        }
+    }
+}

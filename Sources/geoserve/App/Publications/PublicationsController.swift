@@ -1,0 +1,70 @@
+import DomainKernel
+import Foundation
+import Hummingbird
+import ReportVerification
+import Storage
+
+/// `GET /v1/publications`: when public numbers were published and when they next will be.
+/// `POST /v1/publications` (admins): publish now, outside the schedule — after a correction, or
+/// dated an earlier day to catch up a missed one.
+struct PublicationsController {
+    let publications: PublicationBook
+    let publisher: Publisher
+    let schedule: PublicationSchedule
+    let watcher: DataVersionWatcher
+
+    struct PublicationView: ResponseCodable {
+        let id: Int64
+        let day: String
+        let publishedAt: String
+
+        init(_ record: PublicationRecord) {
+            id = record.id
+            day = record.day.iso
+            publishedAt = Timestamp.format(record.publishedAt)
+        }
+    }
+
+    struct ScheduleView: Codable {
+        /// Times of day, `HH:MM`; empty when only admins publish.
+        let times: [String]
+        let timeZone: String
+        let next: String?
+    }
+
+    struct Listing: ResponseEncodable {
+        let publications: [PublicationView]
+        let schedule: ScheduleView
+    }
+
+    struct PublishRequest: StrictRequestBody {
+        static let members: Set<String> = ["day"]
+        let day: Day?
+    }
+
+    func addRoutes(to v1: RouterGroup<AppRequestContext>) {
+        v1.get("publications") { _, _ in list() }
+        v1.group("publications").add(middleware: RequirePermission(.publishStatistics))
+            .post { request, context in try await publish(request, context) }
+    }
+
+    func list() -> Listing {
+        let zone = publisher.timeZone
+        return Listing(publications: publications.all.map(PublicationView.init),
+                       schedule: ScheduleView(times: schedule.text, timeZone: zone.identifier,
+                                              next: schedule.nextSlot(after: Date(), in: zone).map(Timestamp.format)))
+    }
+
+    func publish(_ request: Request, _ context: AppRequestContext) async throws -> EditedResponse<PublicationView> {
+        // The body is optional: no body, or `{}`, publishes as of today.
+        var day: Day?
+        if let length = request.headers[.contentLength], length != "0" {
+            day = try await request.decodeStrict(as: PublishRequest.self, context: context).day
+        }
+        guard let made = try await publisher.publish(day: day) else {
+            throw APIError.conflict("another publication was made meanwhile")
+        }
+        await watcher.noteCommit()
+        return EditedResponse(status: .created, response: PublicationView(made))
+    }
+}

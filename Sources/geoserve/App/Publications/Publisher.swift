@@ -1,0 +1,47 @@
+import Aggregation
+import DomainKernel
+import Foundation
+import HTTPTypes
+import Storage
+
+/// Makes publications: plans with the disclosure policy inside the store's transaction and
+/// dates the publication in the service's time zone. Shared by the schedule, the admin endpoint
+/// and `geoserve publish`.
+struct Publisher: Sendable {
+    let store: any PublicationStore
+    let planner: PublicationPlanner
+    let timeZone: TimeZone
+
+    init(store: any PublicationStore, policy: DisclosurePolicy, timeZone: TimeZone) {
+        self.store = store
+        self.planner = PublicationPlanner(policy: policy)
+        self.timeZone = timeZone
+    }
+
+    /// Another publication was made at or after the slot this one was for.
+    struct AlreadyPublished: Error {}
+
+    /// Publishes everything changed since the last publication, dated `day` (default today in
+    /// the service's zone; never after today). With `slot`, nothing is made when a publication
+    /// at or after it exists — another process took the slot — and nil is returned.
+    func publish(day: Day? = nil, now: Date = Date(), slot: Date? = nil) async throws -> PublicationRecord? {
+        let today = Day.containing(now, in: timeZone)
+        let day = day ?? today
+        if day > today {
+            throw APIError.badParameter("a publication cannot be dated after today (\(today.iso) in \(timeZone.identifier))", field: "day")
+        }
+        let planner = planner
+        do {
+            return try await store.publish(day: day, at: now) { input in
+                if let slot, let latest = input.latest, latest.publishedAt >= slot { throw AlreadyPublished() }
+                let (blocks, ledger) = planner.plan(ledger: input.ledger, verified: input.verified, day: day)
+                return PublicationPlan(blocks: blocks, ledger: ledger)
+            }
+        } catch is AlreadyPublished {
+            return nil
+        } catch PublicationError.dayBeforeLatest(let latest) {
+            throw APIError(status: .conflict, code: "publication_out_of_order",
+                           message: "the latest publication is dated \(latest.iso); a publication cannot be dated before it")
+        }
+    }
+}
