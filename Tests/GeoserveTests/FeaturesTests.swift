@@ -169,7 +169,7 @@ struct FeaturesTests {
         }
     }
 
-    @Test("ETag and 304: the same data answers 304; a verification changes the ETag at once, not at the next poll")
+    @Test("ETag and 304: the same publication answers 304; a verification leaves the public ETag alone, a publication changes it at once")
     func etags() async throws {
         var service = try await TestService()
         defer { service.remove() }
@@ -188,12 +188,17 @@ struct FeaturesTests {
             // Another query has another ETag.
             let (_, h2, _) = try await client.getJSON("/collections/halls/items?limit=49")
             #expect(h2[.eTag] != etag)
-            // A verification bumps the data version: the old ETag no longer matches.
+            // A verification moves the data version but not the public numbers: anyone reading
+            // before and after learns nothing, not even that a change was made.
             let admin = try await client.login(TestService.adminEmail)
             let (_, created, _) = try await client.submit(Drafts.covid())
             let id = created["id"] as? String ?? ""
             let (verified, _) = try await client.json(.post, "/v1/reports/\(id)/transitions", token: admin, body: #"{"transition":"verify"}"#)
             #expect(verified == .ok)
+            let unchanged = try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: etag]) { $0 }
+            #expect(unchanged.status == .notModified)
+            // A publication is a new set of public numbers: the old ETag no longer matches.
+            try await client.publish(admin)
             let after = try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: etag]) { $0 }
             #expect(after.status == .ok)
             #expect(after.headers[.eTag] != etag)

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("public misconduct search")
 struct MisconductSearchTests {
-    @Test("only verified reports appear, with only the public fields, by radius and by area")
+    @Test("only published verified reports appear, with only the public fields, by radius and by area; the published count matches the list")
     func search() async throws {
         let service = try await TestService()
         defer { service.remove() }
@@ -17,6 +17,12 @@ struct MisconductSearchTests {
             _ = try await client.submit(Drafts.misconduct())   // stays pending
             let id = verified["id"] as? String ?? ""
             _ = try await client.json(.post, "/v1/reports/\(id)/transitions", token: admin, body: #"{"transition":"verify"}"#)
+            // Verified but not yet published: neither the list nor the count has it.
+            let (_, before) = try await client.json(.get, "/v1/misconduct?layer=halls&area=H01")
+            #expect((before["reports"] as? [[String: Any]])?.isEmpty == true)
+            try await client.publish(admin)
+            let (_, _, hall) = try await client.getJSON("/collections/halls/items/H01?kind=misconduct")
+            #expect((hall["properties"] as? [String: Any])?["verified_all"] as? Int == 1)
             let (raw, text) = try await client.execute(uri: "/v1/misconduct/near?lon=-87.6003&lat=41.7894&radius_m=1000&layer=halls", method: .get) { r in
                 (r, String(buffer: r.body))
             }
@@ -50,6 +56,7 @@ struct MisconductSearchTests {
             let (status, created, _) = try await client.submit(draft)
             #expect(status == .created)
             _ = try await client.json(.post, "/v1/reports/\(created["id"] as? String ?? "")/transitions", token: admin, body: #"{"transition":"verify"}"#)
+            try await client.publish(admin)
             let radius = 300.0
             func found(_ lon: Double, _ lat: Double) async throws -> Bool {
                 let (_, body) = try await client.json(.get, "/v1/misconduct/near?lon=\(lon)&lat=\(lat)&radius_m=\(radius)")

@@ -38,7 +38,7 @@ struct StatisticsTests {
         (total["counts"] as? [String: Any])?[window] as? Int
     }
 
-    @Test("public features show verified counts of k or more, suppress smaller ones so no subtraction recovers them; verifiers see all and pending")
+    @Test("public features show only published blocks: nothing moves until a publication, a hall's reports appear once more than k gathered, a smaller hall's wait; verifiers see everything live")
     func publicAndVerifier() async throws {
         let service = try await TestService()
         defer { service.remove() }
@@ -49,56 +49,58 @@ struct StatisticsTests {
             try await verifiedReports(client, admin: admin, hall: "H08", count: 1)
             let (pending, _, _) = try await client.submit(Drafts.covid(hall: "H09"))
             #expect(pending == .created)
-            let uri = "/collections/halls/items?kind=covid&datetime=2026-11-10&limit=100"
+            let uri = "/collections/halls/items?limit=100"
+            func features(_ body: [String: Any]) -> [String: [String: Any]] {
+                Dictionary(uniqueKeysWithValues: (body["features"] as? [[String: Any]] ?? []).map { ($0["id"] as? String ?? "", statistics($0)) })
+            }
+            // Verified, not yet published: the public sees the start-up publication's zeros.
+            let (_, _, before) = try await client.getJSON(uri)
+            #expect(features(before)["H06"].flatMap { count($0, "all") } == 0)
+            let id = try await client.publish(admin)
             let (s, h, body) = try await client.getJSON(uri)
             #expect(s == .ok)
             #expect(h[.cacheControl] == "public, no-cache")
-            let features = Dictionary(uniqueKeysWithValues: (body["features"] as? [[String: Any]] ?? []).map { ($0["id"] as? String ?? "", $0) })
-            let h06 = statistics(features["H06"] ?? [:]), h07 = statistics(features["H07"] ?? [:])
-            let h08 = statistics(features["H08"] ?? [:]), h09 = statistics(features["H09"] ?? [:])
-            // Complementary suppression hides one of the two large halls with the small one; the other is shown.
-            let shown = [h06, h07].filter { count($0, "all") != nil }
-            #expect(shown.count == 1)
-            #expect(shown.allSatisfy { count($0, "all") == 12 && count($0, "14d") == 12 && count($0, "7d") == 0 })
-            // A single verified report is never shown as its value; it is null and named in `suppressed`.
-            #expect(h08["verified_all"] is NSNull)
-            #expect((h08["suppressed"] as? String)?.split(separator: ",").contains("verified_all") == true)
-            // Pending reports are not public numbers: H09 has zero verified and no pending field.
-            #expect(count(h09, "all") == 0)
-            #expect(h09["pending_all"] == nil)
-            // Complementary suppression: with H08 hidden, the layer total and the other areas cannot both be shown.
+            let shown = features(body)
+            #expect(count(shown["H06"] ?? [:], "all") == 12 && count(shown["H06"] ?? [:], "7d") == 12)
+            #expect(count(shown["H07"] ?? [:], "14d") == 12)
+            // H08's single report waits for more than k in its class; H09's is pending.
+            #expect(count(shown["H08"] ?? [:], "all") == 0)
+            #expect(count(shown["H09"] ?? [:], "all") == 0)
+            #expect(shown["H09"]?["pending_all"] == nil)
+            // Every number is shown and they add up: nothing is withheld, so nothing is left to subtract.
+            #expect(shown.values.allSatisfy { ($0["suppressed"] as? String) == "" })
             let header = body["statistics"] as? [String: Any] ?? [:]
-            #expect(header["threshold"] as? Int == 11)
-            let total = totalCount(header["total"] as? [String: Any] ?? [:], "all")
-            let others = features.filter { $0.key != "H08" }.map { count(statistics($0.value), "all") }
-            if let total, others.allSatisfy({ $0 != nil }) {
-                Issue.record("H08 = \(total) - \(others.compactMap { $0 }.reduce(0, +)) is derivable")
-            }
-            // Verifiers see the small count and pending counts, privately.
-            let (vs, vh, vbody) = try await client.getJSON(uri, headers: [.authorization: "Bearer \(admin)"])
+            #expect(header["threshold"] as? Int == 11 && header["basis"] as? String == "published" && header["kind"] as? String == "covid")
+            #expect((header["publication"] as? [String: Any])?["id"] as? Int == id)
+            #expect(header["dataVersion"] == nil)
+            #expect(totalCount(header["total"] as? [String: Any] ?? [:], "all") == shown.values.compactMap { count($0, "all") }.reduce(0, +))
+            // Published numbers have one basis: asking for another is refused, not ignored.
+            let (refused, _, error) = try await client.getJSON(uri + "&basis=verified")
+            #expect(refused == .badRequest && errorField(error) == "basis")
+            // Verifiers see the small count and pending counts, live and privately, on any basis.
+            let live = "/collections/halls/items?kind=covid&datetime=2026-11-10&limit=100"
+            let (vs, vh, vbody) = try await client.getJSON(live, headers: [.authorization: "Bearer \(admin)"])
             #expect(vs == .ok)
             #expect(vh[.cacheControl] == "private, no-store")
-            let vfeatures = Dictionary(uniqueKeysWithValues: (vbody["features"] as? [[String: Any]] ?? []).map { ($0["id"] as? String ?? "", $0) })
-            #expect(count(statistics(vfeatures["H08"] ?? [:]), "all") == 1)
-            #expect(statistics(vfeatures["H09"] ?? [:])["pending_all"] as? Int == 1)
-            // The HTML page shows the same numbers as a table: the small count as withheld, the
-            // shown hall's count as its number, and no raw property text.
+            let vfeatures = features(vbody)
+            #expect(count(vfeatures["H08"] ?? [:], "all") == 1)
+            #expect(vfeatures["H09"]?["pending_all"] as? Int == 1)
+            #expect((vbody["statistics"] as? [String: Any])?["dataVersion"] is Int)
+            // The HTML page shows the same numbers as a table, and no raw property text.
             let page = try await client.execute(uri: uri + "&f=html", method: .get) { String(buffer: $0.body) }
             func row(_ id: String) -> Substring {
                 guard let start = page.range(of: ">\(id)</a>") else { return "" }
                 return page[start.upperBound...].prefix { $0 != "\n" }.split(separator: "</tr>").first ?? ""
             }
-            #expect(row("H08").contains("withheld"))
-            let shownID = features.first { count(statistics($0.value), "all") == 12 }?.key ?? ""
-            #expect(row(shownID).contains(">12</td>") && !row(shownID).contains("withheld"))
+            #expect(row("H06").contains(">12</td>"))
             #expect(!page.contains("verified_7d"))
-            // A window that ends before the reports' day counts nothing.
-            let (_, _, early) = try await client.getJSON("/collections/halls/items/H07?kind=covid&datetime=2026-10-15")
+            // A day before the first publication has no publication: every count is zero.
+            let (_, _, early) = try await client.getJSON("/collections/halls/items/H07?datetime=2026-10-15")
             #expect(count(statistics(early), "all") == 0)
         }
     }
 
-    @Test("researcher export: one row per area and day, zeros included, small counts suppressed, recorded in the audit trail")
+    @Test("researcher export: one row per area and day of the published blocks, zeros included, recorded in the audit trail")
     func export() async throws {
         let service = try await TestService()
         defer { service.remove() }
@@ -106,26 +108,31 @@ struct StatisticsTests {
             let admin = try await client.login(TestService.adminEmail)
             try await verifiedReports(client, admin: admin, hall: "H07", count: 12)
             try await verifiedReports(client, admin: admin, hall: "H08", count: 2)
+            let publication = try await client.publish(admin)
             let researcher = try await client.account("researcher", admin: admin)
-            let uri = "/v1/exports/area-stats?layer=halls&from=2026-10-31&to=2026-11-02&bucket=day&kind=covid"
+            let today = Day.containing(Date(), in: TimeZone(identifier: "UTC")!)
+            let uri = "/v1/exports/area-stats?layer=halls&from=\(today.adding(days: -2).iso)&to=\(today.iso)&bucket=day&kind=covid"
             let csv = try await client.execute(uri: uri, method: .get, headers: [.authorization: "Bearer \(researcher.token)"]) { r in
                 #expect(r.status == .ok)
                 #expect(r.headers[.contentType] == "text/csv; charset=utf-8; header=present")
                 #expect(r.headers[.init("X-Disclosure-Threshold")!] == "11")
+                #expect(r.headers[.init("X-Publication")!] == String(publication))
                 return String(buffer: r.body)
             }
             let lines = csv.split(separator: "\r\n").map(String.init)
             #expect(lines.first == "area_id,bucket_start,bucket_end,verified,rate_per_1000,suppressed")
             #expect(lines.count == 1 + 42 * 3)
-            #expect(lines.contains { $0.hasPrefix("H07,2026-11-01,2026-11-01,12,") && $0.hasSuffix(",false") })
-            #expect(lines.contains("H08,2026-11-01,2026-11-01,,,true"))
-            #expect(lines.contains { $0.hasPrefix("H07,2026-10-31,2026-10-31,0,") })
+            #expect(lines.contains { $0.hasPrefix("H07,\(today.iso),\(today.iso),12,") && $0.hasSuffix(",false") })
+            // H08's two wait in the ledger: the export holds exactly what the public numbers do.
+            #expect(lines.contains { $0.hasPrefix("H08,\(today.iso),\(today.iso),0,") })
+            #expect(!lines.contains { $0.hasSuffix(",true") })
             // JSON carries the provenance.
             let (js, _, envelope) = try await client.getJSON(uri + "&format=json", headers: [.authorization: "Bearer \(researcher.token)"])
             #expect(js == .ok)
-            #expect((envelope["provenance"] as? [String: Any])?["threshold"] as? Int == 11)
+            let provenance = envelope["provenance"] as? [String: Any] ?? [:]
+            #expect(provenance["threshold"] as? Int == 11 && provenance["publication"] as? Int == publication && provenance["basis"] as? String == "published")
             #expect((envelope["rows"] as? [Any])?.count == 42 * 3)
-            // Only researchers and admins export; bad parameters are named.
+            // Only researchers and admins export; bad parameters are named; there is no other basis.
             let reporter = try await client.account("reporter", admin: admin)
             let (forbidden, _) = try await client.json(.get, uri, token: reporter.token)
             #expect(forbidden == .forbidden)
@@ -135,11 +142,13 @@ struct StatisticsTests {
             let (tooBig, tooBigBody) = try await client.json(.get, "/v1/exports/area-stats?layer=halls&from=1990-01-01&to=2026-11-01", token: researcher.token)
             #expect(tooBig == .badRequest)
             #expect(errorField(tooBigBody) == "to")
+            let (basis, basisBody) = try await client.json(.get, uri + "&basis=occurred", token: researcher.token)
+            #expect(basis == .badRequest && errorField(basisBody) == "basis")
         }
         let store = try await openKeyedStore(service.configuration.database, keys: service.configuration.keysPath)
         let exports = try await store.events(action: "export")
         #expect(exports.count == 2)
-        #expect(exports.first?.reason?.contains("layer=halls from=2026-10-31 to=2026-11-02 bucket=day kind=covid") == true)
+        #expect(exports.first?.reason?.contains("bucket=day kind=covid") == true)
         #expect(try await store.verifyAuditChain() == nil)
     }
 
