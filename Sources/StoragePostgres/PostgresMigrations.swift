@@ -228,10 +228,6 @@ enum PostgresMigrations {
             carry     BIGINT NOT NULL,
             PRIMARY KEY (kind, class_key)
         );
-        CREATE TABLE publication_activity (
-            kind     TEXT COLLATE "C" PRIMARY KEY,
-            activity BIGINT NOT NULL
-        );
         """),
     ]
 

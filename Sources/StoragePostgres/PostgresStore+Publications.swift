@@ -64,14 +64,11 @@ extension PostgresStore: PublicationStore {
             ledger.entries[LedgerKey(kind: try lines.reportKind(i, 0), areaClass: AreaClass(key: lines.string(i, 1)))] =
                 PublicationLedger.Entry(accounted: Int(lines.int(i, 2)), carry: Int(lines.int(i, 3)))
         }
-        let activity = try db.query("SELECT kind, activity FROM publication_activity")
-        for i in 0..<activity.count { ledger.activity[try activity.reportKind(i, 0)] = Int(activity.int(i, 1)) }
         return ledger
     }
 
     private static func replaceLedger(_ ledger: PublicationLedger, _ db: PostgresConnection) throws {
         try db.query("DELETE FROM publication_ledger")
-        try db.query("DELETE FROM publication_activity")
         let lines = Array(ledger.entries)
         if !lines.isEmpty {
             try db.query("""
@@ -79,9 +76,6 @@ extension PostgresStore: PublicationStore {
                 SELECT kind, class_key, accounted::bigint, carry::bigint FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t (kind, class_key, accounted, carry)
                 """, [.textArray(lines.map(\.key.kind.rawValue)), .textArray(lines.map(\.key.areaClass.key)),
                       .textArray(lines.map { String($0.value.accounted) }), .textArray(lines.map { String($0.value.carry) })])
-        }
-        for (kind, n) in ledger.activity {
-            try db.query("INSERT INTO publication_activity (kind, activity) VALUES ($1, $2)", [.text(kind.rawValue), .int(Int64(n))])
         }
     }
 

@@ -207,10 +207,6 @@ enum SQLiteMigrations {
             carry     INTEGER NOT NULL,
             PRIMARY KEY (kind, class_key)
         ) WITHOUT ROWID;
-        CREATE TABLE publication_activity (
-            kind     TEXT PRIMARY KEY,
-            activity INTEGER NOT NULL
-        ) WITHOUT ROWID;
         """),
     ]
 

@@ -68,19 +68,15 @@ extension SQLiteStore: PublicationStore {
             ledger.entries[LedgerKey(kind: try lines.reportKind(0), areaClass: AreaClass(key: lines.text(1)!))] =
                 PublicationLedger.Entry(accounted: Int(lines.int(2)), carry: Int(lines.int(3)))
         }
-        let activity = try db.prepare("SELECT kind, activity FROM publication_activity")
-        while try activity.step() { ledger.activity[try activity.reportKind(0)] = Int(activity.int(1)) }
         return ledger
     }
 
     private static func replaceLedger(_ ledger: PublicationLedger, _ db: SQLiteConnection) throws {
-        try db.execute("DELETE FROM publication_ledger; DELETE FROM publication_activity")
+        try db.execute("DELETE FROM publication_ledger")
         let line = try db.cached("INSERT INTO publication_ledger (kind, class_key, accounted, carry) VALUES (?, ?, ?, ?)")
         for (key, entry) in ledger.entries {
             try line.bind(.text(key.kind.rawValue), .text(key.areaClass.key), .int(Int64(entry.accounted)), .int(Int64(entry.carry))).run()
         }
-        let activity = try db.cached("INSERT INTO publication_activity (kind, activity) VALUES (?, ?)")
-        for (kind, n) in ledger.activity { try activity.bind(.text(kind.rawValue), .int(Int64(n))).run() }
     }
 
     /// Verified reports by kind, verification day and area class. The class joins a report's

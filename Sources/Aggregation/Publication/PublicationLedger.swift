@@ -1,9 +1,8 @@
 import DomainKernel
 
 /// What publication has accounted for so far: per ledger line, the verified reports seen at the
-/// last publication and the part of them not yet released; per kind, the changes seen since the
-/// kind last released anything. Private: it is what makes the next publication safe, and it holds
-/// exactly the small numbers the public must not learn.
+/// last publication and the part of them not yet released. Private: it is what makes the next
+/// publication safe, and it holds exactly the small numbers the public must not learn.
 public struct PublicationLedger: Sendable, Equatable {
     /// One ledger line's state.
     public struct Entry: Sendable, Hashable {
@@ -19,14 +18,11 @@ public struct PublicationLedger: Sendable, Equatable {
     }
 
     public var entries: [LedgerKey: Entry]
-    /// Per kind: reports changed (added, revoked, moved) since the kind's last release.
-    public var activity: [ReportKind: Int]
     /// The day of the last publication; nil before the first.
     public var lastDay: Day?
 
-    public init(entries: [LedgerKey: Entry] = [:], activity: [ReportKind: Int] = [:], lastDay: Day? = nil) {
+    public init(entries: [LedgerKey: Entry] = [:], lastDay: Day? = nil) {
         self.entries = entries
-        self.activity = activity
         self.lastDay = lastDay
     }
 }

@@ -10,9 +10,11 @@ import DomainKernel
 /// and, on D, what else changed since (revocations, edits and re-assignments moving reports,
 /// verifications on the last publication's day after it). On each day a line whose carry has
 /// reached `DisclosurePolicy.releaseStep` (k + 1, or 1 for public records) in either direction is
-/// released as one block dated that day and starts again from zero — but only when its kind has
-/// seen at least a step of changes since it last released anything, so that a publication after
-/// one or two verifications never moves a public number.
+/// released as one block dated that day and starts again from zero — but only on a day (an
+/// interval between publications) in which its kind saw at least a step of changes: a
+/// publication after one or two verifications moves no public number, so someone who knows that
+/// a single report was verified in between cannot tell where it went. (A campus with fewer
+/// verifications than that between publications publishes less often: see the schedule.)
 ///
 /// ## What that gives
 /// - Every public number (a layer's area or total, any window, by day of release) is a sum of
@@ -61,12 +63,12 @@ public struct PublicationPlanner: Sendable {
         if !residual.isEmpty { changes[day, default: [:]].merge(residual, uniquingKeysWith: +) }
 
         var entries = ledger.entries
-        var activity = ledger.activity
-        // Lines whose carry has reached their step, waiting for their kind's activity to do so.
+        // Lines whose carry has reached their step, waiting for a day busy enough to release them.
         var ready: [ReportKind: Set<LedgerKey>] = [:]
         for (key, entry) in entries where abs(entry.carry) >= policy.releaseStep(for: key.kind) { ready[key.kind, default: []].insert(key) }
         var blocks: [PublishedBlock] = []
         for on in changes.keys.sorted() {
+            var activity: [ReportKind: Int] = [:]
             for (key, delta) in changes[on]! where delta != 0 {
                 var entry = entries[key] ?? PublicationLedger.Entry(accounted: 0, carry: 0)
                 entry.carry += delta
@@ -81,7 +83,6 @@ public struct PublicationPlanner: Sendable {
                     entries[key]!.carry = 0
                 }
                 ready[kind] = []
-                activity[kind] = 0
             }
         }
         for key in Set(entries.keys).union(totals.keys) {
@@ -89,6 +90,6 @@ public struct PublicationPlanner: Sendable {
             let total = totals[key] ?? 0
             entries[key] = total == 0 && carry == 0 ? nil : PublicationLedger.Entry(accounted: total, carry: carry)
         }
-        return (blocks, PublicationLedger(entries: entries, activity: activity, lastDay: day))
+        return (blocks, PublicationLedger(entries: entries, lastDay: day))
     }
 }

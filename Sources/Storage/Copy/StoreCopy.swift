@@ -65,7 +65,6 @@ public struct StoreTable: Sendable, Hashable {
         StoreTable("publications", columns: ["id", "day", "published_at", "blocks"], key: ["id"]),
         StoreTable("publication_blocks", columns: ["publication", "kind", "class_key", "day", "value"], key: ["publication", "kind", "class_key", "day"]),
         StoreTable("publication_ledger", columns: ["kind", "class_key", "accounted", "carry"], key: ["kind", "class_key"]),
-        StoreTable("publication_activity", columns: ["kind", "activity"], key: ["kind"]),
         StoreTable("meta", columns: ["key", "value"], key: ["key"]),
     ]
 
