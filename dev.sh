@@ -3,7 +3,8 @@
 #   ./dev.sh serve   build and run the service on the embedded store with the demo campus
 #   ./dev.sh test    run the whole test suite beside a throw-away PostgreSQL: every Swift test,
 #                    the HTTP tests again on PostgreSQL, the GeoCore tests under AddressSanitizer
-#                    with leak detection, then schemathesis and GDAL against a live server
+#                    with leak detection, then schemathesis and GDAL against a live server, and
+#                    the attacker suite (a linear programme over every public output)
 # Both install the Debian packages they need when missing (as root, or through sudo).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -53,6 +54,9 @@ case "$command" in
     # Real clients against a live server: schemathesis with the whole OpenAPI document, and GDAL's
     # OGC API - Features driver reading and copying every collection.
     Tests/Conformance/run.sh .build/debug/geoserve
+    # An outsider's attack on the published numbers: plants small counts, collects every public
+    # output over thirteen publications and solves for the planted cells with scipy's HiGHS.
+    Tests/Attack/run.sh .build/debug/geoserve
     ;;
   *)
     echo "usage: ./dev.sh serve [serve options] | ./dev.sh test" >&2

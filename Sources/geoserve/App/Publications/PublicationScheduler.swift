@@ -24,7 +24,12 @@ struct PublicationScheduler: Service {
     }
 
     func run() async throws {
-        guard !schedule.times.isEmpty else { return }
+        // A service that returns ends the service group: without times there is nothing to do
+        // but wait for the shutdown.
+        guard !schedule.times.isEmpty else {
+            try? await gracefulShutdown()
+            return
+        }
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
                 try await catchUp()
