@@ -23,6 +23,8 @@ enum OpenAPIDocument {
         var alternatives: [String] = []
         /// Media types of a raw (non-JSON) request body, such as an upload.
         var uploadTypes: [String] = []
+        /// Whether the JSON request body may be left out.
+        var requestOptional = false
     }
 
     /// The OGC routes, which also answer as HTML pages (`f=html` or a browser's `Accept`).
@@ -83,7 +85,8 @@ enum OpenAPIDocument {
                   access: nil, request: nil, responses: [200: "PublicationList"]),
         Operation(method: "post", path: "/v1/publications",
                   summary: "Publish now, outside the schedule; {day} dates it an earlier day (not before the latest publication's). 409 publication_out_of_order.",
-                  access: "publishStatistics", request: "PublishRequest", responses: [201: "Publication", 400: "Error", 401: "Error", 403: "Error", 409: "Error"]),
+                  access: "publishStatistics", request: "PublishRequest", responses: [201: "Publication", 400: "Error", 401: "Error", 403: "Error", 409: "Error"],
+                  requestOptional: true),
         Operation(method: "post", path: "/v1/auth/login", summary: "Exchange email and password for a bearer token. After 10 failures for an account, or 100 from one address, in 15 minutes: 429 rate_limited with Retry-After until the window ends. 503 busy when too many logins arrive at once.", access: nil,
                   request: "LoginRequest", responses: [200: "LoginResponse", 400: "Error", 401: "Error", 429: "Error", 503: "Error"]),
         Operation(method: "post", path: "/v1/auth/logout", summary: "Revoke the token of this request.", access: "any account",
@@ -162,7 +165,7 @@ enum OpenAPIDocument {
         "PublicationList": object(["publications": ["type": "array", "items": ref("Publication")],
                                    "schedule": object(["times": ["type": "array", "items": string], "timeZone": string, "next": ["type": ["string", "null"], "format": "date-time"]])],
                                   required: ["publications", "schedule"]),
-        "PublishRequest": closed(["day": ["type": "string", "format": "date"]]),
+        "PublishRequest": closed(["day": nullable(["type": "string", "format": "date"])]),
         "Role": ["type": "string", "enum": ["reporter", "verifier", "researcher", "viewer", "admin"]],
         "Account": object(["id": string, "email": string, "role": ref("Role"), "disabled": ["type": "boolean"]], required: ["id", "email", "role", "disabled"]),
         "AccountList": object(["accounts": ["type": "array", "items": ref("Account")]], required: ["accounts"]),
@@ -327,7 +330,7 @@ enum OpenAPIDocument {
                 return (String(code), r)
             })
             if let body = op.request {
-                operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": ref(body)]]]
+                operation["requestBody"] = ["required": !op.requestOptional, "content": ["application/json": ["schema": ref(body)]]]
             }
             if !op.uploadTypes.isEmpty {
                 let bytes: [String: Any] = ["schema": ["type": "string", "format": "binary", "minLength": 1]]
