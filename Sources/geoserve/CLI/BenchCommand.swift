@@ -7,7 +7,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure geoserve's own throughput.",
-        subcommands: [BenchAssignCommand.self, BenchTilesCommand.self, BenchAggregateCommand.self]
+        subcommands: [BenchAssignCommand.self, BenchTilesCommand.self, BenchAggregateCommand.self, BenchPublicationCommand.self]
     )
 }
 
