@@ -28,9 +28,9 @@ extension PostgresStore: PublicationStore {
         }
     }
 
-    public func publications() async throws -> [PublicationRecord] {
+    public func publications(after publication: Int64) async throws -> [PublicationRecord] {
         try await pool.run("read publications") { db in
-            let r = try db.query("SELECT id, day, published_at, blocks FROM publications ORDER BY id")
+            let r = try db.query("SELECT id, day, published_at, blocks FROM publications WHERE id > $1 ORDER BY id", [.int(publication)])
             return try (0..<r.count).map { try Self.publication(r, $0) }
         }
     }

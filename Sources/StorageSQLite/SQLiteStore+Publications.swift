@@ -27,9 +27,9 @@ extension SQLiteStore: PublicationStore {
         }
     }
 
-    public func publications() async throws -> [PublicationRecord] {
+    public func publications(after publication: Int64) async throws -> [PublicationRecord] {
         try await run { db in
-            let s = try db.prepare("SELECT id, day, published_at, blocks FROM publications ORDER BY id")
+            let s = try db.cached("SELECT id, day, published_at, blocks FROM publications WHERE id > ? ORDER BY id").bind(.int(publication))
             var out: [PublicationRecord] = []
             while try s.step() { out.append(try Self.publication(s)) }
             return out

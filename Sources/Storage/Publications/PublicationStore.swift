@@ -12,11 +12,18 @@ public protocol PublicationStore: Sendable {
     /// Throws `PublicationError.dayBeforeLatest` when `day` is before the latest publication's.
     func publish(day: Day, at: Date, plan: @escaping @Sendable (PublicationInput) throws -> PublicationPlan) async throws -> PublicationRecord
 
-    /// Every publication, oldest first.
-    func publications() async throws -> [PublicationRecord]
+    /// The publications after `publication` (0: all), oldest first.
+    func publications(after publication: Int64) async throws -> [PublicationRecord]
 
     /// The blocks released by publications after `publication` (0: all), in publication order.
     func publishedBlocks(after publication: Int64) async throws -> [PublishedBlock]
+}
+
+extension PublicationStore {
+    /// Every publication, oldest first.
+    public func publications() async throws -> [PublicationRecord] {
+        try await publications(after: 0)
+    }
 }
 
 /// A publication as anyone may see it.

@@ -25,8 +25,8 @@ final class PublicationBook: Sendable {
     /// Reads publications newer than the newest held, with their blocks.
     func refresh() async throws {
         let held = state.withLock { $0.publications.last?.id ?? 0 }
-        let all = try await store.publications()
-        guard let newest = all.last, newest.id > held else { return }
+        let all = try await store.publications(after: held)
+        guard !all.isEmpty else { return }
         let blocks = try await store.publishedBlocks(after: held)
         state.withLock { s in
             // Another refresh may have got there first; only what is still missing is added.
