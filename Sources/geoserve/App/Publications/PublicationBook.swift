@@ -16,6 +16,8 @@ final class PublicationBook: Sendable {
         /// Blocks in publication order; `ends[i]` is how many belong to `publications[0...i]`.
         var blocks: [PublishedBlock] = []
         var ends: [Int] = []
+        /// One stored key per class, shared by all its blocks instead of one string each.
+        var classes: [AreaClass: AreaClass] = [:]
     }
 
     init(store: any PublicationStore) {
@@ -32,7 +34,12 @@ final class PublicationBook: Sendable {
             // Another refresh may have got there first; only what is still missing is added.
             let have = s.publications.last?.id ?? 0
             for record in all where record.id > have {
-                s.blocks.append(contentsOf: blocks.filter { $0.publication == record.id })
+                for block in blocks where block.publication == record.id {
+                    let shared = s.classes[block.key.areaClass] ?? block.key.areaClass
+                    s.classes[shared] = shared
+                    s.blocks.append(PublishedBlock(publication: block.publication, key: LedgerKey(kind: block.key.kind, areaClass: shared),
+                                                   day: block.day, value: block.value))
+                }
                 s.publications.append(record)
                 s.ends.append(s.blocks.count)
             }

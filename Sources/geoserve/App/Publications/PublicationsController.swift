@@ -56,11 +56,11 @@ struct PublicationsController {
     }
 
     func publish(_ request: Request, _ context: AppRequestContext) async throws -> EditedResponse<PublicationView> {
-        // The body is optional: no body, or `{}`, publishes as of today.
-        var day: Day?
-        if let length = request.headers[.contentLength], length != "0" {
-            day = try await request.decodeStrict(as: PublishRequest.self, context: context).day
-        }
+        // The body is optional: none (no length, or 0, and not chunked), `{}` or `{"day": null}`
+        // publish as of today.
+        let length = request.headers[.contentLength]
+        let empty = length == "0" || (length == nil && request.headers[.transferEncoding] == nil)
+        let day = empty ? nil : try await request.decodeStrict(as: PublishRequest.self, context: context).day
         guard let made = try await publisher.publish(day: day) else {
             throw APIError.conflict("another publication was made meanwhile")
         }
