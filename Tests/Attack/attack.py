@@ -1,7 +1,5 @@
 """An outsider's attack on geoserve's published numbers, run against a live server.
 
-  attack.py free-port                    a free loopback port
-  attack.py ready URL                    exit 0 once GET URL/readyz answers 200
   attack.py run URL ADMIN_EMAIL PASSWORD plant, publish, collect, solve; prints one check a line
 
 The suite plays both sides. As the campus it plants small counts (1, 2, 3, 4, 10, reports on
@@ -21,7 +19,6 @@ records) agree. Lines are "ok NAME" or "FAIL NAME: why"; the last line counts th
 
 import datetime
 import json
-import socket
 import sys
 import urllib.error
 import urllib.request
@@ -57,20 +54,6 @@ def call(url, method="GET", body=None, token=None):
             return answer.status, json.load(answer)
     except urllib.error.HTTPError as error:
         return error.code, json.load(error)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        print(s.getsockname()[1])
-
-
-def ready(url):
-    try:
-        with urllib.request.urlopen(f"{url}/readyz", timeout=2) as answer:
-            sys.exit(0 if answer.status == 200 else 1)
-    except OSError:
-        sys.exit(1)
 
 
 # --- the campus ------------------------------------------------------------------------------------
@@ -476,11 +459,7 @@ def run(url, email, password):
 
 def main():
     command = sys.argv[1] if len(sys.argv) > 1 else ""
-    if command == "free-port":
-        free_port()
-    elif command == "ready":
-        ready(sys.argv[2])
-    elif command == "run":
+    if command == "run":
         try:
             run(*sys.argv[2:5])
         except AssertionError as error:

@@ -36,7 +36,9 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 for name in $(compgen -e | grep '^GEOSERVE_'); do unset "$name"; done
 
-PORT=$("$PY" "$HERE/attack.py" free-port)
+# The conformance suite's helpers find a free port and wait for readiness.
+HELPERS="$HERE/../Conformance/conformance.py"
+PORT=$("$PY" "$HELPERS" free-port)
 URL="http://127.0.0.1:$PORT"
 echo "$PASSWORD" | "$BIN" user create --role admin --email admin@attack.example --database "$WORK/geoserve.sqlite" >/dev/null ||
   give_up "create the admin account"
@@ -45,9 +47,9 @@ echo "$PASSWORD" | "$BIN" user create --role admin --email admin@attack.example 
   --log-level warning --anonymous-per-minute 0 >"$WORK/server.log" 2>&1 &
 SERVER=$!
 for _ in $(seq 120); do
-  "$PY" "$HERE/attack.py" ready "$URL" && break
+  "$PY" "$HELPERS" ready "$URL" && break
   kill -0 "$SERVER" 2>/dev/null || break
   sleep 0.5
 done
-"$PY" "$HERE/attack.py" ready "$URL" || { cat "$WORK/server.log"; give_up "service ready on $URL"; }
+"$PY" "$HELPERS" ready "$URL" || { cat "$WORK/server.log"; give_up "service ready on $URL"; }
 "$PY" "$HERE/attack.py" run "$URL" admin@attack.example "$PASSWORD"

@@ -66,12 +66,7 @@ struct BenchAggregateCommand: AsyncParsableCommand {
             times.append((clock.now - start).seconds)
             result = latest      // the previous result is freed here, outside the timed run
         }
-        return (Self.median(times), result)
-    }
-
-    private static func median(_ xs: [Double]) -> Double {
-        let s = xs.sorted()
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+        return (times.median, result)
     }
 
     private func fmt(_ x: Double) -> String { String(format: "%.6g", x) }
@@ -111,7 +106,7 @@ struct BenchAggregateCommand: AsyncParsableCommand {
     /// k-th area gets about 1/k of the first's), uniform over 90 days, in 3 groups; the statistics,
     /// and a closure that recomputes them from the counters.
     static func syntheticLayer(areas: Int) -> (LayerStatistics, () -> LayerStatistics) {
-        var random = SplitMix(state: 2024)
+        var random = BenchRandom(state: 2024)
         let end = Day(year: 2024, month: 6, day: 30)
         let ids = (0..<areas).map { "cell-\($0)" }
         let harmonic = (1...areas).reduce(0.0) { $0 + 1 / Double($1) }
@@ -149,18 +144,6 @@ struct BenchAggregateCommand: AsyncParsableCommand {
             batches.append((clock.now - start).seconds / 1000 * 1e9)
         }
         precondition(sink == 101 * 1000 * 15, "a pending → verified transition changes 5 cells in each of 3 layers")
-        return median(Array(batches.dropFirst()))
-    }
-
-    /// SplitMix64, so the synthetic layer is the same on every run.
-    struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        return Array(batches.dropFirst()).median
     }
 }

@@ -64,7 +64,7 @@ struct BenchAssignCommand: AsyncParsableCommand {
             try Data(table.csv.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
         }
         let n = points.count / 2
-        let build = median(builds), assign = median(assigns)
+        let build = builds.median, assign = assigns.median
         let fields: [(String, String)] = [
             ("points", "\(n)"), ("areas", "\(areas.count)"), ("threads", "\(threads)"),
             ("load_seconds", fmt(load.seconds)), ("build_seconds", fmt(build)), ("assign_seconds", fmt(assign)),
@@ -72,11 +72,6 @@ struct BenchAssignCommand: AsyncParsableCommand {
             ("unassigned", "\(counts.unassigned)"), ("peak_rss_bytes", "\(PeakMemory.residentBytes())"),
         ]
         print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
-    }
-
-    private func median(_ xs: [Double]) -> Double {
-        let s = xs.sorted()
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
     }
 
     private func fmt(_ x: Double) -> String { String(format: "%.6g", x) }

@@ -113,8 +113,8 @@ struct BenchPublicationCommand: AsyncParsableCommand {
         let fields: [(String, String)] = [
             ("areas", "\(areas)"), ("per_day", fmt(perDay)), ("days", "\(days)"), ("k", "\(k)"),
             ("reports", "\(truth.joined().reduce(0, +))"),
-            ("plan_ms_median", fmt(Self.median(planTimes) * 1000)), ("plan_ms_max", fmt((planTimes.max() ?? 0) * 1000)),
-            ("release_ms_median", fmt(Self.median(releaseTimes) * 1000)), ("release_ms_max", fmt((releaseTimes.max() ?? 0) * 1000)),
+            ("plan_ms_median", fmt(planTimes.median * 1000)), ("plan_ms_max", fmt((planTimes.max() ?? 0) * 1000)),
+            ("release_ms_median", fmt(releaseTimes.median * 1000)), ("release_ms_max", fmt((releaseTimes.max() ?? 0) * 1000)),
             ("blocks", "\(blocks.count)"), ("replay_ms", fmt(replaySeconds * 1000)), ("replay_blocks", "\(replay.blocks.count)"),
             ("published_share_differing", fmt(Double(differing) / Double(max(total, 1)))),
             ("published_mean_abs_difference", fmt(Double(absolute) / Double(max(total, 1)))),
@@ -126,39 +126,5 @@ struct BenchPublicationCommand: AsyncParsableCommand {
         print("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
     }
 
-    private static func median(_ xs: [Double]) -> Double {
-        let s = xs.sorted()
-        guard !s.isEmpty else { return 0 }
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-    }
-
     private func fmt(_ x: Double) -> String { String(format: "%.6g", x) }
-}
-
-/// SplitMix64 with Poisson draws (Knuth's method, split for large means), so a benchmark replays
-/// exactly from its seed.
-struct BenchRandom {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
-
-    mutating func poisson(_ mean: Double) -> Int {
-        var rest = mean, n = 0
-        while rest > 0 {
-            let part = min(rest, 30)
-            rest -= part
-            let limit = exp(-part)
-            var p = uniform()
-            while p > limit { n += 1; p *= uniform() }
-        }
-        return n
-    }
 }
