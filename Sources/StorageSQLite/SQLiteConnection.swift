@@ -14,14 +14,19 @@ final class SQLiteConnection {
     /// The key audit entries appended on this connection are kept with (set by the store).
     var auditKey: AuditKey?
     private let db: OpaquePointer
+    /// The connection handle, for the few C calls made outside this type (the backup API).
+    var handle: OpaquePointer { db }
     /// Compiled statements of the hot paths, reused across calls.
     private var cache: [String: SQLiteStatement] = [:]
 
-    /// Opens (creating if needed) the database file.
-    init(path: String) throws(StorageError) {
+    /// Opens (creating if needed) the database file; `readOnly` opens an existing one only to
+    /// read. (Read-write underneath: a WAL database is read through its shared-memory file,
+    /// which a read-only handle may not be able to create; `query_only` keeps it a reader.)
+    init(path: String, readOnly: Bool = false) throws(StorageError) {
         var handle: OpaquePointer?
+        let flags = readOnly ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         // open_v2 returns SQLITE_OK or an error code; the handle must be closed either way.
-        let rc = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        let rc = sqlite3_open_v2(path, &handle, flags, nil)
         guard rc == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(handle)
@@ -29,6 +34,7 @@ final class SQLiteConnection {
         }
         db = handle
         sqlite3_extended_result_codes(db, 1)
+        if readOnly { try execute("PRAGMA query_only = ON") }
     }
 
     deinit {

@@ -11,6 +11,6 @@ struct GeoserveCommand: AsyncParsableCommand {
         """,
         subcommands: [ServeCommand.self, ImportAreasCommand.self, ImportReportsCommand.self, LayersCommand.self, UserCommand.self, AuditCommand.self, AggregatesCommand.self,
                       ExportCommand.self, TilesCommand.self, AssignCommand.self, BenchCommand.self, MigrateCommand.self,
-                      MigrateStoreCommand.self, PublishCommand.self]
+                      MigrateStoreCommand.self, PublishCommand.self, BackupCommand.self, RestoreCommand.self]
     )
 }

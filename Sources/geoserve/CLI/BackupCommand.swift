@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import StorageSQLite
+
+struct BackupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Copy the embedded store while the service runs: one consistent file, never overwriting.",
+        discussion: """
+            The copy is a snapshot of one moment: every report acknowledged before it started is in \
+            it, and intake goes on meanwhile. It holds the attachments table (every file with its \
+            SHA-256), not the files themselves, and not the installation's key file: copy the \
+            attachments folder and, once, the key file beside it (docs/operations.md).
+            """
+    )
+
+    @Option(help: ArgumentHelp("The backup file to write (it must not exist).", valueName: "file"))
+    var out: String
+
+    @OptionGroup var store: StoreOptions
+
+    func run() async throws {
+        let source = try StoreBackup.sqlitePath(try store.settings().location, "backup")
+        guard FileManager.default.fileExists(atPath: source) else { throw ValidationError("no store at \(source)") }
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let made = try SQLiteBackup.backup(from: source, to: out)
+            let seconds = (clock.now - start).components
+            printError("backed up \(made.reports) reports and \(made.attachments) attachment records (schema \(made.schemaVersion), "
+                       + "\(made.bytes) bytes) to \(out) in \(seconds.seconds).\(String(format: "%02d", Int(seconds.attoseconds / 10_000_000_000_000_000))) s")
+        } catch let problem as SQLiteBackup.Problem {
+            throw ValidationError(problem.description)
+        }
+    }
+}
