@@ -22,7 +22,12 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
     // first request, so a new installation shows its demo numbers at once.
     let scheduler = PublicationScheduler(publisher: Publisher(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone),
                                          schedule: configuration.publicationSchedule, watcher: watcher, logger: logger)
-    try await scheduler.catchUp()
+    do {
+        try await scheduler.catchUp()
+    } catch {
+        // Serving goes on with the publications there are; the schedule tries again each minute.
+        logger.warning("publication at start failed; retrying on the schedule", metadata: ["error": "\(error)"])
+    }
 
     let keys = try await InstallationKeys.load(path: try configuration.keysFile, store: store)
     let router = try buildRouter(store: store, catalog: catalog, watcher: watcher, configuration: configuration,
