@@ -94,6 +94,8 @@ struct StatisticsTests {
             }
             #expect(row("H06").contains(">12</td>"))
             #expect(!page.contains("verified_7d"))
+            // and says what they are: which publication, and why small numbers wait.
+            #expect(page.contains("published by publication \(id) of") && page.contains("more than 11 of them have gathered"))
             // A day before the first publication has no publication: every count is zero.
             let (_, _, early) = try await client.getJSON("/collections/halls/items/H07?datetime=2026-10-15")
             #expect(count(statistics(early), "all") == 0)

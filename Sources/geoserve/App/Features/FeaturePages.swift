@@ -60,7 +60,7 @@ enum FeaturePages {
         if let n = page.next { nav.append("<a href=\"\(escape(items + "?" + query.linkQuery(cursor: n, format: .html)))\">next</a>") }
         return document("\(layer.info.layer): \(page.ordinals.count) of \(page.numberMatched)", """
             <p><a href="\(escape(items + "?" + query.linkQuery(cursor: query.cursor, format: .json)))">GeoJSON</a> \(nav.joined(separator: " · "))</p>
-            <table><tr><th>id</th><th>name</th>\(windowHeaders)</tr>\(rows)</table>\(withheldNote)
+            <table><tr><th>id</th><th>name</th>\(windowHeaders)</tr>\(rows)</table>\(note(statistics))
             """)
     }
 
@@ -76,8 +76,13 @@ enum FeaturePages {
         }
     }
 
-    private static let withheldNote = "<p>Verified reports in each window ending today. <span class=\"withheld\">withheld</span>: "
-        + "too few reports to show without pointing at people, or withheld so that no subtraction reveals such a number.</p>"
+    /// What the numbers are, and, where any is withheld (verifiers' live view), what that means.
+    private static func note(_ statistics: FeatureStatistics?) -> String {
+        guard let statistics else { return "" }
+        let withheld = statistics.released.values.contains { !$0.suppressedFields.isEmpty }
+            ? " <span class=\"withheld\">withheld</span>: too few reports to show without pointing at people." : ""
+        return "<p>" + escape(statistics.caption) + withheld + "</p>"
+    }
 
     /// A released rate as a table cell, to one decimal.
     private static func rateCell(_ value: Released<Double>?) -> String {
@@ -107,7 +112,7 @@ enum FeaturePages {
         }.joined()
         return document("\(layer.info.layer) / \(feature?.name ?? id)", """
             <p><a href="\(escape(json))">GeoJSON</a></p>
-            <table><tr><th>window</th><th>verified</th><th>window before</th><th>change</th><th>per 1,000</th></tr>\(rows)</table>\(withheldNote)
+            <table><tr><th>window</th><th>verified</th><th>window before</th><th>change</th><th>per 1,000</th></tr>\(rows)</table>\(note(statistics))
             \(properties.isEmpty ? "" : "<h2>Area</h2><table>\(properties)</table>")
             """)
     }

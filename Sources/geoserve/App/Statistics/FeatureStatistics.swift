@@ -15,4 +15,6 @@ struct FeatureStatistics: Sendable {
     let collectionMembers: String
     /// Whether the numbers depend on who asked (researchers, verifiers): such responses are private.
     let isPrivate: Bool
+    /// What the numbers are, in a sentence for the HTML pages.
+    let caption: String
 }

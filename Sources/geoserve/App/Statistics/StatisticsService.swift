@@ -126,6 +126,20 @@ final class StatisticsService: Sendable {
         FlatStatistics(groups: request.groups ?? [], hasRates: !layer.denominators.isEmpty, hasPending: audience == .verifier)
     }
 
+    /// What a view's numbers are, for people reading the HTML pages.
+    static func caption(_ view: StatisticsView, kind: ReportKind?, threshold: Int) -> String {
+        let what = kind == .misconduct ? "Misconduct reports" : kind == .covid ? "COVID cases" : "Reports of both kinds"
+        if view.isLive {
+            return "\(what) verified in each window ending \(view.request.end.iso), live (for verifiers), by \(view.request.basis.rawValue) day."
+        }
+        guard let publication = view.publication else { return "\(what): nothing has been published yet." }
+        let rule = threshold > 1
+            ? " An area's reports are published once more than \(threshold) of them have gathered, so that no number points at a person."
+            : " Verified misconduct reports are public records and are published as they are."
+        return "\(what) published by publication \(publication.id) of \(publication.day.iso), in each window ending that day, "
+            + "counted on the day they were released." + rule
+    }
+
     private func encode(_ layer: PublishedLayer, _ view: StatisticsView, audience: Audience) async throws -> FeatureStatistics {
         let request = view.request
         let released = try await release(layer, view, for: audience)
@@ -157,6 +171,7 @@ final class StatisticsService: Sendable {
                             windows: Window.allCases.map(\.rawValue), audience: audience, threshold: released.threshold,
                             publication: publication, dataVersion: view.isLive ? view.version : nil, total: released.total)
         let collection = #""statistics":"# + String(decoding: try encoder.encode(header), as: UTF8.self)
-        return FeatureStatistics(areaMembers: members, released: released.areas, collectionMembers: collection, isPrivate: audience != .public)
+        return FeatureStatistics(areaMembers: members, released: released.areas, collectionMembers: collection, isPrivate: audience != .public,
+                                 caption: Self.caption(view, kind: released.request.kind, threshold: released.threshold))
     }
 }
