@@ -11,8 +11,6 @@ import Storage
 /// file is not in it: it never changes, so it is copied once, and a backup without it does not
 /// hand out the keys.
 public enum SQLiteBackup {
-    /// Pages copied per step (-1: all in one).
-    static let pagesPerStep: Int32 = -1
 
     /// What a copy holds.
     public struct Summary: Sendable, Equatable {
@@ -60,10 +58,10 @@ public enum SQLiteBackup {
         guard (try? from.scalar("SELECT COUNT(*) FROM schema_migrations")) != nil else { throw Problem.notADatabase(source) }
         do {
             let to = try SQLiteConnection(path: temporary)
-            // The copy's own commit need not wait for the disk: it is flushed step by step here,
-            // and once more below before it gets its name.
+            // The copy's own commit need not wait for the disk: the file is flushed once below,
+            // before it gets its name.
             try to.execute("PRAGMA synchronous = OFF")
-            try from.copy(into: to, pagesPerStep: pagesPerStep) {}
+            try from.copy(into: to)
             // The copy keeps the source's WAL flag; a single self-contained file is what a
             // backup should be, and the store switches it back to WAL when it opens it.
             try to.execute("PRAGMA journal_mode = DELETE")

@@ -37,6 +37,11 @@ public struct DisclosurePolicy: Sendable, Equatable {
         publicRecordKinds.contains(kind) ? 1 : threshold(for: .public) + 1
     }
 
+    /// The k published numbers of a kind are protected with: the public k, or 1 for public records.
+    public func publishedThreshold(for kind: ReportKind) -> Int {
+        publicRecordKinds.contains(kind) ? 1 : threshold(for: .public)
+    }
+
     /// The defaults and why:
     /// - public k = 11: the CMS cell-size rule (no cell of 1–10, nor anything from which one can be
     ///   derived) is the strictest common practice, and the counts here are of people in small,

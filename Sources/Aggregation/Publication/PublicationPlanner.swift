@@ -85,8 +85,10 @@ public struct PublicationPlanner: Sendable {
                 ready[kind] = []
             }
         }
-        for key in Set(entries.keys).union(totals.keys) {
-            let carry = entries[key]?.carry ?? 0
+        // Every line with reports has an entry by now: one the last publication accounted for,
+        // or one a change of this publication created.
+        for key in Array(entries.keys) {
+            let carry = entries[key]!.carry
             let total = totals[key] ?? 0
             entries[key] = total == 0 && carry == 0 ? nil : PublicationLedger.Entry(accounted: total, carry: carry)
         }

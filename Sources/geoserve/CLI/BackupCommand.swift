@@ -33,9 +33,8 @@ struct BackupCommand: AsyncParsableCommand {
         let start = clock.now
         do {
             let made = try SQLiteBackup.backup(from: source, to: out)
-            let seconds = (clock.now - start).components
             printError("backed up \(made.reports) reports and \(made.attachments) attachment records (schema \(made.schemaVersion), "
-                       + "\(made.bytes) bytes) to \(out) in \(seconds.seconds).\(String(format: "%02d", Int(seconds.attoseconds / 10_000_000_000_000_000))) s")
+                       + "\(made.bytes) bytes) to \(out) in \(String(format: "%.2f", (clock.now - start).seconds)) s")
         } catch let problem as SQLiteBackup.Problem {
             throw ValidationError(problem.description)
         }

@@ -42,8 +42,7 @@ struct ExportAreaStatsCommand: AsyncParsableCommand {
         }
         // Ids and denominators are all an export needs of the areas: no index to build.
         let areas = try await db.areas(layer: layer, version: version)
-        let publications = PublicationBook(store: db)
-        try await publications.refresh()
+        let publications = try await PublicationBook.loaded(from: db)
         let export = AreaStatsExport(publications: publications, audit: db, policy: try publication.policy(), timeZone: try store.timeZone())
         let parameters = AreaStatsExport.Parameters(layer: layer, from: from, to: to, bucket: bucket, kind: kind)
         do {

@@ -49,8 +49,7 @@ struct TilesSeedCommand: AsyncParsableCommand {
         guard let published = catalog.snapshot()[layer], published.areaIndex != nil else { throw ValidationError("no published area layer \"\(layer)\"") }
         var query = TileQuery()
         query.metric = metric
-        let publications = PublicationBook(store: db)
-        try await publications.refresh()
+        let publications = try await PublicationBook.loaded(from: db)
         let statistics = StatisticsService(counters: db, publications: publications, policy: .default, timeZone: try store.timeZone())
         let service = TileService(statistics: statistics, cacheBytes: 0)
         let tileLayer = try await service.tileLayer(published)

@@ -24,6 +24,13 @@ final class PublicationBook: Sendable {
         self.store = store
     }
 
+    /// A book holding every publication so far, for commands that read one moment.
+    static func loaded(from store: any PublicationStore) async throws -> PublicationBook {
+        let book = PublicationBook(store: store)
+        try await book.refresh()
+        return book
+    }
+
     /// Reads publications newer than the newest held, with their blocks.
     func refresh() async throws {
         let held = state.withLock { $0.publications.last?.id ?? 0 }
@@ -33,8 +40,12 @@ final class PublicationBook: Sendable {
         state.withLock { s in
             // Another refresh may have got there first; only what is still missing is added.
             let have = s.publications.last?.id ?? 0
+            var next = blocks.startIndex    // blocks come in publication order
             for record in all where record.id > have {
-                for block in blocks where block.publication == record.id {
+                while next < blocks.endIndex, blocks[next].publication <= record.id {
+                    let block = blocks[next]
+                    next += 1
+                    guard block.publication == record.id else { continue }
                     let shared = s.classes[block.key.areaClass] ?? block.key.areaClass
                     s.classes[shared] = shared
                     s.blocks.append(PublishedBlock(publication: block.publication, key: LedgerKey(kind: block.key.kind, areaClass: shared),

@@ -13,18 +13,6 @@ struct PublicationsController {
     let schedule: PublicationSchedule
     let watcher: DataVersionWatcher
 
-    struct PublicationView: ResponseCodable {
-        let id: Int64
-        let day: String
-        let publishedAt: String
-
-        init(_ record: PublicationRecord) {
-            id = record.id
-            day = record.day.iso
-            publishedAt = Timestamp.format(record.publishedAt)
-        }
-    }
-
     struct ScheduleView: Codable {
         /// Times of day, `HH:MM`; empty when only admins publish.
         let times: [String]

@@ -56,10 +56,7 @@ struct AreaStatsExport {
 
     /// Checks the parameters against the layer; the error names the parameter.
     static func validate(_ p: Parameters, areaCount: Int) throws {
-        if p.basis != nil {
-            throw APIError.badParameter("exports hold published numbers, counted on the day a publication released them; there is no other basis",
-                                        field: "basis")
-        }
+        if p.basis != nil { throw StatisticsView.basisRefused }
         guard p.from <= p.to else { throw APIError.badParameter("from must not be after to", field: "from") }
         guard p.to.days(since: p.from) <= 366 * 30 else { throw APIError.badParameter("the range may span at most 30 years", field: "to") }
         let buckets = p.bucket.ranges(from: p.from, to: p.to).count
@@ -79,9 +76,8 @@ struct AreaStatsExport {
         let table = Export.table(request, areaIDs: areaIDs, counters: PublishedStatistics.cells(layer: p.layer, kind: kind, blocks: blocks),
                                  denominators: denominators, control: DisclosureControl(policy: DisclosurePolicy(thresholds: [.researcher: 1])))
         try await audit.recordEvent(actor: actor, action: "export", detail: p.summary + " rows=\(table.rows.count) publication=\(publication?.id ?? 0)")
-        let threshold = policy.releaseStep(for: kind) == 1 ? 1 : policy.threshold(for: .public)
         let provenance = Provenance(layer: p.layer, layerVersion: layerVersion, publication: publication?.id, publicationDay: publication?.day.iso,
-                                    generatedAt: Date().formatted(.iso8601), threshold: threshold, kind: kind, basis: "published",
+                                    generatedAt: Date().formatted(.iso8601), threshold: policy.publishedThreshold(for: kind), kind: kind, basis: "published",
                                     bucket: p.bucket.rawValue, from: p.from.iso, to: p.to.iso, timeZone: timeZone.identifier,
                                     columns: ExportTable.units)
         return (table, provenance)

@@ -37,19 +37,11 @@ final class StatisticsService: Sendable {
             return StatisticsView(request: request(layer: layer, kind: kind, basis: basis ?? .occurred, end: end), version: dataVersion,
                                   publication: nil, isLive: true)
         }
-        if basis != nil {
-            throw APIError.badParameter("published numbers count reports on the day a publication released them; basis is for verifiers' live view",
-                                        field: "basis")
-        }
+        if basis != nil { throw StatisticsView.basisRefused }
         let publication = publications.publication(onOrBefore: end)
         let request = StatisticsRequest(layer: layer, kind: kind ?? StatisticsView.defaultPublicKind, basis: PublishedStatistics.basis,
                                         end: publication?.day ?? end ?? today, groups: [])
         return StatisticsView(request: request, version: publication?.id ?? 0, publication: publication, isLive: false)
-    }
-
-    /// The k published numbers of a kind are protected with (1 for public records).
-    func publishedThreshold(_ kind: ReportKind) -> Int {
-        control.policy.releaseStep(for: kind) == 1 ? 1 : control.policy.threshold(for: .public)
     }
 
     /// Who the numbers are released to, from the caller's role.
@@ -89,7 +81,7 @@ final class StatisticsService: Sendable {
         let kind = request.kind ?? StatisticsView.defaultPublicKind
         let released = PublishedStatistics.release(layer: layer.info.layer, kind: kind, end: request.end, areaIDs: layer.encoded.ids,
                                                    blocks: publications.blocks(through: view.version), denominators: layer.denominators,
-                                                   threshold: publishedThreshold(kind), audience: audience)
+                                                   threshold: control.policy.publishedThreshold(for: kind), audience: audience)
         releases.put(key, released)
         return released
     }
@@ -148,11 +140,6 @@ final class StatisticsService: Sendable {
         let flat = Self.flat(layer, request, audience: audience)
         var members: [String: String] = [:]
         for (id, stats) in released.areas { members[id] = flat.members(stats) }
-        struct Publication: Encodable {
-            let id: Int64
-            let day: Day
-            let publishedAt: String
-        }
         // Published numbers name their publication and never the data version: a version that
         // moves by one tells anyone that exactly one change was made.
         struct Header: Encodable {
@@ -162,11 +149,11 @@ final class StatisticsService: Sendable {
             let windows: [String]
             let audience: Audience
             let threshold: Int
-            let publication: Publication?
+            let publication: PublicationView?
             let dataVersion: Int64?
             let total: ReleasedAreaStatistics
         }
-        let publication = view.publication.map { Publication(id: $0.id, day: $0.day, publishedAt: Timestamp.format($0.publishedAt)) }
+        let publication = view.publication.map(PublicationView.init)
         let header = Header(kind: released.request.kind, basis: view.isLive ? request.basis.rawValue : "published", end: released.request.end,
                             windows: Window.allCases.map(\.rawValue), audience: audience, threshold: released.threshold,
                             publication: publication, dataVersion: view.isLive ? view.version : nil, total: released.total)

@@ -17,4 +17,8 @@ struct StatisticsView: Sendable {
 
     /// The kind public numbers count when none is asked for.
     static let defaultPublicKind = ReportKind.covid
+
+    /// The answer to `basis` outside the live view: published numbers have one basis.
+    static let basisRefused = APIError.badParameter(
+        "published numbers count reports on the day a publication released them; basis is for verifiers' live view", field: "basis")
 }
