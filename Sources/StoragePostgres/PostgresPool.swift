@@ -20,6 +20,8 @@ final class PostgresPool: Sendable {
         var statementTimeout: Duration
         /// The longest a connection attempt may take.
         var connectTimeout: Duration = .seconds(5)
+        /// Told of every call's duration (the service's metrics).
+        var observer: (any StoreObserver)?
     }
 
     /// How a failed call may be run again.
@@ -50,11 +52,16 @@ final class PostgresPool: Sendable {
     /// Runs `body` with a connection on one of the pool's threads.
     func run<T: Sendable>(_ operation: String, retry: Retry = .safe,
                           _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        let start = configuration.observer == nil ? nil : ContinuousClock.now
         let slot = await checkout()
         defer { checkin(slot) }
         return try await withCheckedThrowingContinuation { continuation in
             slot.queue.async { [self] in
-                continuation.resume(with: Result { try self.attempt(operation, retry: retry, on: slot, body) })
+                let result = Result { try self.attempt(operation, retry: retry, on: slot, body) }
+                if let observer = configuration.observer, let start {
+                    observer.storeCall(operation, duration: ContinuousClock.now - start, failed: result.failed)
+                }
+                continuation.resume(with: result)
             }
         }
     }

@@ -26,13 +26,16 @@ extension PostgresStore {
     /// the bad one fails. Nothing is answered before its commit returned.
     private func commit(_ jobs: [IntakeJob]) async {
         let zone = timeZone
+        let start = ContinuousClock.now
         do {
             // The writer lock is taken with BEGIN, in the same round trip.
             let results = try await pool.writeTransaction("store submissions") { db in
                 try Self.storeBatch(jobs, zone: zone, db)
             }
+            pool.configuration.observer?.intakeBatch(size: jobs.count, duration: ContinuousClock.now - start, failed: false)
             for (job, result) in zip(jobs, results) { job.continuation.resume(with: result) }
         } catch StorageError.unavailable(let why) {
+            pool.configuration.observer?.intakeBatch(size: jobs.count, duration: ContinuousClock.now - start, failed: true)
             for job in jobs { job.continuation.resume(throwing: StorageError.unavailable(why)) }
         } catch {
             guard jobs.count > 1 else {

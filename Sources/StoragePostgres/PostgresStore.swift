@@ -30,9 +30,10 @@ public final class PostgresStore: Sendable {
     /// - Parameters:
     ///   - connections: the most connections this process opens.
     ///   - statementTimeout: the longest one statement may run.
+    ///   - observer: told of every call's duration (the service's metrics).
     public init(location: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!, connections: Int = 4,
-                statementTimeout: Duration = .seconds(30)) {
-        pool = PostgresPool(.init(location: location, size: max(1, connections), statementTimeout: statementTimeout))
+                statementTimeout: Duration = .seconds(30), observer: (any StoreObserver)? = nil) {
+        pool = PostgresPool(.init(location: location, size: max(1, connections), statementTimeout: statementTimeout, observer: observer))
         listener = PostgresListener(pool: pool)
         self.timeZone = timeZone
     }

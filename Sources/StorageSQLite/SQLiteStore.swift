@@ -27,11 +27,14 @@ public final class SQLiteStore: Sendable {
     public let path: String
     /// The campus's time zone: report days and counter days are its days.
     public let timeZone: TimeZone
+    /// Told of every call's duration (the service's metrics); nil for commands.
+    let observer: (any StoreObserver)?
 
     /// Opens or creates the database at `path` (its folder is created when missing).
-    public init(path: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!) throws {
+    public init(path: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!, observer: (any StoreObserver)? = nil) throws {
         self.path = path
         self.timeZone = timeZone
+        self.observer = observer
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
             throw StorageError.cannotOpen("\(path): its folder cannot be created")
@@ -56,11 +59,18 @@ public final class SQLiteStore: Sendable {
         versionReader = ConfinedConnection(reader)
     }
 
-    /// Runs `body` with the connection on the store's queue.
-    func run<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { [connection] in
-                continuation.resume(with: Result { try body(connection.value) })
+    /// Runs `body` with the connection on the store's queue. The observer hears of it under the
+    /// calling method's name (`#function` up to its parameters: a fixed set, never data).
+    func run<T: Sendable>(_ operation: StaticString = #function, _ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        let start = observer == nil ? nil : ContinuousClock.now
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.async { [connection, observer] in
+                let result = Result { try body(connection.value) }
+                if let observer, let start {
+                    let name = operation.description
+                    observer.storeCall(String(name.prefix { $0 != "(" }), duration: ContinuousClock.now - start, failed: result.failed)
+                }
+                continuation.resume(with: result)
             }
         }
     }
@@ -84,6 +94,9 @@ public final class SQLiteStore: Sendable {
     /// fails (a rule, a constraint) is rolled back alone and the others still commit. The
     /// batch's counter changes are summed and written once, after the last submission.
     private func commit(_ jobs: [IntakeJob]) {
+        let start = ContinuousClock.now
+        var failed = false
+        defer { observer?.intakeBatch(size: jobs.count, duration: ContinuousClock.now - start, failed: failed) }
         let db = connection.value
         var results: [Result<SubmissionOutcome, any Error>] = []
         results.reserveCapacity(jobs.count)
@@ -113,6 +126,7 @@ public final class SQLiteStore: Sendable {
             try db.cached("COMMIT").bind().run()
         } catch {
             try? db.execute("ROLLBACK")
+            failed = true
             for job in jobs { job.continuation.resume(throwing: error) }
             return
         }

@@ -9,8 +9,9 @@ struct GeoserveCommand: AsyncParsableCommand {
         Every option can also be set with a GEOSERVE_* environment variable (named under each \
         command's --help); a flag wins over the variable.
         """,
+        version: GeoserveVersion.current,
         subcommands: [ServeCommand.self, ImportAreasCommand.self, ImportReportsCommand.self, LayersCommand.self, UserCommand.self, AuditCommand.self, AggregatesCommand.self,
                       ExportCommand.self, TilesCommand.self, AssignCommand.self, BenchCommand.self, MigrateCommand.self,
-                      MigrateStoreCommand.self, PublishCommand.self, BackupCommand.self, RestoreCommand.self]
+                      MigrateStoreCommand.self, PublishCommand.self, BackupCommand.self, RestoreCommand.self, ConfigCommand.self]
     )
 }

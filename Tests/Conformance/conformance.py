@@ -5,6 +5,7 @@
   conformance.py login URL EMAIL PASSWORD   prints "TOKEN ACCOUNT_ID"
   conformance.py junit LABEL FILE           one check per schemathesis test case
   conformance.py gdal URL DIR               GDAL's OGC API - Features driver against the service
+  conformance.py metrics URL                /metrics read by prometheus_client's own parser
 
 Checks are printed one a line as "ok NAME" or "FAIL NAME: why"; run.sh counts them.
 """
@@ -135,13 +136,59 @@ def gdal(url, folder):
                f"the GeoPackage has {count}")
 
 
+# Families an operator's dashboards and alerts rely on (docs/operations.md, "Deployment").
+METRIC_FAMILIES = [
+    "geoserve_http_requests", "geoserve_http_request_duration_seconds", "geoserve_http_requests_in_flight",
+    "geoserve_intake_batch_size", "geoserve_intake_commit_seconds", "geoserve_store_call_seconds",
+    "geoserve_tile_renders", "geoserve_cache_hits", "geoserve_cache_misses", "geoserve_cache_bytes",
+    "geoserve_catalog_refreshes", "geoserve_data_version", "geoserve_publication", "geoserve_publication_age_seconds",
+    "geoserve_ready", "geoserve_build_info",
+]
+
+
+def scrape(url):
+    from prometheus_client.parser import text_string_to_metric_families
+    with urllib.request.urlopen(f"{url}/metrics", timeout=30) as answer:
+        kind = answer.headers.get("Content-Type", "")
+        text = answer.read().decode()
+    # The parser raises on any line outside the text format (version 0.0.4).
+    return kind, {family.name: family for family in text_string_to_metric_families(text)}
+
+
+def sample(families, family, name, **labels):
+    for s in families[family].samples if family in families else []:
+        if s.name == name and all(s.labels.get(k) == v for k, v in labels.items()):
+            return s.value
+    return 0.0
+
+
+def metrics(url):
+    get_json(f"{url}/collections/halls/items")    # request families appear with the first request
+    kind, before = scrape(url)
+    report(kind.startswith("text/plain") and "version=0.0.4" in kind, "metrics: Content-Type is the text format 0.0.4", kind)
+    missing = [f for f in METRIC_FAMILIES if f not in before]
+    report(not missing, f"metrics: prometheus_client parses {len(before)} families, all expected ones there", f"missing {missing}")
+    raw = [s.labels.get("route") for f in before.values() for s in f.samples if "route" in s.labels]
+    report(all(r == "unmatched" or r.startswith("/") for r in raw) and not any(re.search(r"/\d|[0-9a-f]{16}", r or "") for r in raw),
+           "metrics: routes are patterns, never raw paths", f"{sorted(set(raw))}")
+    items = dict(name="geoserve_http_requests_total", route="/collections/{layer}/items", method="GET", status_class="2xx")
+    n = sample(before, "geoserve_http_requests", **items)
+    for _ in range(3):
+        get_json(f"{url}/collections/halls/items")
+    _, after = scrape(url)
+    moved = sample(after, "geoserve_http_requests", **items) - n
+    report(moved >= 3, "metrics: the request counter moves with requests", f"moved by {moved} after 3 requests")
+    per_area = [f for f in after if re.search(r"area|hall|zone|report_id|account", f)]
+    report(not per_area, "metrics: nothing per area, report or account", f"{per_area}")
+
+
 if __name__ == "__main__":
     command, *args = sys.argv[1:]
     try:
-        {"free-port": free_port, "ready": ready, "login": login, "junit": junit, "gdal": gdal}[command](*args)
+        {"free-port": free_port, "ready": ready, "login": login, "junit": junit, "gdal": gdal, "metrics": metrics}[command](*args)
     except (OSError, ValueError, KeyError, subprocess.SubprocessError) as error:
         # A service or tool that breaks mid-way is a failed check (counted by run.sh), not a traceback.
-        if command in ("junit", "gdal"):
+        if command in ("junit", "gdal", "metrics"):
             report(False, f"{command} {args[0]}", f"{type(error).__name__}: {error}")
         else:
             print(f"{command}: {type(error).__name__}: {error}", file=sys.stderr)

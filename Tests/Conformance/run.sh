@@ -3,13 +3,15 @@
 #   - schemathesis checks every operation of /openapi.json against what the document promises
 #     (status codes, content types, schemas, 405 for undeclared methods, valid input accepted,
 #     invalid input refused), anonymously and with an admin token;
-#   - GDAL's OGC API - Features driver (what QGIS uses) reads every collection.
+#   - GDAL's OGC API - Features driver (what QGIS uses) reads every collection;
+#   - prometheus_client's parser reads /metrics, whose counters move with requests.
 #
 # Usage: Tests/Conformance/run.sh PATH_TO_GEOSERVE_BINARY
 # Last line: "conformance: N passed, M failed"; exits non-zero when any check failed.
 set -uo pipefail
 
 SCHEMATHESIS_VERSION=4.32.5        # pinned: checks and their codes change between releases
+PROMETHEUS_CLIENT_VERSION=0.21.1   # its parser is the reference reader of the text format
 MAX_EXAMPLES=25                    # per operation and phase; both runs take about a minute together
 SEED=${CONFORMANCE_SEED:-1}        # a rerun explores the same cases
 VENV="${XDG_CACHE_HOME:-$HOME/.cache}/geoserve-conformance-venv"
@@ -46,6 +48,8 @@ if [ "$("$VENV/bin/schemathesis" --version 2>/dev/null)" != "schemathesis, versi
   "$VENV/bin/pip" install -q "schemathesis==$SCHEMATHESIS_VERSION" || give_up "install schemathesis $SCHEMATHESIS_VERSION"
 fi
 PY="$VENV/bin/python"
+"$VENV/bin/pip" show prometheus_client 2>/dev/null | grep -qx "Version: $PROMETHEUS_CLIENT_VERSION" ||
+  "$VENV/bin/pip" install -q "prometheus_client==$PROMETHEUS_CLIENT_VERSION" || give_up "install prometheus_client $PROMETHEUS_CLIENT_VERSION"
 export PYTHONDONTWRITEBYTECODE=1   # leave no __pycache__ in the repository
 
 # --- a service on a fresh store -----------------------------------------------------------------
@@ -110,5 +114,10 @@ CONFORMANCE_URL=$URL CONFORMANCE_ADMIN_TOKEN=$TOKEN CONFORMANCE_ADMIN_ID=$ADMIN_
 echo "== GDAL $(ogrinfo --version)"
 alive GDAL
 count < <("$PY" "$HERE/conformance.py" gdal "$URL" "$WORK")
+
+# --- Prometheus -----------------------------------------------------------------------------------
+echo "== /metrics, prometheus_client $PROMETHEUS_CLIENT_VERSION"
+alive metrics
+count < <("$PY" "$HERE/conformance.py" metrics "$URL")
 
 finish

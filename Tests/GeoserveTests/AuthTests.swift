@@ -37,9 +37,12 @@ struct TestService {
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
 
-    func run(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let app = try await buildApplication(configuration)
-        try await app.test(.router, body)
+    /// Runs the service in-process (`.router`) or on a loopback port (`.live`, where the client
+    /// has an address), counting into `metrics`.
+    func run(_ setup: TestingSetup = .router, metrics: ServiceMetrics = ServiceMetrics(),
+             _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let app = try await buildApplication(configuration, metrics: metrics)
+        try await app.test(setup, body)
     }
 }
 

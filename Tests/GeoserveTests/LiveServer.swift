@@ -41,6 +41,8 @@ final class LiveServer: @unchecked Sendable {
         self.database = database
         var serve = ["serve", "--port", "\(port)", "--database", database, "--demo-data", demoData ?? "none", "--log-level", logLevel,
                      "--anonymous-per-minute", "0"] + arguments
+        // A test stops many servers; the drain has tests of its own.
+        if !arguments.contains("--drain-delay") { serve += ["--drain-delay", "0"] }
         // Processes on one PostgreSQL database share one key file, kept out of the working folder.
         if database.hasPrefix("postgres"), !arguments.contains("--keys") {
             serve += ["--keys", testKeysPath(for: database)]

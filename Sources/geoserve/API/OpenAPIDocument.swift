@@ -32,14 +32,17 @@ enum OpenAPIDocument {
                                         "/collections/{layer}/items/{areaId}"]
 
     /// Routes behind the bearer-token check, where a bad token answers 401 even on public routes.
-    static func takesBearerToken(_ path: String) -> Bool { path.hasPrefix("/v1/") || ogcPaths.contains(path) }
+    static func takesBearerToken(_ path: String) -> Bool { path.hasPrefix("/v1/") || ogcPaths.contains(path) || path == "/metrics" }
 
     /// Built on use: the schemas are JSON-like dictionaries, which are not `Sendable`.
     static var operations: [Operation] { [
         Operation(method: "get", path: "/healthz", summary: "The process is up.", access: nil, request: nil,
                   responses: [200: "Status"]),
-        Operation(method: "get", path: "/readyz", summary: "The store answers and layers are loaded.", access: nil, request: nil,
+        Operation(method: "get", path: "/readyz", summary: "The process is not stopping, the store answers and layers are loaded.", access: nil, request: nil,
                   responses: [200: "Status", 503: "Error"]),
+        Operation(method: "get", path: "/metrics",
+                  summary: "The service's metrics in Prometheus's text format, for the addresses --metrics-allow names (loopback by default) or an admin's token; nothing per area or per report.",
+                  access: nil, request: nil, responses: [200: "", 401: "Error", 403: "Error"], contentType: "text/plain"),
         Operation(method: "get", path: "/openapi.json", summary: "This document.", access: nil, request: nil,
                   responses: [200: "Document"]),
         Operation(method: "get", path: "/", summary: "OGC API landing page.", access: nil, request: nil,

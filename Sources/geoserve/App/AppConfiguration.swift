@@ -18,6 +18,16 @@ struct AppConfiguration: Sendable {
     /// Folder whose layers are imported when the store has none; nil imports nothing.
     var demoDataPath: String? = "data"
     var logLevel: Logger.Level = .info
+    /// Text for a terminal, JSON lines for a pipeline; `auto` picks by standard error.
+    var logFormat = LogFormat.auto
+    /// Who may read `/metrics` on the service's port without a token.
+    var metricsAllow = MetricsAccess.loopback
+    /// A second port serving only `/metrics`, to whoever reaches it; nil for none.
+    var metricsPort: Int?
+    /// How long a stop may take: requests still running after it are cut off (exit 1).
+    var shutdownGrace = Duration.seconds(20)
+    /// How long `/readyz` answers draining before the server stops accepting, within the grace.
+    var drainDelay = Duration.seconds(2)
     /// Password hashing and token lifetime.
     var credentials = Credentials()
     /// The campus's time zone: report days are its days.
@@ -34,6 +44,9 @@ struct AppConfiguration: Sendable {
     var anonymousPerMinute = 30
     /// Bytes of anonymous uploads per client address per hour; 0 for no limit.
     var anonymousUploadBytesPerHour = 1 << 30
+    /// Reports and uploads per signed-in account per minute; 0 for no limit. A person reports a
+    /// few times a year; an import goes through `geoserve import-reports`, not the API.
+    var accountWritesPerMinute = 60
     /// Failed logins per account, and per client address, in `loginWindow` seconds.
     var loginFailuresPerAccount = 10
     var loginFailuresPerAddress = 100
@@ -90,11 +103,12 @@ struct AppConfiguration: Sendable {
         }
     }
 
-    /// The limits on anonymous writes, one set per process.
-    func anonymousRateLimit() -> AnonymousRateLimit {
-        AnonymousRateLimit(requests: RateLimiter(perMinute: anonymousPerMinute),
-                           uploadBytes: RateLimiter(perMinute: anonymousUploadBytesPerHour / 60, burst: anonymousUploadBytesPerHour),
-                           addresses: ClientAddress(trustedProxies: trustedProxies))
+    /// The limits on writes, one set per process.
+    func intakeRateLimit() -> IntakeRateLimit {
+        IntakeRateLimit(requests: RateLimiter(perMinute: anonymousPerMinute),
+                        uploadBytes: RateLimiter(perMinute: anonymousUploadBytesPerHour / 60, burst: anonymousUploadBytesPerHour),
+                        accounts: RateLimiter(perMinute: accountWritesPerMinute),
+                        addresses: ClientAddress(trustedProxies: trustedProxies))
     }
 
     /// How links in responses are built.

@@ -11,6 +11,8 @@ struct AppRequestContext: RequestContext {
     var dataVersion: Int64
     /// The connection's peer (a proxy's address when behind one), nil in in-process tests.
     let remoteAddress: SocketAddress?
+    /// Read by the request log and the metrics once the request is answered.
+    let note = RequestNote()
 
     init(source: Source) {
         coreContext = .init(source: source)

@@ -5,10 +5,16 @@ import Storage
 /// Builds the service: opens and migrates the store, imports the demo data into an empty store,
 /// loads the published layers, and wires the routes. The data-version watcher runs in the
 /// application's service group.
-func buildApplication(_ configuration: AppConfiguration) async throws -> some ApplicationProtocol {
+/// - Parameters:
+///   - metrics: what `/metrics` serves; the store reports its calls to it.
+///   - readiness: turned to draining when a stop begins (`DrainService`).
+func buildApplication(_ configuration: AppConfiguration, metrics: ServiceMetrics = ServiceMetrics(),
+                      readiness: Readiness = Readiness()) async throws -> some ApplicationProtocol {
     var logger = Logger(label: "geoserve")
     logger.logLevel = configuration.logLevel
-    let store = try openStore(configuration.storeSettings)
+    var settings = try configuration.storeSettings
+    settings.observer = metrics
+    let store = try openStore(settings)
     try await store.migrate()
     if let demo = configuration.demoDataPath {
         try await DemoData.importIfEmpty(into: store, from: demo, logger: logger)
@@ -31,7 +37,8 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
 
     let keys = try await InstallationKeys.load(path: try configuration.keysFile, store: store)
     let router = try buildRouter(store: store, catalog: catalog, watcher: watcher, configuration: configuration,
-                                 receipts: Receipts(secretHex: keys.receipts), idempotency: IdempotencyKeys(secretHex: keys.receipts))
+                                 receipts: Receipts(secretHex: keys.receipts), idempotency: IdempotencyKeys(secretHex: keys.receipts),
+                                 metrics: metrics, readiness: readiness)
     let limits = configuration.connectionLimits
     // The largest body any route takes is an attachment; JSON routes check their own smaller limit.
     let maxContentLength = configuration.maxAttachmentBytes
@@ -56,43 +63,50 @@ func buildApplication(_ configuration: AppConfiguration) async throws -> some Ap
 
 /// The routes, shared by the server and the tests.
 func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataVersionWatcher, configuration: AppConfiguration,
-                 receipts: Receipts, idempotency: IdempotencyKeys) throws -> Router<AppRequestContext> {
+                 receipts: Receipts, idempotency: IdempotencyKeys, metrics: ServiceMetrics = ServiceMetrics(),
+                 readiness: Readiness = Readiness()) throws -> Router<AppRequestContext> {
     let credentials = configuration.credentials
     // HEAD is answered wherever GET is, as HTTP requires (RFC 9110 §9.3.2).
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     let known = KnownRoutes()
-    // Outermost, so that error responses carry the CORS headers too.
+    // Outermost: every request is logged and counted with the status the client saw.
+    router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+    // Next, so that error responses carry the CORS headers too.
     router.add(middleware: CrossOriginMiddleware(allowedOrigins: configuration.corsOrigins))
     let health = WriteHealth()
     router.add(middleware: JSONErrorMiddleware(health: health))
     router.add(middleware: MethodNotAllowedMiddleware(routes: known))
     router.add(middleware: DataVersionMiddleware(watcher: watcher))
-    HealthController(store: store, catalog: catalog, health: health).addRoutes(to: router)
+    HealthController(store: store, catalog: catalog, health: health, readiness: readiness).addRoutes(to: router)
     router.get("openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))
     }
     let cache = ResponseCache(capacityBytes: configuration.responseCacheBytes)
     let authenticated = router.group().add(middleware: BearerAuthMiddleware(accounts: store))
+    let intakeLimit = configuration.intakeRateLimit()
+    MetricsController(metrics: metrics, access: configuration.metricsAllow, addresses: intakeLimit.addresses).addRoutes(to: authenticated)
     let statistics = StatisticsService(counters: store, publications: watcher.publications, policy: configuration.disclosure,
                                        timeZone: configuration.timeZone, entries: configuration.statisticsCacheEntries)
     let links = configuration.linkBase
     FeaturesController(catalog: catalog, cache: cache, links: links, statistics: statistics)
         .addRoutes(to: authenticated)
-    TilesController(catalog: catalog, tiles: TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes, paintings: configuration.statisticsCacheEntries),
-                    links: links, responses: ResponseCache(capacityBytes: configuration.tileCacheBytes / 4))
+    let tiles = TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes, paintings: configuration.statisticsCacheEntries)
+    let tileResponses = ResponseCache(capacityBytes: configuration.tileCacheBytes / 4)
+    TilesController(catalog: catalog, tiles: tiles, links: links, responses: tileResponses)
         .addRoutes(to: router.group())
-    let anonymous = configuration.anonymousRateLimit()
+    metrics.observe(watcher: watcher, readiness: readiness, responses: cache, tiles: tiles, tileResponses: tileResponses)
     let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store))
     PlacesController(catalog: catalog).addRoutes(to: v1)
     ExportsController(export: AreaStatsExport(publications: watcher.publications, audit: store, policy: configuration.disclosure, timeZone: configuration.timeZone),
                       catalog: catalog).addRoutes(to: v1)
     LayersController(store: store).addRoutes(to: v1)
     AuthController(accounts: store, credentials: credentials, throttle: configuration.loginThrottle(store),
-                   addresses: anonymous.addresses).addRoutes(to: v1)
+                   addresses: intakeLimit.addresses).addRoutes(to: v1)
     AccountsController(accounts: store, credentials: credentials).addRoutes(to: v1)
     ReportsController(reports: store, verification: store, catalog: catalog, receipts: receipts, timeZone: configuration.timeZone,
-                      anonymous: anonymous, idempotency: idempotency).addRoutes(to: v1)
-    VerificationController(reports: store, verification: store, audit: store, watcher: watcher).addRoutes(to: v1)
+                      intakeLimit: intakeLimit, metrics: metrics, idempotency: idempotency).addRoutes(to: v1)
+    VerificationController(reports: store, verification: store, audit: store, watcher: watcher, metrics: metrics).addRoutes(to: v1)
     MisconductSearchController(search: store, publications: watcher.publications).addRoutes(to: v1)
     PublicationsController(publications: watcher.publications,
                            publisher: Publisher(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone),
@@ -101,7 +115,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
                         keep: configuration.revisionsKept).addRoutes(to: v1)
     AttachmentsController(reports: store, attachments: store, verification: store, receipts: receipts, folder: try configuration.attachmentsFolder,
                           maxBytes: configuration.maxAttachmentBytes, limits: configuration.attachmentLimits,
-                          floor: DiskFloor(bytes: configuration.minFreeDiskBytes), anonymous: anonymous).addRoutes(to: v1)
+                          floor: DiskFloor(bytes: configuration.minFreeDiskBytes), intakeLimit: intakeLimit).addRoutes(to: v1)
     known.record(router.routes)
     return router
 }

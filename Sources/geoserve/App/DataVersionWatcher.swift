@@ -22,6 +22,8 @@ final class DataVersionWatcher: Service, Sendable {
     private let interval: Duration
     private let logger: Logger
     private let current = Atomic<Int64>(-1)
+    /// Times the catalog was brought to a new data version, for the metrics.
+    let refreshes = Atomic<Int>(0)
 
     init(source: any DataVersionSource, layers: any AreaStore, catalog: LayerCatalog, publications: PublicationBook, interval: Duration, logger: Logger) {
         self.source = source
@@ -48,6 +50,7 @@ final class DataVersionWatcher: Service, Sendable {
         guard version != dataVersion else { return }
         try await catalog.refresh(from: layers)
         try await publications.refresh()
+        refreshes.add(1, ordering: .relaxed)
         var seen = current.load(ordering: .relaxed)
         while seen < version {
             let (exchanged, original) = current.compareExchange(expected: seen, desired: version, ordering: .acquiringAndReleasing)

@@ -21,6 +21,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
         }
         var context = context
         context.account = account
+        context.note.account = account.id
         context.logger[metadataKey: "account"] = .string(account.id)
         return try await next(request, context)
     }

@@ -4,8 +4,8 @@ import NIOCore
 import Storage
 
 /// What one client or one report may take from the service: attachment caps, the disk floor,
-/// the budget of anonymous writes per address, whose `X-Forwarded-For` is believed, and the
-/// time and number of connections.
+/// the budgets of writes per address and per account and of failed logins, whose
+/// `X-Forwarded-For` is believed, and the time and number of connections.
 struct LimitOptions: ParsableArguments {
     @Option(name: .customLong("attachment-mb"), help: "Largest attachment file in MiB (env GEOSERVE_ATTACHMENT_MB, default 64).")
     var attachmentMB: Int?
@@ -21,6 +21,15 @@ struct LimitOptions: ParsableArguments {
 
     @Option(name: .customLong("anonymous-upload-mb-per-hour"), help: "MiB of anonymous uploads per client address per hour; 0 disables (env GEOSERVE_ANONYMOUS_UPLOAD_MB_PER_HOUR, default 1024).")
     var anonymousUploadMBPerHour: Int?
+
+    @Option(name: .customLong("account-writes-per-minute"), help: "Reports and uploads per signed-in account per minute; 0 disables (env GEOSERVE_ACCOUNT_WRITES_PER_MINUTE, default 60).")
+    var accountWritesPerMinute: Int?
+
+    @Option(name: .customLong("login-failures-per-account"), help: "Failed logins for one account in 15 minutes before logins to it are refused with 429 (env GEOSERVE_LOGIN_FAILURES_PER_ACCOUNT, default 10).")
+    var loginFailuresPerAccount: Int?
+
+    @Option(name: .customLong("login-failures-per-address"), help: "Failed logins from one client address in 15 minutes before its logins are refused with 429 (env GEOSERVE_LOGIN_FAILURES_PER_ADDRESS, default 100).")
+    var loginFailuresPerAddress: Int?
 
     @Option(name: .customLong("trusted-proxies"), help: ArgumentHelp("Comma-separated proxy addresses whose X-Forwarded-For names the client (env GEOSERVE_TRUSTED_PROXIES, default 127.0.0.1,::1).", valueName: "addresses"))
     var trustedProxies: String?
@@ -44,6 +53,13 @@ struct LimitOptions: ParsableArguments {
         let perMinute = try EnvironmentDefault.int(anonymousPerMinute, "GEOSERVE_ANONYMOUS_PER_MINUTE", config.anonymousPerMinute)
         let uploadMB = try Self.megabytes(anonymousUploadMBPerHour, "GEOSERVE_ANONYMOUS_UPLOAD_MB_PER_HOUR", config.anonymousUploadBytesPerHour >> 20)
         guard (0...1_000_000).contains(perMinute) else { throw ValidationError("GEOSERVE_ANONYMOUS_PER_MINUTE must be 0 to 1000000") }
+        for (flag, variable, path, least) in [(accountWritesPerMinute, "GEOSERVE_ACCOUNT_WRITES_PER_MINUTE", \AppConfiguration.accountWritesPerMinute, 0),
+                                              (loginFailuresPerAccount, "GEOSERVE_LOGIN_FAILURES_PER_ACCOUNT", \AppConfiguration.loginFailuresPerAccount, 1),
+                                              (loginFailuresPerAddress, "GEOSERVE_LOGIN_FAILURES_PER_ADDRESS", \AppConfiguration.loginFailuresPerAddress, 1)] {
+            let v = try EnvironmentDefault.int(flag, variable, config[keyPath: path])
+            guard (least...1_000_000).contains(v) else { throw ValidationError("\(variable) must be \(least) to 1000000") }
+            config[keyPath: path] = v
+        }
         config.maxAttachmentBytes = fileMB << 20
         config.attachmentLimits.totalBytes = reportMB << 20
         config.minFreeDiskBytes = Int64(floorMB) << 20

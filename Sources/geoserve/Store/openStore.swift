@@ -12,6 +12,8 @@ struct StoreSettings: Sendable {
     var connections = StoreSettings.defaultConnections
     /// The longest one PostgreSQL statement may run before the server cancels it.
     var statementTimeout = Duration.seconds(30)
+    /// Told of every store call's duration: the service's metrics; nil for commands.
+    var observer: (any StoreObserver)?
 
     /// Two per core of this machine, at least 2 and at most 16.
     static var defaultConnections: Int { min(16, max(2, 2 * ProcessInfo.processInfo.activeProcessorCount)) }
@@ -22,9 +24,10 @@ struct StoreSettings: Sendable {
 func openStore(_ settings: StoreSettings) throws -> any GeoserveStore {
     switch settings.location {
     case .sqlite(let path):
-        try SQLiteStore(path: path, timeZone: settings.timeZone)
+        try SQLiteStore(path: path, timeZone: settings.timeZone, observer: settings.observer)
     case .postgres(let uri):
-        PostgresStore(location: uri, timeZone: settings.timeZone, connections: settings.connections, statementTimeout: settings.statementTimeout)
+        PostgresStore(location: uri, timeZone: settings.timeZone, connections: settings.connections, statementTimeout: settings.statementTimeout,
+                      observer: settings.observer)
     }
 }
 

@@ -22,6 +22,11 @@ final class ResponseCache: Sendable {
         state = Mutex(ByteBoundedLRU(capacityBytes: capacityBytes) { key, entry in entry.body.readableBytes + key.size })
     }
 
+    /// Look-ups answered, look-ups missed, and bytes held, for the metrics.
+    var statistics: (hits: Int, misses: Int, bytes: Int) {
+        state.withLock { ($0.hits, $0.misses, $0.bytes) }
+    }
+
     func get(_ key: VersionedKey) -> Entry? {
         state.withLock { $0.get(key) }
     }

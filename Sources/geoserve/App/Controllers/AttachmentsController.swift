@@ -18,7 +18,7 @@ struct AttachmentsController {
     let maxBytes: Int
     let limits: AttachmentLimits
     let floor: DiskFloor
-    let anonymous: AnonymousRateLimit
+    let intakeLimit: IntakeRateLimit
 
     struct AttachmentList: ResponseEncodable {
         let attachments: [AttachmentView]
@@ -88,11 +88,11 @@ struct AttachmentsController {
         let held = try await attachments.attachments(reportID: reportID)
         try limits.check(holding: held.count, bytes: held.reduce(0) { $0 + $1.size }, adding: declared ?? 1)
         try floor.check(folder, adding: Int64(declared ?? maxBytes))
-        try anonymous.admit(request, context, bytes: declared ?? maxBytes)
+        try intakeLimit.admit(request, context, bytes: declared ?? maxBytes)
         let id = TimeOrderedID.make()
         let receiver = AttachmentReceiver(folder: folder.appendingPathComponent(reportID), maxBytes: maxBytes, floor: floor)
         let received = try await receiver.receive(request.body, declared: request.headers[.contentType], name: id)
-        anonymous.settle(request, context, charged: declared ?? maxBytes, actual: received.size)
+        intakeLimit.settle(request, context, charged: declared ?? maxBytes, actual: received.size)
         let attachment = Attachment(id: id, reportID: reportID, contentType: received.type.rawValue, size: received.size,
                                     sha256: received.sha256, file: "\(reportID)/\(received.file)", createdAt: Date())
         do {

@@ -2,12 +2,13 @@ import Hummingbird
 import Logging
 import Storage
 
-/// `/healthz` (the process is up) and `/readyz` (the store answers, takes writes when a write
-/// last met a full disk, and areas are loaded).
+/// `/healthz` (the process is up) and `/readyz` (not stopping, the store answers, takes writes
+/// when a write last met a full disk, and areas are loaded).
 struct HealthController<Context: RequestContext> {
     let store: any StoreAdmin
     let catalog: LayerCatalog
     let health: WriteHealth
+    let readiness: Readiness
 
     struct Status: ResponseEncodable {
         let status: String
@@ -20,6 +21,8 @@ struct HealthController<Context: RequestContext> {
     }
 
     func ready(_ logger: Logger) async throws -> Status {
+        // First: a stopping process says so at once, so a load balancer drains it.
+        guard !readiness.isDraining else { throw APIError.unavailable("draining: this process is stopping") }
         do {
             try await store.ping()
         } catch {

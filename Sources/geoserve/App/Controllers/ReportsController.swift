@@ -14,7 +14,8 @@ struct ReportsController {
     let catalog: LayerCatalog
     let receipts: Receipts
     let timeZone: TimeZone
-    let anonymous: AnonymousRateLimit
+    let intakeLimit: IntakeRateLimit
+    let metrics: ServiceMetrics
     let idempotency: IdempotencyKeys
 
     /// Refusal of the 14-day rule, thrown from inside the store's transaction.
@@ -32,7 +33,7 @@ struct ReportsController {
         if let account = context.account, !account.role.allows(.submitReport) {
             throw APIError(status: .forbidden, code: "forbidden", message: "the \(account.role.rawValue) role does not submit reports")
         }
-        try anonymous.admit(request, context)
+        try intakeLimit.admit(request, context)
         let key = try IdempotencyKeys.checked(request.headers[.idempotencyKey])
         let body = try await request.jsonBody(context: context)
         let draft: ReportDraft
@@ -75,7 +76,10 @@ struct ReportsController {
                                   receipt: stored.reporterID == nil ? receipts.token(reportID: stored.id) : nil)
         var response = Response(status: .created, headers: [.contentType: "application/json; charset=utf-8", .location: "/v1/reports/\(stored.id)"],
                                 body: .init(byteBuffer: ByteBuffer(bytes: submitted.json)))
-        if case .replayed = outcome { response.headers[.idempotencyReplayed] = "true" }
+        switch outcome {
+        case .replayed: response.headers[.idempotencyReplayed] = "true"
+        case .created: metrics.reportReceived(stored.kind)
+        }
         return response
     }
 

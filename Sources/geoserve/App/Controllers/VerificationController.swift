@@ -13,6 +13,7 @@ struct VerificationController {
     let audit: any AuditLog
     /// Told after each transition, so that this process serves the new numbers at once.
     let watcher: DataVersionWatcher
+    let metrics: ServiceMetrics
     /// How long a review claim lasts unless renewed.
     let claimDuration: TimeInterval = 15 * 60
 
@@ -114,6 +115,7 @@ struct VerificationController {
         }
         do {
             let r = try await reports.transition(reportID: id, body.transition, reason: body.reason, actor: context.account!.id, expectedVersion: body.version)
+            metrics.reportDecided(r, body.transition)
             try await verification.release(reportID: id, holder: context.account!.id)
             await watcher.noteCommit()
             return ReportView(r)
@@ -140,6 +142,7 @@ struct VerificationController {
             }
             do {
                 let r = try await reports.transition(reportID: id, body.transition, reason: body.reason, actor: context.account!.id, expectedVersion: nil)
+                metrics.reportDecided(r, body.transition)
                 results.append(BulkResult(id: id, ok: true, status: r.status, error: nil))
             } catch let e as ReportChangeError {
                 let current: ReportStatus? = if case .transition(_, let c) = e { c } else { nil }

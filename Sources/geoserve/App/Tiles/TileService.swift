@@ -18,6 +18,8 @@ final class TileService: Sendable {
     let statistics: StatisticsService
     let cache: TileCache
     let renderer = TileRenderer()
+    /// Tiles drawn since start, for the metrics.
+    let renders = Atomic<Int>(0)
     private let layers = Mutex<[String: TileLayer]>([:])
     private let paintings: VersionedMemo<TilePainting>
 
@@ -93,6 +95,7 @@ final class TileService: Sendable {
         if let hit = cache.tile(for: cacheKey) { return (hit, cacheKey.etag) }
         let renderer = self.renderer
         let png = try await NIOThreadPool.singleton.runIfActive { renderer.png(layer: tiles, painting: painting, key: key, scale: scale) }
+        renders.add(1, ordering: .relaxed)
         cache.insert(png, for: cacheKey)
         return (png, cacheKey.etag)
     }

@@ -1,23 +1,34 @@
 import Hummingbird
+import Storage
 
-/// The limits on requests without an account that write (report intake, uploads), per client
-/// address: anonymous writes are the one thing anyone can do to grow the store and the disk.
-struct AnonymousRateLimit: Sendable {
-    /// Anonymous reports and uploads, one token each.
+/// The limits on writes that grow the store and the disk (report intake, uploads): per client
+/// address for callers without an account, since anonymous writes are the one thing anyone can
+/// do, and per account for the rest, so one stolen or scripted token cannot flood the queue.
+struct IntakeRateLimit: Sendable {
+    /// Anonymous reports and uploads, one token each, per client address.
     let requests: RateLimiter
-    /// Bytes of anonymous uploads.
+    /// Bytes of anonymous uploads, per client address.
     let uploadBytes: RateLimiter
+    /// Reports and uploads per signed-in account.
+    let accounts: RateLimiter
     let addresses: ClientAddress
 
     func address(_ request: Request, _ context: AppRequestContext) -> String {
         addresses.address(of: request, peer: context.remoteAddress)
     }
 
-    /// Throws `429 rate_limited` with `Retry-After` when an anonymous caller's address has used
-    /// its budget of requests (and, for uploads, of `bytes`); callers with an account pass.
+    /// Throws `429 rate_limited` with `Retry-After` when the caller has used its budget: an
+    /// account its requests, an anonymous caller's address its requests (and, for uploads, its
+    /// `bytes`).
     func admit(_ request: Request, _ context: AppRequestContext, bytes: Int? = nil) throws {
+        if let account = context.account {
+            if let wait = accounts.take(account.id) {
+                throw Self.refusal("too many reports and uploads from this account", wait: wait)
+            }
+            return
+        }
         // Checked first: the address is formatted only when a limit is on.
-        guard context.account == nil, requests.isEnabled || (bytes != nil && uploadBytes.isEnabled) else { return }
+        guard requests.isEnabled || (bytes != nil && uploadBytes.isEnabled) else { return }
         let address = address(request, context)
         if let wait = requests.take(address) {
             throw Self.refusal("too many anonymous submissions from this address", wait: wait)

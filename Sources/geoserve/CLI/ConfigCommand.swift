@@ -1,0 +1,76 @@
+import Aggregation
+import ArgumentParser
+import Foundation
+import Logging
+import NIOCore
+import Storage
+
+/// Prints the configuration `serve` would run with, from the same flags and `GEOSERVE_*`
+/// variables, as an environment file: what an operator checks before a start and pastes into a
+/// service manager. Secrets are never printed: a PostgreSQL password shows as `***`, and the key
+/// file is named, not read.
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Print the effective configuration of serve (secrets masked).",
+        discussion: "Takes every flag serve takes; prints one GEOSERVE_* line per setting, in the form an environment file takes."
+    )
+
+    @OptionGroup var options: ServeOptions
+
+    func run() throws {
+        print(Self.render(try options.configuration()), terminator: "")
+    }
+
+    static func render(_ c: AppConfiguration) -> String {
+        let location = (try? StoreLocation(c.database)).map(\.description) ?? c.database
+        let seconds: (Duration) -> String = { "\($0.components.seconds)" }
+        let mb: (Int) -> String = { "\($0 >> 20)" }
+        let rows: [(String, String, String)] = [
+            ("Listening", "GEOSERVE_HOST", c.host),
+            ("", "GEOSERVE_PORT", "\(c.port)"),
+            ("", "GEOSERVE_PUBLIC_URL", c.publicURL ?? ""),
+            ("", "GEOSERVE_ALLOWED_HOSTS", c.allowedHosts.sorted().joined(separator: ",")),
+            ("", "GEOSERVE_CORS_ORIGINS", c.corsOrigins.joined(separator: ",")),
+            ("Store", "GEOSERVE_DATABASE", location),
+            ("", "GEOSERVE_DATABASE_CONNECTIONS", "\(c.databaseConnections)"),
+            ("", "GEOSERVE_STATEMENT_TIMEOUT", seconds(c.statementTimeout)),
+            ("", "GEOSERVE_TIME_ZONE", c.timeZone.identifier),
+            ("", "GEOSERVE_KEYS", (try? c.keysFile) ?? ""),
+            ("", "GEOSERVE_ATTACHMENTS", (try? c.attachmentsFolder.path) ?? ""),
+            ("", "GEOSERVE_DEMO_DATA", c.demoDataPath ?? "none"),
+            ("Publication", "GEOSERVE_K_PUBLIC", "\(c.disclosure.threshold(for: .public))"),
+            ("", "GEOSERVE_PUBLISH_AT", c.publicationSchedule.times.isEmpty ? "never" : c.publicationSchedule.text.joined(separator: ",")),
+            ("Serving", "GEOSERVE_PRECISION", "\(c.coordinatePrecision)"),
+            ("", "GEOSERVE_RESPONSE_CACHE_MB", mb(c.responseCacheBytes)),
+            ("", "GEOSERVE_TILE_CACHE_MB", mb(c.tileCacheBytes)),
+            ("", "GEOSERVE_STATISTICS_CACHE_ENTRIES", "\(c.statisticsCacheEntries)"),
+            ("Limits", "GEOSERVE_ATTACHMENT_MB", mb(c.maxAttachmentBytes)),
+            ("", "GEOSERVE_REPORT_ATTACHMENTS_MB", mb(c.attachmentLimits.totalBytes)),
+            ("", "GEOSERVE_MIN_FREE_DISK_MB", "\(c.minFreeDiskBytes >> 20)"),
+            ("", "GEOSERVE_ANONYMOUS_PER_MINUTE", "\(c.anonymousPerMinute)"),
+            ("", "GEOSERVE_ANONYMOUS_UPLOAD_MB_PER_HOUR", mb(c.anonymousUploadBytesPerHour)),
+            ("", "GEOSERVE_ACCOUNT_WRITES_PER_MINUTE", "\(c.accountWritesPerMinute)"),
+            ("", "GEOSERVE_LOGIN_FAILURES_PER_ACCOUNT", "\(c.loginFailuresPerAccount)"),
+            ("", "GEOSERVE_LOGIN_FAILURES_PER_ADDRESS", "\(c.loginFailuresPerAddress)"),
+            ("", "GEOSERVE_TRUSTED_PROXIES", c.trustedProxies.isEmpty ? "none" : c.trustedProxies.sorted().joined(separator: ",")),
+            ("", "GEOSERVE_HEADER_TIMEOUT", "\(c.connectionLimits.headerTimeout.nanoseconds / 1_000_000_000)"),
+            ("", "GEOSERVE_BODY_TIMEOUT", "\(c.connectionLimits.bodyTimeout.nanoseconds / 1_000_000_000)"),
+            ("", "GEOSERVE_KEEP_ALIVE_TIMEOUT", "\(c.connectionLimits.keepAliveTimeout.nanoseconds / 1_000_000_000)"),
+            ("", "GEOSERVE_MAX_CONNECTIONS", "\(c.maxConnections)"),
+            ("Operations", "GEOSERVE_LOG_LEVEL", c.logLevel.rawValue),
+            ("", "GEOSERVE_LOG_FORMAT", c.logFormat.rawValue),
+            ("", "GEOSERVE_METRICS_ALLOW", c.metricsAllow.description),
+            ("", "GEOSERVE_METRICS_PORT", c.metricsPort.map(String.init) ?? ""),
+            ("", "GEOSERVE_SHUTDOWN_GRACE", seconds(c.shutdownGrace)),
+            ("", "GEOSERVE_DRAIN_DELAY", seconds(c.drainDelay)),
+        ]
+        var out = "# geoserve \(GeoserveVersion.current): the configuration serve would run with\n"
+        for (section, name, value) in rows {
+            if !section.isEmpty { out += "\n# \(section)\n" }
+            out += "\(name)=\(value)\n"
+        }
+        out += "\n# Fixed: JSON request bodies up to 256 KiB; request heads up to 16 KiB a field, 32 KiB in all.\n"
+        return out
+    }
+}

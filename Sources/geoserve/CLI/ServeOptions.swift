@@ -1,0 +1,95 @@
+import Aggregation
+import ArgumentParser
+import Foundation
+import Logging
+
+/// Every flag of `serve`, shared with `config`, which prints what they add up to.
+struct ServeOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Address to listen on (env GEOSERVE_HOST, default 127.0.0.1).", valueName: "address"))
+    var host: String?
+
+    @Option(help: "Port to listen on (env GEOSERVE_PORT, default 8080).")
+    var port: Int?
+
+    @Option(name: .customLong("demo-data"), help: ArgumentHelp("Folder imported when the store has no layers (env GEOSERVE_DEMO_DATA, default data; 'none' to skip).", valueName: "folder"))
+    var demoData: String?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env GEOSERVE_LOG_LEVEL, default info).")
+    var logLevel: String?
+
+    @Option(name: .customLong("cors-origins"), help: ArgumentHelp("Comma-separated origins browser code may read from, or * (env GEOSERVE_CORS_ORIGINS, default *).", valueName: "origins"))
+    var corsOrigins: String?
+
+    @Option(name: .customLong("public-url"), help: ArgumentHelp("Base URL for links, e.g. https://maps.campus.example (env GEOSERVE_PUBLIC_URL; default from the Host header).", valueName: "url"))
+    var publicURL: String?
+
+    @Option(name: .customLong("allowed-hosts"), help: ArgumentHelp("Without --public-url: comma-separated host names a request's Host header may name in links, or * (env GEOSERVE_ALLOWED_HOSTS, default localhost and the listen address); others get links to the listen address.", valueName: "hosts"))
+    var allowedHosts: String?
+
+    @Option(help: "Decimal places of GeoJSON coordinates, 1-15 (env GEOSERVE_PRECISION, default 6).")
+    var precision: Int?
+
+    @Option(name: .customLong("response-cache-mb"), help: "MiB of encoded public GeoJSON responses kept in memory; 0 keeps none (env GEOSERVE_RESPONSE_CACHE_MB, default 64).")
+    var responseCacheMB: Int?
+
+    @Option(name: .customLong("tile-cache-mb"), help: "MiB of encoded tiles kept in memory; 0 keeps none (env GEOSERVE_TILE_CACHE_MB, default 128).")
+    var tileCacheMB: Int?
+
+    @Option(name: .customLong("statistics-cache-entries"), help: "Released statistics kept per kind (releases, feature fragments, tile paintings); 0 keeps none (env GEOSERVE_STATISTICS_CACHE_ENTRIES, default 256).")
+    var statisticsCacheEntries: Int?
+
+    @Option(help: ArgumentHelp("Folder of attachment files; several processes need one they share (env GEOSERVE_ATTACHMENTS; default attachments/ beside a SQLite file, var/attachments for PostgreSQL).", valueName: "folder"))
+    var attachments: String?
+
+    @OptionGroup var store: StoreOptions
+
+    @OptionGroup(title: "Publication") var publication: PublicationOptions
+
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+
+    @OptionGroup(title: "Operations") var operations: OperationsOptions
+
+    /// The configuration these flags and variables give, checked.
+    func configuration() throws -> AppConfiguration {
+        var config = AppConfiguration()
+        config.host = EnvironmentDefault.string(host, "GEOSERVE_HOST", config.host)
+        config.port = try EnvironmentDefault.int(port, "GEOSERVE_PORT", config.port)
+        guard (0...65535).contains(config.port) else { throw ValidationError("port \(config.port) is outside 0...65535") }
+        let settings = try store.settings()
+        config.database = store.location
+        config.timeZone = settings.timeZone
+        config.databaseConnections = settings.connections
+        config.statementTimeout = settings.statementTimeout
+        let folder = EnvironmentDefault.string(attachments, "GEOSERVE_ATTACHMENTS", "")
+        config.attachmentsPath = folder.isEmpty ? nil : folder
+        config.keysPath = try store.keysFile()
+        let demo = EnvironmentDefault.string(demoData, "GEOSERVE_DEMO_DATA", "data")
+        config.demoDataPath = demo == "none" ? nil : demo
+        let level = EnvironmentDefault.string(logLevel, "GEOSERVE_LOG_LEVEL", "info")
+        guard let parsed = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level \(level)") }
+        config.logLevel = parsed
+        config.disclosure = try publication.policy()
+        config.publicationSchedule = try publication.schedule()
+        config.corsOrigins = EnvironmentDefault.string(corsOrigins, "GEOSERVE_CORS_ORIGINS", "*")
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let url = EnvironmentDefault.string(publicURL, "GEOSERVE_PUBLIC_URL", "")
+        config.publicURL = url.isEmpty ? nil : String(url.reversed().drop { $0 == "/" }.reversed())
+        let hosts = EnvironmentDefault.string(allowedHosts, "GEOSERVE_ALLOWED_HOSTS", "")
+        if !hosts.isEmpty {
+            config.allowedHosts = Set(hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
+        }
+        config.coordinatePrecision = try EnvironmentDefault.int(precision, "GEOSERVE_PRECISION", config.coordinatePrecision)
+        guard (1...15).contains(config.coordinatePrecision) else { throw ValidationError("precision must be 1 to 15") }
+        let responseMB = try EnvironmentDefault.int(responseCacheMB, "GEOSERVE_RESPONSE_CACHE_MB", config.responseCacheBytes >> 20)
+        let tileMB = try EnvironmentDefault.int(tileCacheMB, "GEOSERVE_TILE_CACHE_MB", config.tileCacheBytes >> 20)
+        config.statisticsCacheEntries = try EnvironmentDefault.int(statisticsCacheEntries, "GEOSERVE_STATISTICS_CACHE_ENTRIES", config.statisticsCacheEntries)
+        guard (0...65_536).contains(responseMB), (0...65_536).contains(tileMB), (0...1_000_000).contains(config.statisticsCacheEntries) else {
+            throw ValidationError("cache sizes must be 0 or more (MiB at most 65536, entries at most 1000000)")
+        }
+        config.responseCacheBytes = responseMB << 20
+        config.tileCacheBytes = tileMB << 20
+        try limits.apply(to: &config)
+        try operations.apply(to: &config)
+        return config
+    }
+}

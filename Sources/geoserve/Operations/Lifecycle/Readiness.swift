@@ -1,0 +1,19 @@
+import Synchronization
+
+/// Whether this process wants new traffic. Turned off when a stop begins, before the server
+/// stops accepting, so `/readyz` tells a load balancer to send requests elsewhere while the
+/// requests in flight finish.
+final class Readiness: Sendable {
+    private let began = Mutex<ContinuousClock.Instant?>(nil)
+    private let draining = Atomic<Bool>(false)
+
+    var isDraining: Bool { draining.load(ordering: .relaxed) }
+
+    /// When the stop began; nil while serving.
+    var stopBegan: ContinuousClock.Instant? { began.withLock { $0 } }
+
+    func drain() {
+        began.withLock { $0 = $0 ?? .now }
+        draining.store(true, ordering: .relaxed)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import MapTiles
+import Storage
+import Synchronization
+
+extension ServiceMetrics {
+    /// Registers what is read at each scrape from the parts that keep it: readiness, the data
+    /// version and the newest publication, catalog refreshes, the caches and tile renders.
+    func observe(watcher: DataVersionWatcher, readiness: Readiness, responses: ResponseCache, tiles: TileService, tileResponses: ResponseCache) {
+        sample("geoserve_ready") { readiness.isDraining ? 0 : 1 }
+        sample("geoserve_data_version") { Double(max(0, watcher.dataVersion)) }
+        sample("geoserve_publication") { Double(watcher.publications.latest?.id ?? 0) }
+        // 0 before the first publication: an alert on age then fires on the missing publication
+        // through the publication number staying 0, not on a huge age.
+        sample("geoserve_publication_age_seconds") {
+            watcher.publications.latest.map { max(0, Date().timeIntervalSince($0.publishedAt)) } ?? 0
+        }
+        sampleCounter("geoserve_catalog_refreshes_total") { watcher.refreshes.load(ordering: .relaxed) }
+        sampleCounter("geoserve_tile_renders_total") { tiles.renders.load(ordering: .relaxed) }
+        for (name, cache) in [("responses", responses), ("tile_responses", tileResponses)] {
+            sampleCounter("geoserve_cache_hits_total", dimensions: [("cache", name)]) { cache.statistics.hits }
+            sampleCounter("geoserve_cache_misses_total", dimensions: [("cache", name)]) { cache.statistics.misses }
+            sample("geoserve_cache_bytes", dimensions: [("cache", name)]) { Double(cache.statistics.bytes) }
+        }
+        sampleCounter("geoserve_cache_hits_total", dimensions: [("cache", "tiles")]) { tiles.cache.statistics.hits }
+        sampleCounter("geoserve_cache_misses_total", dimensions: [("cache", "tiles")]) { tiles.cache.statistics.misses }
+        sample("geoserve_cache_bytes", dimensions: [("cache", "tiles")]) { Double(tiles.cache.statistics.bytes) }
+    }
+}

@@ -1,0 +1,178 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+@testable import geoserve
+
+extension TestClientProtocol {
+    /// GET /metrics: status and body text.
+    func metrics(token: String? = nil, forwardedFor: String? = nil) async throws -> (HTTPResponse.Status, String) {
+        var headers = HTTPFields()
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        if let forwardedFor { headers[.xForwardedFor] = forwardedFor }
+        return try await execute(uri: "/metrics", method: .get, headers: headers) { r in (r.status, String(buffer: r.body)) }
+    }
+}
+
+/// One sample's value from Prometheus's text format, found by its name and exact label set as
+/// the exposition writes them; 0 when absent.
+func sampleValue(_ text: String, _ series: String) -> Double {
+    for line in text.split(separator: "\n") where line.hasPrefix(series + " ") {
+        return Double(line.dropFirst(series.count + 1)) ?? .nan
+    }
+    return 0
+}
+
+@Suite("metrics, request ids and limits")
+struct OperationsTests {
+    @Test("/metrics counts requests by route pattern and status class, reports received and decided, and intake batches")
+    func countersMove() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        let metrics = ServiceMetrics()
+        try await service.run(.live, metrics: metrics) { client in
+            let admin = try await client.login(TestService.adminEmail)
+            for _ in 0..<3 { _ = try await client.json(.get, "/collections/halls/items") }
+            _ = try await client.json(.get, "/collections/no-such-layer/items")
+            _ = try await client.json(.get, "/v1/reports/\(UUID().uuidString)")
+            let (status, created, _) = try await client.submit(Drafts.covid())
+            #expect(status == .created)
+            let id = created["id"] as? String ?? ""
+            let (verified, _) = try await client.json(.post, "/v1/reports/\(id)/transitions", token: admin, body: #"{"transition":"verify"}"#)
+            #expect(verified == .ok)
+
+            let (scraped, text) = try await client.metrics()
+            #expect(scraped == .ok)
+            #expect(sampleValue(text, #"geoserve_http_requests_total{route="/collections/{layer}/items",method="GET",status_class="2xx"}"#) == 3)
+            #expect(sampleValue(text, #"geoserve_http_requests_total{route="/collections/{layer}/items",method="GET",status_class="4xx"}"#) == 1)
+            #expect(sampleValue(text, #"geoserve_http_request_duration_seconds_count{route="/collections/{layer}/items",method="GET",status_class="2xx"}"#) == 3)
+            #expect(sampleValue(text, #"geoserve_reports_received_total{kind="covid"}"#) == 1)
+            #expect(sampleValue(text, #"geoserve_reports_decided_total{kind="covid",decision="verified"}"#) == 1)
+            #expect(sampleValue(text, #"geoserve_verification_latency_seconds_count{kind="covid"}"#) == 1)
+            #expect(sampleValue(text, "geoserve_intake_batch_size_count") >= 1)
+            #expect(sampleValue(text, "geoserve_intake_commit_seconds_count") >= 1)
+            #expect(sampleValue(text, #"geoserve_store_call_seconds_count{operation="transition"}"#) == 1)
+            #expect(sampleValue(text, "geoserve_ready") == 1)
+            #expect(sampleValue(text, "geoserve_publication") >= 1)
+            #expect(sampleValue(text, #"geoserve_cache_misses_total{cache="responses"}"#) >= 1)
+            #expect(sampleValue(text, #"geoserve_cache_hits_total{cache="responses"}"#) >= 1)
+            // Ids never become label values: the report read counts under its pattern.
+            #expect(!text.contains(id))
+            #expect(text.contains(#"route="/v1/reports/{id}""#))
+            #expect(!text.contains("H07"))
+        }
+    }
+
+    @Test("/metrics without a token is for --metrics-allow addresses; a proxied client is judged by its forwarded address; an admin's token reads it anywhere")
+    func access() async throws {
+        var service = try await TestService(demo: false)
+        defer { service.remove() }
+        try await service.run(.live) { client in
+            #expect(try await client.metrics().0 == .ok)    // loopback, the default
+            let (status, _) = try await client.metrics(forwardedFor: "203.0.113.9")
+            #expect(status == .forbidden)
+        }
+        service.configuration.metricsAllow = try MetricsAccess(parsing: "10.0.0.0/8")
+        try await service.run(.live) { client in
+            let (status, body) = try await client.metrics()
+            #expect(status == .forbidden)
+            #expect(body.contains("--metrics-allow"))
+            let admin = try await client.login(TestService.adminEmail)
+            #expect(try await client.metrics(token: admin).0 == .ok)
+            let viewer = try await client.account("viewer", admin: admin).token
+            #expect(try await client.metrics(token: viewer).0 == .forbidden)
+        }
+    }
+
+    @Test("--metrics-allow reads addresses and CIDR ranges of both families and refuses what it cannot read")
+    func accessParsing() throws {
+        let allow = try MetricsAccess(parsing: "10.0.0.0/8, 192.168.1.7,fd00::/8")
+        #expect(allow.allows("10.200.3.4"))
+        #expect(!allow.allows("11.0.0.1"))
+        #expect(allow.allows("192.168.1.7"))
+        #expect(!allow.allows("192.168.1.8"))
+        #expect(allow.allows("fd12:3456::1"))
+        #expect(!allow.allows("fe80::1"))
+        #expect(allow.allows("::ffff:10.1.1.1"))
+        #expect(!allow.allows("unknown"))
+        #expect(MetricsAccess.loopback.allows("127.0.0.1") && MetricsAccess.loopback.allows("::1"))
+        #expect(!(try MetricsAccess(parsing: "none")).allows("127.0.0.1"))
+        #expect(throws: MetricsAccessError.self) { try MetricsAccess(parsing: "10.0.0/8") }
+        #expect(throws: MetricsAccessError.self) { try MetricsAccess(parsing: "10.0.0.0/33") }
+        #expect(throws: MetricsAccessError.self) { try MetricsAccess(parsing: "campus.example") }
+    }
+
+    @Test("every response carries a request id: the client's when plausible, else a new one")
+    func requestIDs() async throws {
+        let service = try await TestService(demo: false)
+        defer { service.remove() }
+        try await service.run { client in
+            let given = try await client.execute(uri: "/healthz", method: .get, headers: [.xRequestID: "lb-7f3a.42:x_y"]) { $0.headers[.xRequestID] }
+            #expect(given == "lb-7f3a.42:x_y")
+            let odd = try await client.execute(uri: "/healthz", method: .get, headers: [.xRequestID: "two words\u{7}"]) { $0.headers[.xRequestID] }
+            #expect(odd != nil && odd != "two words\u{7}" && odd?.count == 24)
+            let fresh = try await client.execute(uri: "/nowhere", method: .get) { $0.headers[.xRequestID] }
+            let again = try await client.execute(uri: "/nowhere", method: .get) { $0.headers[.xRequestID] }
+            #expect(fresh?.count == 24 && again?.count == 24 && fresh != again)
+        }
+    }
+
+    @Test("an account past its writes per minute gets 429 with Retry-After, counted as an account limit; nothing is stored for it")
+    func accountLimit() async throws {
+        var service = try await TestService()
+        defer { service.remove() }
+        service.configuration.accountWritesPerMinute = 2
+        let metrics = ServiceMetrics()
+        try await service.run(.live, metrics: metrics) { client in
+            let admin = try await client.login(TestService.adminEmail)
+            let reporter = try await client.account("reporter", admin: admin).token
+            let other = try await client.account("reporter", admin: admin).token
+            #expect(try await client.submit(Drafts.misconduct(anonymous: false), token: reporter).0 == .created)
+            #expect(try await client.submit(Drafts.misconduct(anonymous: false), token: reporter).0 == .created)
+            let (status, body, headers) = try await client.submit(Drafts.misconduct(anonymous: false), token: reporter)
+            #expect(status == .tooManyRequests)
+            #expect(errorCode(body) == "rate_limited")
+            #expect(Int(headers[.retryAfter] ?? "") ?? 0 >= 1)
+            // Another account has its own budget.
+            #expect(try await client.submit(Drafts.misconduct(anonymous: false), token: other).0 == .created)
+            let (_, queue) = try await client.json(.get, "/v1/verification/queue", token: admin)
+            #expect((queue["reports"] as? [Any])?.count == 3)
+            let (_, text) = try await client.metrics()
+            #expect(sampleValue(text, #"geoserve_rate_limited_total{limit="account"}"#) == 1)
+        }
+    }
+
+    @Test("a JSON log line is one object: time, level, logger, message, then the metadata, control characters escaped")
+    func jsonLine() throws {
+        let date = Date(timeIntervalSince1970: 1_795_472_019.25)
+        let line = JSONLogHandler.line(time: date, level: .notice, label: "geoserve", message: "a \"quoted\"\nline\u{1}",
+                                       metadata: ["hb.request.id": "abc", "count": .stringConvertible(3), "list": .array(["x", .dictionary(["k": "v"])])])
+        let text = String(decoding: line, as: UTF8.self)
+        #expect(!text.contains("\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+        #expect(object["time"] as? String == "2026-11-23T22:13:39.250Z")
+        #expect(object["level"] as? String == "notice")
+        #expect(object["logger"] as? String == "geoserve")
+        #expect(object["message"] as? String == "a \"quoted\"\nline\u{1}")
+        #expect(object["request_id"] as? String == "abc")
+        #expect(object["count"] as? String == "3")
+        #expect(((object["list"] as? [Any])?.last as? [String: String]) == ["k": "v"])
+    }
+
+    @Test("geoserve config prints the effective settings as an environment file, the database password masked")
+    func configPrinted() throws {
+        let options = try ServeOptions.parse(["--database", "postgres://geoserve:s3cret-pw@db.campus.example/geoserve",
+                                              "--metrics-allow", "10.0.0.0/8", "--shutdown-grace", "30", "--account-writes-per-minute", "5"])
+        let text = ConfigCommand.render(try options.configuration())
+        #expect(!text.contains("s3cret-pw"))
+        #expect(text.contains("GEOSERVE_DATABASE=postgres://geoserve:***@db.campus.example/geoserve\n"))
+        #expect(text.contains("GEOSERVE_METRICS_ALLOW=10.0.0.0/8\n"))
+        #expect(text.contains("GEOSERVE_SHUTDOWN_GRACE=30\n"))
+        #expect(text.contains("GEOSERVE_ACCOUNT_WRITES_PER_MINUTE=5\n"))
+        #expect(text.contains("GEOSERVE_PUBLISH_AT=06:00\n"))
+        #expect(throws: (any Error).self) { try ServeOptions.parse(["--drain-delay", "30"]).configuration() }
+        #expect(throws: (any Error).self) { try ServeOptions.parse(["--log-format", "xml"]).configuration() }
+    }
+}
