@@ -24,20 +24,7 @@ struct DurabilityTests {
         var server = try await LiveServer(database: db, demoData: demo)
         let log = SubmissionLog()
         let port = server.port
-        let writers = Task {
-            await withTaskGroup(of: Void.self) { group in
-                for w in 0..<8 {
-                    group.addTask {
-                        for i in 0..<400 {
-                            let key = "durability-\(w)-\(i)-\(UUID().uuidString)"
-                            log.sent.withLock { _ = $0.insert(key) }
-                            guard let (status, body) = try? await LiveServer.post(port: port, path: "/v1/reports", body: Drafts.misconduct(), key: key) else { return }
-                            if status == 201, let id = body["id"] as? String { log.acknowledged.withLock { $0[key] = id } }
-                        }
-                    }
-                }
-            }
-        }
+        let writers = Task { await log.submit(port: port, prefix: "durability", each: 400) }
         // Let some reports land, then kill the process without warning.
         while log.acknowledged.withLock({ $0.count }) < 150 { try await Task.sleep(for: .milliseconds(10)) }
         _ = try await server.stop(signal: SIGKILL)
@@ -78,6 +65,24 @@ final class SubmissionLog: Sendable {
     /// Idempotency key -> report id, for every 201.
     let acknowledged = Mutex<[String: String]>([:])
     let sent = Mutex<Set<String>>([])
+
+    /// Eight writers each submitting up to `each` anonymous misconduct reports with keys of their
+    /// own; a writer stops when the server stops answering or (`untilRefused`) answers other than 201.
+    func submit(port: Int, prefix: String, each: Int, untilRefused: Bool = false) async {
+        await withTaskGroup(of: Void.self) { group in
+            for w in 0..<8 {
+                group.addTask {
+                    for i in 0..<each {
+                        let key = "\(prefix)-\(w)-\(i)-\(UUID().uuidString)"
+                        self.sent.withLock { _ = $0.insert(key) }
+                        guard let (status, body) = try? await LiveServer.post(port: port, path: "/v1/reports", body: Drafts.misconduct(), key: key) else { return }
+                        if status == 201, let id = body["id"] as? String { self.acknowledged.withLock { $0[key] = id } }
+                        if untilRefused, status != 201 { return }
+                    }
+                }
+            }
+        }
+    }
 }
 
 extension LiveServer {

@@ -73,20 +73,7 @@ struct LifecycleTests {
                                           arguments: ["--shutdown-grace", "10", "--drain-delay", "1"])
         let log = SubmissionLog()
         let port = server.port
-        let writers = Task {
-            await withTaskGroup(of: Void.self) { group in
-                for w in 0..<8 {
-                    group.addTask {
-                        for i in 0..<2_000 {
-                            let key = "lifecycle-\(w)-\(i)-\(UUID().uuidString)"
-                            guard let (status, body) = try? await LiveServer.post(port: port, path: "/v1/reports", body: Drafts.misconduct(), key: key) else { return }
-                            if status == 201, let id = body["id"] as? String { log.acknowledged.withLock { $0[key] = id } }
-                            if status != 201 { return }
-                        }
-                    }
-                }
-            }
-        }
+        let writers = Task { await log.submit(port: port, prefix: "lifecycle", each: 2_000, untilRefused: true) }
         while log.acknowledged.withLock({ $0.count }) < 200 { try await Task.sleep(for: .milliseconds(10)) }
         let start = ContinuousClock.now
         kill(server.process.processIdentifier, SIGTERM)
