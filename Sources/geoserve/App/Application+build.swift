@@ -70,7 +70,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     let known = KnownRoutes()
     // Outermost: every request is logged and counted with the status the client saw.
-    router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: RequestLogMiddleware(jsonSink: configuration.logFormat.resolved == .json ? .standardError : nil))
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
     // Next, so that error responses carry the CORS headers too.
     router.add(middleware: CrossOriginMiddleware(allowedOrigins: configuration.corsOrigins))

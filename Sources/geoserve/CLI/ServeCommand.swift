@@ -41,6 +41,8 @@ struct ServeCommand: AsyncParsableCommand {
         group.maximumGracefulShutdownDuration = config.shutdownGrace
         // After the grace, running tasks are cancelled; one that ignores it ends the process.
         group.maximumCancellationDuration = .seconds(5)
+        // Batched log lines are written before the process ends, however it ends.
+        defer { LogSink.standardError.flush() }
         try await ServiceGroup(configuration: group).run()
         if let began = readiness.stopBegan, ContinuousClock.now - began > config.shutdownGrace {
             logger.error("stopped after the shutdown grace: requests still running were cut off",

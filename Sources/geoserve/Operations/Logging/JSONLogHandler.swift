@@ -4,17 +4,19 @@ import Logging
 /// One JSON object per line on standard error, for a log pipeline (journald, Loki, Elastic):
 /// `time` (UTC, milliseconds), `level`, `logger`, `message`, then the metadata as members.
 ///
-/// Each line is one `write(2)` on standard error (a loop only if the kernel takes part of it), so
-/// lines from different threads do not interleave on a pipe or journald's socket. Values are the metadata the service chose to log:
-/// it never logs report content, personal data, secrets or request bodies (see the request log).
+/// Lines go through a `LogSink`, which writes them in batches (warnings and above at once).
+/// Values are the metadata the service chose to log: it never logs report content, personal data,
+/// secrets or request bodies (see the request log).
 struct JSONLogHandler: LogHandler {
     let label: String
     var logLevel: Logger.Level = .info
     var metadata: Logger.Metadata = [:]
     var metadataProvider: Logger.MetadataProvider?
+    let sink: LogSink
 
-    init(label: String, metadataProvider: Logger.MetadataProvider? = nil) {
+    init(label: String, sink: LogSink = .standardError, metadataProvider: Logger.MetadataProvider? = nil) {
         self.label = label
+        self.sink = sink
         self.metadataProvider = metadataProvider
     }
 
@@ -27,16 +29,11 @@ struct JSONLogHandler: LogHandler {
         var line = Self.line(time: Date(), level: event.level, label: label, message: event.message.description,
                              metadata: merged(event.metadata))
         line.append(UInt8(ascii: "\n"))
-        line.withUnsafeBufferPointer { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if n > 0 { offset += n } else if n < 0, errno == EINTR { continue } else { return }
-            }
-        }
+        sink.append(line, urgent: event.level >= .warning)
     }
 
     private func merged(_ explicit: Logger.Metadata?) -> Logger.Metadata {
+        if metadataProvider == nil, let explicit, metadata.isEmpty { return explicit }
         var all = metadata
         if let provided = metadataProvider?.get() { all.merge(provided) { _, new in new } }
         if let explicit { all.merge(explicit) { _, new in new } }
@@ -56,10 +53,10 @@ struct JSONLogHandler: LogHandler {
         appendString(label, to: &out)
         out.append(contentsOf: #","message":"#.utf8)
         appendString(message, to: &out)
-        for key in metadata.keys.sorted() {
+        // Hummingbird names its request id hb.request.id; pipelines expect one name.
+        for (name, key) in metadata.keys.map({ ($0 == "hb.request.id" ? "request_id" : $0, $0) }).sorted(by: { $0.0 < $1.0 }) {
             out.append(UInt8(ascii: ","))
-            // Hummingbird names its request id hb.request.id; pipelines expect one name.
-            appendString(key == "hb.request.id" ? "request_id" : key, to: &out)
+            appendString(name, to: &out)
             out.append(UInt8(ascii: ":"))
             appendValue(metadata[key]!, to: &out)
         }
