@@ -3,16 +3,18 @@
 #   ./dev.sh serve   build and run the service on the embedded store with the demo campus
 #   ./dev.sh test    run the whole test suite beside a throw-away PostgreSQL: every Swift test,
 #                    the HTTP tests again on PostgreSQL, the GeoCore tests under AddressSanitizer
-#                    with leak detection, then schemathesis and GDAL against a live server, and
-#                    the attacker suite (a linear programme over every public output)
+#                    with leak detection, the dashboard in headless Chromium, then schemathesis,
+#                    GDAL and prometheus_client against a live server, and the attacker suite
+#                    (a linear programme over every public output)
 # Both install the Debian packages they need when missing (as root, or through sudo).
 set -euo pipefail
 cd "$(dirname "$0")"
 
-packages=(libgeos-dev libcairo2-dev libsqlite3-dev zlib1g-dev libpq-dev pkg-config)
+# libjs-leaflet: the dashboard's map loads Leaflet from the system package's files.
+packages=(libgeos-dev libcairo2-dev libsqlite3-dev zlib1g-dev libpq-dev pkg-config libjs-leaflet)
 # The tests start a PostgreSQL server of their own: Debian's server package, without the
-# cluster its installation would otherwise create and start.
-test_packages=(postgresql python3)
+# cluster its installation would otherwise create and start. Chromium runs the dashboard.
+test_packages=(postgresql python3 chromium)
 
 ensure_packages() {
   local missing=()
@@ -51,8 +53,12 @@ case "$command" in
     (cd Tests/Sanitized &&
       swift build --build-tests --sanitize=address --scratch-path ../../.build-sanitized &&
       ASAN_OPTIONS=detect_leaks=1 swift test --skip-build --disable-xctest --sanitize=address --scratch-path ../../.build-sanitized)
-    # Real clients against a live server: schemathesis with the whole OpenAPI document, and GDAL's
-    # OGC API - Features driver reading and copying every collection.
+    # The dashboard in a real browser: Chromium runs its script against a live service and the
+    # numbers it shows are checked against the JSON API (screenshots in .build/test-artifacts).
+    Tests/Browser/run.sh .build/debug/geoserve
+    # Real clients against a live server: schemathesis with the whole OpenAPI document, GDAL's
+    # OGC API - Features driver reading and copying every collection, and /metrics parsed by
+    # prometheus_client.
     Tests/Conformance/run.sh .build/debug/geoserve
     # An outsider's attack on the published numbers: plants small counts, collects every public
     # output over thirteen publications and solves for the planted cells with scipy's HiGHS.

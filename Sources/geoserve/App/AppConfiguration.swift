@@ -68,6 +68,8 @@ struct AppConfiguration: Sendable {
     var publicURL: String?
     /// Hosts a request's `Host` header may name when no public URL is set; `*` for any.
     var allowedHosts = LinkBase.localHosts
+    /// Where Debian's libjs-leaflet put Leaflet, which the dashboard's map loads.
+    var leafletFolder = LeafletFiles.defaultFolder
     /// Decimal places of GeoJSON coordinates (6 ≈ 10 cm).
     var coordinatePrecision = 6
     /// Disclosure control: the smallest count shown to each audience.

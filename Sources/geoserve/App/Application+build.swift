@@ -79,6 +79,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     router.add(middleware: MethodNotAllowedMiddleware(routes: known))
     router.add(middleware: DataVersionMiddleware(watcher: watcher))
     HealthController(store: store, catalog: catalog, health: health, readiness: readiness).addRoutes(to: router)
+    PagesController(leaflet: LeafletFiles(folder: configuration.leafletFolder)).addRoutes(to: router)
     router.get("openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))
     }

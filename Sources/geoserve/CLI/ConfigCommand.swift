@@ -45,6 +45,7 @@ struct ConfigCommand: ParsableCommand {
             ("", "GEOSERVE_RESPONSE_CACHE_MB", mb(c.responseCacheBytes)),
             ("", "GEOSERVE_TILE_CACHE_MB", mb(c.tileCacheBytes)),
             ("", "GEOSERVE_STATISTICS_CACHE_ENTRIES", "\(c.statisticsCacheEntries)"),
+            ("", "GEOSERVE_LEAFLET_FOLDER", c.leafletFolder),
             ("Limits", "GEOSERVE_ATTACHMENT_MB", mb(c.maxAttachmentBytes)),
             ("", "GEOSERVE_REPORT_ATTACHMENTS_MB", mb(c.attachmentLimits.totalBytes)),
             ("", "GEOSERVE_MIN_FREE_DISK_MB", "\(c.minFreeDiskBytes >> 20)"),

@@ -41,6 +41,9 @@ struct ServeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Folder of attachment files; several processes need one they share (env GEOSERVE_ATTACHMENTS; default attachments/ beside a SQLite file, var/attachments for PostgreSQL).", valueName: "folder"))
     var attachments: String?
 
+    @Option(name: .customLong("leaflet-folder"), help: ArgumentHelp("Where Leaflet's files are, for the dashboard's map (env GEOSERVE_LEAFLET_FOLDER, default Debian's libjs-leaflet, /usr/share/javascript/leaflet).", valueName: "folder"))
+    var leafletFolder: String?
+
     @OptionGroup var store: StoreOptions
 
     @OptionGroup(title: "Publication") var publication: PublicationOptions
@@ -88,6 +91,7 @@ struct ServeOptions: ParsableArguments {
         }
         config.responseCacheBytes = responseMB << 20
         config.tileCacheBytes = tileMB << 20
+        config.leafletFolder = EnvironmentDefault.string(leafletFolder, "GEOSERVE_LEAFLET_FOLDER", config.leafletFolder)
         try limits.apply(to: &config)
         try operations.apply(to: &config)
         return config

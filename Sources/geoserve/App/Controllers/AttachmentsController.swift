@@ -123,5 +123,5 @@ struct AttachmentsController {
 extension HTTPField.Name {
     /// The anonymous reporter's receipt token.
     static let receiptToken = HTTPField.Name("X-Receipt-Token")!
-    static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
+
 }

@@ -39,7 +39,8 @@ struct FeaturesController {
     func landing(_ request: Request, _ context: AppRequestContext) throws -> Response {
         let q = try FeatureQuery(request, declared: QueryParameters.ogcFormat)
         let b = base(request)
-        if q.format == .html { return page(FeaturePages.landing(layers: sortedLayers(), base: b)) }
+        // People open the service's root in a browser: they get the campus dashboard.
+        if q.format == .html { return PagesController.dashboardResponse(request) }
         return try fixed(request, OGCDocuments.landing(base: b), type: Self.json)
     }
 

@@ -1,0 +1,53 @@
+/// The pages' one style sheet, served as a file: the Content-Security-Policy allows no inline
+/// style. Colours keep a contrast of at least 4.5:1 against their background.
+enum PageStyle {
+    static let css = #"""
+    :root{--ink:#1b1b1b;--muted:#4a4a4a;--line:#c8c8c8;--panel:#f5f5f5;--accent:#0b5394;--up:#a50f15;--down:#006d2c}
+    *{box-sizing:border-box}
+    body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:#fff}
+    .top{padding:1rem 1.25rem .5rem;border-bottom:1px solid var(--line)}
+    h1{margin:0;font-size:1.5rem}
+    h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
+    main{padding:0 1.25rem 2rem;max-width:72rem;margin:0 auto}
+    .caption,.small{color:var(--muted);max-width:46rem}
+    .small{font-size:.875rem;margin-top:2rem}
+    a{color:var(--accent)}
+    .controls{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-end;margin:1rem 0}
+    .controls select{font:inherit;padding:.35rem;min-height:44px;margin-left:.25rem}
+    .windows{border:0;padding:0;margin:0;display:flex;gap:.25rem;flex-wrap:wrap}
+    .windows legend{padding:0;margin-bottom:.25rem;font-size:.875rem;color:var(--muted)}
+    .windows label{display:inline-flex;align-items:center;gap:.3rem;border:1px solid var(--line);border-radius:6px;padding:.35rem .7rem;min-height:44px;cursor:pointer}
+    .windows input:focus-visible+span,.windows label:focus-within{outline:2px solid var(--accent);outline-offset:2px}
+    .summary{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:1rem}
+    .card{background:var(--panel);border-radius:8px;padding:.9rem 1rem;display:flex;flex-direction:column;gap:.2rem}
+    .label{color:var(--muted);font-size:.875rem}
+    .big{font-size:2.4rem;line-height:1.1}
+    .mid{font-size:1.2rem}
+    .change{font-size:.9rem;color:var(--muted)}
+    .change.up{color:var(--up)}
+    .change.down{color:var(--down)}
+    .map-box{margin-top:1rem;display:grid;grid-template-columns:1fr 16rem;gap:1rem}
+    #map{height:26rem;border:1px solid var(--line);border-radius:8px;background:#eef1f4}
+    .legend{font-size:.875rem}
+    .legend ul{list-style:none;padding:0;margin:.25rem 0}
+    .legend li{display:flex;align-items:center;gap:.4rem;margin:.15rem 0}
+    .swatch{display:inline-block;width:1.1rem;height:1.1rem;border:1px solid #777}
+    .nearest{font-size:.9rem}
+    .nearest ol{padding-left:1.2rem;margin:.25rem 0}
+    .notice{background:#fff4ce;border:1px solid #c9a400;padding:.6rem .8rem;border-radius:6px}
+    .chart svg{width:100%;max-width:40rem;height:auto}
+    .chart .bar{fill:var(--accent)}
+    .chart text{font-size:11px;fill:var(--muted)}
+    .table-wrap{overflow-x:auto}
+    table{border-collapse:collapse;width:100%;min-width:30rem}
+    caption{text-align:left;color:var(--muted);font-size:.875rem;padding:.25rem 0}
+    th,td{border-bottom:1px solid var(--line);padding:.4rem .5rem;text-align:left}
+    th.n,td.n{text-align:right}
+    th button{font:inherit;font-weight:600;background:none;border:0;padding:.2rem 0;cursor:pointer;color:var(--ink);min-height:32px}
+    th[aria-sort=ascending] button::after{content:" ▲"}
+    th[aria-sort=descending] button::after{content:" ▼"}
+    th button:focus-visible{outline:2px solid var(--accent)}
+    .area-label{background:none;border:0;box-shadow:none;font-weight:700;color:#111;text-shadow:0 0 3px #fff,0 0 3px #fff}
+    @media (max-width:48rem){.map-box{grid-template-columns:1fr}#map{height:20rem}.big{font-size:2rem}main{padding:0 .75rem 2rem}.top{padding:.75rem}}
+    """#
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The dashboard in a real browser: Debian's Chromium, headless, runs the page's script against a
+# live service whose demo campus holds verified, published reports, and the numbers it shows are
+# checked against the JSON API — the total and every area, for two windows — with the
+# Content-Security-Policy in force (a script or style the policy blocks would leave the page
+# empty). Screenshots at desktop and phone width are kept in $ARTIFACTS.
+#
+# Usage: Tests/Browser/run.sh PATH_TO_GEOSERVE_BINARY
+# Last line: "browser: N passed, M failed"; exits non-zero when any check failed.
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+ARTIFACTS=${ARTIFACTS:-$ROOT/.build/test-artifacts}
+PASSWORD=browser-test-password-1
+[ $# -eq 1 ] && [ -x "$1" ] || { echo "usage: $0 PATH_TO_GEOSERVE_BINARY" >&2; exit 2; }
+BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+apt_install() {
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null 2>&1 ||
+    { as_root apt-get update -q >/dev/null && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null; }
+}
+command -v chromium >/dev/null || apt_install chromium || { echo "FAIL install chromium"; echo "browser: 0 passed, 1 failed"; exit 1; }
+[ -f /usr/share/javascript/leaflet/leaflet.min.js ] || apt_install libjs-leaflet || { echo "FAIL install libjs-leaflet"; echo "browser: 0 passed, 1 failed"; exit 1; }
+
+WORK=$(mktemp -d)
+SERVER=
+cleanup() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+for name in $(compgen -e | grep '^GEOSERVE_'); do unset "$name"; done
+mkdir -p "$ARTIFACTS"
+
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+URL="http://127.0.0.1:$PORT"
+"$BIN" migrate --database "$WORK/geoserve.sqlite" >/dev/null
+echo "$PASSWORD" | "$BIN" user create --role admin --email admin@browser.example --database "$WORK/geoserve.sqlite" >/dev/null
+"$BIN" serve --port "$PORT" --database "$WORK/geoserve.sqlite" --demo-data "$ROOT/data" --log-level warning \
+  --anonymous-per-minute 0 --account-writes-per-minute 0 --drain-delay 0 >"$WORK/server.log" 2>&1 &
+SERVER=$!
+for _ in $(seq 120); do curl -fs -o /dev/null "$URL/readyz" && break; sleep 0.25; done
+
+python3 "$HERE/dashboard.py" "$URL" admin@browser.example "$PASSWORD" "$ARTIFACTS" "$WORK"

@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import geoserve
+
+@Suite("pages")
+struct PagesTests {
+    @Test("a browser asking for / gets the dashboard under a Content-Security-Policy without inline code; JSON clients still get the landing document")
+    func dashboard() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            let page = try await client.execute(uri: "/", method: .get, headers: [.accept: "text/html,application/xhtml+xml"]) { $0 }
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            let policy = page.headers[.contentSecurityPolicy] ?? ""
+            #expect(policy.contains("script-src 'self'") && policy.contains("style-src 'self'") && !policy.contains("unsafe-inline"))
+            #expect(page.headers[.xFrameOptions] == "DENY")
+            let html = String(buffer: page.body)
+            #expect(html.contains(#"<script src="/assets/dashboard.js" defer></script>"#))
+            // No inline script, style element or style attribute: the policy would block them.
+            #expect(!html.contains("<script>") && !html.contains("<style") && !html.contains(" style="))
+            #expect(html.contains(#"<table id="areas">"#))
+            let (status, _, landing) = try await client.getJSON("/")
+            #expect(status == .ok && landing["links"] != nil)
+        }
+    }
+
+    @Test("the dashboard's script and style are served with ETags and revalidate to 304")
+    func assets() async throws {
+        let service = try await TestService(demo: false)
+        defer { service.remove() }
+        try await service.run { client in
+            for (path, type) in [("/assets/dashboard.js", "text/javascript; charset=utf-8"), ("/assets/pages.css", "text/css; charset=utf-8")] {
+                let first = try await client.execute(uri: path, method: .get) { $0 }
+                #expect(first.status == .ok && first.headers[.contentType] == type && first.body.readableBytes > 1000)
+                let etag = try #require(first.headers[.eTag])
+                let again = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: etag]) { $0.status }
+                #expect(again == .notModified)
+            }
+            let script = try await client.execute(uri: "/assets/dashboard.js", method: .get) { String(buffer: $0.body) }
+            // Data reaches the page as text only.
+            #expect(!script.contains("innerHTML") && !script.contains("eval(") && script.contains("textContent"))
+        }
+    }
+
+    @Test("Leaflet comes from the system package's files, gzip-compressed when the browser takes it; a missing package is named")
+    func leaflet() async throws {
+        var service = try await TestService(demo: false)
+        defer { service.remove() }
+        let installed = LeafletFiles(folder: LeafletFiles.defaultFolder)
+        try #require(installed.isInstalled, "libjs-leaflet is installed by ./dev.sh test")
+        try await service.run { client in
+            let plain = try await client.execute(uri: "/assets/leaflet/leaflet.js", method: .get) { $0 }
+            #expect(plain.status == .ok && plain.headers[.contentEncoding] == nil)
+            #expect(String(buffer: plain.body).contains("Leaflet"))
+            let zipped = try await client.execute(uri: "/assets/leaflet/leaflet.js", method: .get, headers: [.acceptEncoding: "gzip, deflate"]) { $0 }
+            #expect(zipped.status == .ok && zipped.headers[.contentEncoding] == "gzip")
+            #expect(zipped.body.readableBytes < plain.body.readableBytes / 2)
+            #expect(try await client.execute(uri: "/assets/leaflet/leaflet.css", method: .get) { $0.status } == .ok)
+            // Only the files the page needs: nothing else of the folder, and no way out of it.
+            #expect(try await client.execute(uri: "/assets/leaflet/leaflet.esm.js", method: .get) { $0.status } == .notFound)
+            #expect(try await client.execute(uri: "/assets/leaflet/../../../etc/passwd", method: .get) { $0.status } == .notFound)
+        }
+        let empty = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: empty) }
+        service.configuration.leafletFolder = empty.path
+        try await service.run { client in
+            let (status, body) = try await client.json(.get, "/assets/leaflet/leaflet.js")
+            #expect(status == .notFound)
+            #expect(errorMessage(body)?.contains("libjs-leaflet") == true)
+        }
+    }
+}
