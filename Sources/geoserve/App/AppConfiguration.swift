@@ -15,6 +15,8 @@ struct AppConfiguration: Sendable {
     var databaseConnections = StoreSettings.defaultConnections
     /// The longest one PostgreSQL statement may run.
     var statementTimeout = Duration.seconds(30)
+    /// Fill a store without reports with synthetic demo reports and their publications at start.
+    var demoReports = false
     /// Folder whose layers are imported when the store has none; nil imports nothing.
     var demoDataPath: String? = "data"
     var logLevel: Logger.Level = .info

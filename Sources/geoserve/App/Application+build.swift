@@ -24,10 +24,21 @@ func buildApplication(_ configuration: AppConfiguration, metrics: ServiceMetrics
                                      interval: configuration.dataVersionInterval, logger: logger)
     try await watcher.check()
     logger.info("layers loaded", metadata: ["count": "\(catalog.snapshot().count)", "dataVersion": "\(watcher.dataVersion)"])
+    let publisher = Publisher(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone)
+    if configuration.demoReports {
+        // Before the first publication, so that the demo's history is published day by day.
+        do {
+            let outcome = try await DemoSeeder(store: store, catalog: catalog, publisher: publisher, layer: "halls",
+                                               demo: DemoReports(days: 28, seed: 1)).seed()
+            logger.notice("stored synthetic demo reports", metadata: ["reports": "\(outcome.reports)", "publications": "\(outcome.publications)"])
+            await watcher.noteCommit()
+        } catch let refused as DemoSeeder.Refused {
+            logger.notice("no demo reports", metadata: ["reason": "\(refused.description)"])
+        }
+    }
     // A scheduled time missed while no process ran (or a first start) is published before the
     // first request, so a new installation shows its demo numbers at once.
-    let scheduler = PublicationScheduler(publisher: Publisher(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone),
-                                         schedule: configuration.publicationSchedule, watcher: watcher, logger: logger)
+    let scheduler = PublicationScheduler(publisher: publisher, schedule: configuration.publicationSchedule, watcher: watcher, logger: logger)
     do {
         try await scheduler.catchUp()
     } catch {

@@ -39,6 +39,7 @@ struct ConfigCommand: ParsableCommand {
             ("", "GEOSERVE_KEYS", (try? c.keysFile) ?? ""),
             ("", "GEOSERVE_ATTACHMENTS", (try? c.attachmentsFolder.path) ?? ""),
             ("", "GEOSERVE_DEMO_DATA", c.demoDataPath ?? "none"),
+            ("", "GEOSERVE_DEMO_REPORTS", c.demoReports ? "1" : "0"),
             ("Publication", "GEOSERVE_K_PUBLIC", "\(c.disclosure.threshold(for: .public))"),
             ("", "GEOSERVE_PUBLISH_AT", c.publicationSchedule.times.isEmpty ? "never" : c.publicationSchedule.text.joined(separator: ",")),
             ("Serving", "GEOSERVE_PRECISION", "\(c.coordinatePrecision)"),

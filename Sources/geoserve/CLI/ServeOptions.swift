@@ -41,6 +41,9 @@ struct ServeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Folder of attachment files; several processes need one they share (env GEOSERVE_ATTACHMENTS; default attachments/ beside a SQLite file, var/attachments for PostgreSQL).", valueName: "folder"))
     var attachments: String?
 
+    @Flag(name: .customLong("demo-reports"), help: "At start, fill a store without reports with synthetic, clearly marked demo reports published day by day over 28 days (env GEOSERVE_DEMO_REPORTS=1); never on a store with reports.")
+    var demoReports = false
+
     @Option(name: .customLong("leaflet-folder"), help: ArgumentHelp("Where Leaflet's files are, for the dashboard's map (env GEOSERVE_LEAFLET_FOLDER, default Debian's libjs-leaflet, /usr/share/javascript/leaflet).", valueName: "folder"))
     var leafletFolder: String?
 
@@ -91,6 +94,7 @@ struct ServeOptions: ParsableArguments {
         }
         config.responseCacheBytes = responseMB << 20
         config.tileCacheBytes = tileMB << 20
+        config.demoReports = demoReports || ["1", "true", "yes"].contains(EnvironmentDefault.string(nil, "GEOSERVE_DEMO_REPORTS", "0").lowercased())
         config.leafletFolder = EnvironmentDefault.string(leafletFolder, "GEOSERVE_LEAFLET_FOLDER", config.leafletFolder)
         try limits.apply(to: &config)
         try operations.apply(to: &config)
