@@ -109,7 +109,7 @@ struct AuthorizationMatrixTests {
         let elsewhere: Set<String> = ["POST /v1/auth/login", "POST /v1/auth/logout", "POST /v1/accounts", "POST /v1/accounts/{}/revoke-tokens",
                                       "POST /v1/reports/{}/attachments", "GET /v1/attachments/{}", "DELETE /v1/reports/{}/claim",
                                       "DELETE /v1/reports/{}/grants/{}", "POST /v1/reports/{}/revisions/{}/restore", "GET /readyz",
-                                      "GET /metrics", "GET /assets/dashboard.js", "GET /assets/pages.css", "GET /assets/leaflet/**"]
+                                      "GET /metrics", "GET /assets/dashboard.js", "GET /assets/pages.css", "GET /assets/ogc.css", "GET /assets/leaflet/**"]
         let inMatrix = Set(Self.rows.map { row in
             "\(row.method.rawValue) " + row.path.split(separator: "?")[0].split(separator: "/").map { ["r", "zzz", "nobody", "halls", "H01", "halls.json", "16", "16795", "24351.png"].contains($0) ? "{}" : String($0) }
                 .reduce("") { $0 + "/" + $1 }

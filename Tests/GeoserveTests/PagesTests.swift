@@ -27,6 +27,27 @@ struct PagesTests {
         }
     }
 
+    @Test("every HTML page, the OGC resources' too, has the policy and no inline style; its style sheet is a file")
+    func ogcPages() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            for uri in ["/collections?f=html", "/collections/halls/items?f=html", "/collections/halls/items/H03?f=html", "/conformance?f=html"] {
+                let page = try await client.execute(uri: uri, method: .get) { $0 }
+                #expect(page.status == .ok && page.headers[.contentType] == "text/html; charset=utf-8", "\(uri)")
+                let policy = page.headers[.contentSecurityPolicy] ?? ""
+                #expect(policy.contains("style-src 'self'") && !policy.contains("unsafe-inline"), "\(uri)")
+                let html = String(buffer: page.body)
+                #expect(!html.contains("<style") && !html.contains("<script") && html.contains(#"href="/assets/ogc.css""#), "\(uri)")
+            }
+            let css = try await client.execute(uri: "/assets/ogc.css", method: .get) { $0 }
+            #expect(css.status == .ok && String(buffer: css.body).contains("border-collapse"))
+            // JSON answers carry no page policy.
+            let json = try await client.execute(uri: "/collections/halls/items?f=json", method: .get) { $0.headers[.contentSecurityPolicy] }
+            #expect(json == nil)
+        }
+    }
+
     @Test("the dashboard's script and style are served with ETags and revalidate to 304")
     func assets() async throws {
         let service = try await TestService(demo: false)

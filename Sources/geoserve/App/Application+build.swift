@@ -85,6 +85,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
     // Next, so that error responses carry the CORS headers too.
     router.add(middleware: CrossOriginMiddleware(allowedOrigins: configuration.corsOrigins))
+    router.add(middleware: PageSecurityMiddleware())
     let health = WriteHealth()
     router.add(middleware: JSONErrorMiddleware(health: health))
     router.add(middleware: MethodNotAllowedMiddleware(routes: known))

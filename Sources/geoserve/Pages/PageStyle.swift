@@ -50,4 +50,19 @@ enum PageStyle {
     .area-label{background:none;border:0;box-shadow:none;font-weight:700;color:#111;text-shadow:0 0 3px #fff,0 0 3px #fff}
     @media (max-width:48rem){.map-box{grid-template-columns:1fr}#map{height:20rem}.big{font-size:2rem}main{padding:0 .75rem 2rem}.top{padding:.75rem}}
     """#
+
+    /// The OGC resources' HTML forms (`FeaturePages`): plain tables, readable at phone width.
+    static let ogc = #"""
+    body{font:15px/1.4 system-ui,sans-serif;margin:2rem;max-width:70rem}
+    table{border-collapse:collapse}
+    td,th{border:1px solid #ccc;padding:.25rem .4rem;text-align:left}
+    th{background:#f4f4f4}
+    td.n{text-align:right}
+    p{max-width:42rem}
+    .withheld{color:#555;font-style:italic}
+    @media(max-width:40rem){body{margin:1rem}
+    table{display:block;max-width:100%;overflow-x:auto}
+    td,th{padding:.2rem .3rem}
+    }
+    """#
 }

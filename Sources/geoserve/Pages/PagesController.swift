@@ -27,11 +27,13 @@ struct PagesController {
 
     static let script = Asset(DashboardScript.js, type: "text/javascript; charset=utf-8")
     static let style = Asset(PageStyle.css, type: "text/css; charset=utf-8")
+    static let ogcStyle = Asset(PageStyle.ogc, type: "text/css; charset=utf-8")
     static let dashboard = Asset(DashboardPage.html, type: "text/html; charset=utf-8")
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("assets/dashboard.js") { request, _ in Self.send(Self.script, request) }
         router.get("assets/pages.css") { request, _ in Self.send(Self.style, request) }
+        router.get("assets/ogc.css") { request, _ in Self.send(Self.ogcStyle, request) }
         router.get("assets/leaflet/**") { request, context in
             let name = context.parameters.getCatchAll().joined(separator: "/")
             guard let file = leaflet.files[name] else {
@@ -48,19 +50,15 @@ struct PagesController {
         }
     }
 
-    /// The dashboard page, for the landing route's HTML form.
+    /// The dashboard page, for the landing route's HTML form (`PageSecurityMiddleware` adds the
+    /// policy headers).
     static func dashboardResponse(_ request: Request) -> Response {
-        var response = send(dashboard, request)
-        response.headers[.contentSecurityPolicy] = contentSecurityPolicy
-        response.headers[.xFrameOptions] = "DENY"
-        response.headers[.referrerPolicy] = "same-origin"
-        return response
+        send(dashboard, request)
     }
 
     /// An embedded file, revalidated by ETag (it changes only with the binary).
     static func send(_ asset: Asset, _ request: Request) -> Response {
-        var headers: HTTPFields = [.contentType: asset.contentType, .eTag: asset.etag, .cacheControl: "no-cache", .xContentTypeOptions: "nosniff"]
-        if asset.contentType.hasPrefix("text/html") { headers[.contentSecurityPolicy] = contentSecurityPolicy }
+        let headers: HTTPFields = [.contentType: asset.contentType, .eTag: asset.etag, .cacheControl: "no-cache", .xContentTypeOptions: "nosniff"]
         if request.headers[.ifNoneMatch] == asset.etag { return Response(status: .notModified, headers: headers) }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
     }

@@ -23,10 +23,7 @@ enum FeaturePages {
     static func document(_ title: String, _ body: String) -> String {
         """
         <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(escape(title))</title><style>body{font:15px/1.4 system-ui,sans-serif;margin:2rem;max-width:70rem}table{border-collapse:collapse}
-        td,th{border:1px solid #ccc;padding:.25rem .4rem;text-align:left}th{background:#f4f4f4}td.n{text-align:right}p{max-width:42rem}
-        .withheld{color:#555;font-style:italic}@media(max-width:40rem){body{margin:1rem}
-        table{display:block;max-width:100%;overflow-x:auto}td,th{padding:.2rem .3rem}}</style></head>
+        <title>\(escape(title))</title><link rel="stylesheet" href="/assets/ogc.css"></head>
         <body><h1>\(escape(title))</h1>\(body)</body></html>
         """
     }
