@@ -106,7 +106,7 @@ struct BenchAggregateCommand: AsyncParsableCommand {
     /// k-th area gets about 1/k of the first's), uniform over 90 days, in 3 groups; the statistics,
     /// and a closure that recomputes them from the counters.
     static func syntheticLayer(areas: Int) -> (LayerStatistics, () -> LayerStatistics) {
-        var random = BenchRandom(state: 2024)
+        var random = SeededRandom(state: 2024)
         let end = Day(year: 2024, month: 6, day: 30)
         let ids = (0..<areas).map { "cell-\($0)" }
         let harmonic = (1...areas).reduce(0.0) { $0 + 1 / Double($1) }

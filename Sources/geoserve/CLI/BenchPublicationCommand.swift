@@ -37,7 +37,7 @@ struct BenchPublicationCommand: AsyncParsableCommand {
         let keys = ids.map { LedgerKey(kind: .covid, areaClass: AreaClass([AreaRef(layer: "bench", areaID: $0)])) }
         let weights = (0..<areas).map { 1 / pow(Double($0 + 1), 0.8) }
         let scale = perDay / weights.reduce(0, +)
-        var rng = BenchRandom(state: seed)
+        var rng = SeededRandom(state: seed)
         let first = Day(year: 2026, month: 9, day: 1)
         var truth = [[Int]](repeating: [Int](repeating: 0, count: days), count: areas)
         for a in 0..<areas { for d in 0..<days { truth[a][d] = rng.poisson(weights[a] * scale) } }

@@ -8,7 +8,7 @@ enum DashboardScript {
     (function () {
       const WINDOWS = {"7d": "7 days", "14d": "14 days", "28d": "28 days"};
       const state = {layer: null, window: "7d", etag: null, data: null, tilejson: null, sort: {key: "count", dir: -1},
-                     map: null, tiles: null, outlines: null, seriesFor: null};
+                     map: null, tiles: null, outlines: null, seriesFor: null, byId: new Map()};
       const $ = (id) => document.getElementById(id);
       const el = (tag, attrs, text) => {
         const e = document.createElement(tag);
@@ -72,6 +72,7 @@ enum DashboardScript {
           next = (page.links || []).find((l) => l.rel === "next");
         }
         state.data = data;
+        state.byId = new Map(data.features.map((f) => [f.id, f]));
         await loadTiles();
         state.seriesFor = null;
         drawSeries();
@@ -115,7 +116,9 @@ enum DashboardScript {
         $("total").textContent = number(s.total.counts[w]);
         const change = s.total.change[w];
         const changeText = $("change");
-        changeText.textContent = change === undefined ? "" : signed(change) + " on the " + WINDOWS[w] + " before";
+        // An empty campus says why, rather than showing a bare zero.
+        changeText.textContent = !s.total.counts.all ? "No reports published yet: an area's reports appear once more than " + s.threshold + " have gathered."
+          : change === undefined ? "" : signed(change) + " on the " + WINDOWS[w] + " before";
         changeText.className = "change" + (change > 0 ? " up" : change < 0 ? " down" : "");
         const p = s.publication;
         $("published").textContent = p ? p.day : "not yet";
@@ -174,9 +177,10 @@ enum DashboardScript {
         box.replaceChildren(el("strong", {}, "Verified reports, " + WINDOWS[state.window]), list);
       }
 
+      // The outlines keep the features they were drawn from: the numbers come from the newest data.
       function tooltip(feature) {
-        const count = feature.properties["verified_" + state.window];
-        return (feature.properties.name || feature.id) + ": " + number(count);
+        const current = state.byId.get(feature.id) || feature;
+        return (current.properties.name || current.id) + ": " + number(current.properties["verified_" + state.window]);
       }
 
       function setupMap() {
@@ -200,8 +204,6 @@ enum DashboardScript {
           state.outlines.addTo(state.map);
           const b = t.bounds;
           state.map.fitBounds([[b[1], b[0]], [b[3], b[2]]]);
-        } else {
-          state.outlines.eachLayer((layer) => layer.setTooltipContent(tooltip(layer.feature)));
         }
       }
 
@@ -227,11 +229,10 @@ enum DashboardScript {
         let publications;
         try { publications = (await getJSON("/v1/publications")).body.publications || []; } catch (e) { publications = []; }
         const days = [...new Set(publications.map((p) => p.day))].sort().slice(-14);
-        const points = [];
-        for (const day of days) {
+        const points = await Promise.all(days.map(async (day) => {
           const r = await getJSON("/collections/" + encodeURIComponent(state.layer) + "/items?limit=1&f=json&datetime=" + day);
-          points.push({day, value: r.body.statistics.total.counts[state.window] || 0});
-        }
+          return {day, value: r.body.statistics.total.counts[state.window] || 0};
+        }));
         if (state.seriesFor !== key) return;
         if (points.length === 0) { box.replaceChildren(el("p", {}, "No publication yet.")); return; }
         const w = 560, h = 160, pad = 28, max = Math.max(1, ...points.map((p) => p.value));

@@ -1,15 +1,17 @@
 import Foundation
+import NIOCore
 
 /// Leaflet as Debian's `libjs-leaflet` installs it (`/usr/share/javascript/leaflet`), served from
 /// those files: never copied into the repository, updated with the system. Only the files the
-/// dashboard needs are served, each read once; the minified script is sent gzip-compressed when
-/// the browser takes it (42 KB instead of 145 KB).
+/// dashboard needs are served, each read once at start; the minified script is sent
+/// gzip-compressed when the browser takes it (42 KB instead of 145 KB).
 final class LeafletFiles: Sendable {
+    /// One file as it is sent: plain, and gzip-compressed when Debian ships that too (each
+    /// representation with its own ETag, as HTTP wants of different bytes).
     struct File: Sendable {
-        let bytes: [UInt8]
-        let gzip: [UInt8]?
+        let plain: (body: ByteBuffer, etag: String)
+        let gzip: (body: ByteBuffer, etag: String)?
         let contentType: String
-        let etag: String
     }
 
     static let defaultFolder = "/usr/share/javascript/leaflet"
@@ -35,18 +37,12 @@ final class LeafletFiles: Sendable {
             let url = URL(fileURLWithPath: folder).appendingPathComponent(path)
             guard let data = try? Data(contentsOf: url) else { continue }
             let gzip = try? Data(contentsOf: url.appendingPathExtension("gz"))
-            files[name] = File(bytes: Array(data), gzip: gzip.map(Array.init), contentType: type,
-                               etag: "\"leaflet-\(data.count)-\(Self.checksum(data))\"")
+            files[name] = File(plain: (ByteBuffer(bytes: data), Conditional.etag(bytes: data)),
+                               gzip: gzip.map { (ByteBuffer(bytes: $0), Conditional.etag(bytes: $0)) }, contentType: type)
         }
         self.files = files
     }
 
     /// Whether the script is there: the page says what is missing when it is not.
     var isInstalled: Bool { files["leaflet.js"] != nil }
-
-    private static func checksum(_ data: Data) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in data { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return String(h, radix: 16)
-    }
 }

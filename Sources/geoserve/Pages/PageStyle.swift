@@ -5,7 +5,7 @@ enum PageStyle {
     :root{--ink:#1b1b1b;--muted:#4a4a4a;--line:#c8c8c8;--panel:#f5f5f5;--accent:#0b5394;--up:#a50f15;--down:#006d2c}
     *{box-sizing:border-box}
     body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:#fff}
-    .top{padding:1rem 1.25rem .5rem;border-bottom:1px solid var(--line)}
+    .top{padding:1rem max(1.25rem,calc((100% - 72rem) / 2 + 1.25rem)) .5rem;border-bottom:1px solid var(--line)}
     h1{margin:0;font-size:1.5rem}
     h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
     main{padding:0 1.25rem 2rem;max-width:72rem;margin:0 auto}

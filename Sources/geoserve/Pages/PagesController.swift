@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -13,15 +12,16 @@ struct PagesController {
     static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
         + "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
+    /// A file compiled into the binary, kept as the buffer every response shares.
     struct Asset: Sendable {
-        let bytes: [UInt8]
+        let body: ByteBuffer
         let contentType: String
         let etag: String
 
         init(_ text: String, type: String) {
-            bytes = Array(text.utf8)
+            body = ByteBuffer(string: text)
             contentType = type
-            etag = "\"" + SHA256.hash(data: bytes).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+            etag = Conditional.etag(bytes: Array(text.utf8))
         }
     }
 
@@ -39,14 +39,12 @@ struct PagesController {
             guard let file = leaflet.files[name] else {
                 throw APIError.notFound(leaflet.isInstalled ? "no such Leaflet file" : "Leaflet is not installed on the server (apt-get install libjs-leaflet)")
             }
-            var headers: HTTPFields = [.contentType: file.contentType, .eTag: file.etag, .cacheControl: "public, max-age=86400",
-                                       .xContentTypeOptions: "nosniff", .vary: "Accept-Encoding"]
-            if request.headers[.ifNoneMatch] == file.etag { return Response(status: .notModified, headers: headers) }
-            if let gzip = file.gzip, (request.headers[.acceptEncoding] ?? "").contains("gzip") {
-                headers[.contentEncoding] = "gzip"
-                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: gzip)))
-            }
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
+            let gzip = (request.headers[.acceptEncoding] ?? "").contains("gzip")
+            let representation = gzip ? file.gzip ?? file.plain : file.plain
+            var response = Self.send(representation, contentType: file.contentType, cacheControl: "public, max-age=86400", request)
+            response.headers[.vary] = "Accept-Encoding"
+            if gzip, file.gzip != nil, response.status == .ok { response.headers[.contentEncoding] = "gzip" }
+            return response
         }
     }
 
@@ -58,9 +56,13 @@ struct PagesController {
 
     /// An embedded file, revalidated by ETag (it changes only with the binary).
     static func send(_ asset: Asset, _ request: Request) -> Response {
-        let headers: HTTPFields = [.contentType: asset.contentType, .eTag: asset.etag, .cacheControl: "no-cache", .xContentTypeOptions: "nosniff"]
-        if request.headers[.ifNoneMatch] == asset.etag { return Response(status: .notModified, headers: headers) }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+        send((asset.body, asset.etag), contentType: asset.contentType, cacheControl: "no-cache", request)
+    }
+
+    private static func send(_ file: (body: ByteBuffer, etag: String), contentType: String, cacheControl: String, _ request: Request) -> Response {
+        var response = Conditional.response(request, body: file.body, contentType: contentType, etag: file.etag, cacheControl: cacheControl)
+        response.headers[.xContentTypeOptions] = "nosniff"
+        return response
     }
 }
 

@@ -17,7 +17,7 @@ struct DemoReports {
         guard age >= 1, age <= days else { return [] }
         // A wave: quiet four weeks ago, busiest in the last week.
         let wave = 0.35 + 0.65 * (1 - Double(age - 1) / Double(max(1, days - 1)))
-        var rng = SplitMix(seed: seed &+ UInt64(bitPattern: Int64(day.ordinal)))
+        var rng = SeededRandom(state: seed &+ UInt64(bitPattern: Int64(day.ordinal)))
         var out: [(String, Day)] = []
         for (i, area) in areas.enumerated() {
             let rate = Self.rate(index: i) * wave
@@ -33,31 +33,5 @@ struct DemoReports {
         if i % 9 == 2 { return 1.6 }
         if i % 4 == 1 { return 0.25 }
         return 0.02
-    }
-}
-
-/// SplitMix64: small, fast and the same on every machine, which a demo data set must be.
-struct SplitMix {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-
-    /// Knuth's method: fine for the small means a day's reports have.
-    mutating func poisson(_ mean: Double) -> Int {
-        guard mean > 0 else { return 0 }
-        let limit = exp(-mean)
-        var k = 0, p = 1.0
-        repeat { k += 1; p *= unit() } while p > limit
-        return k - 1
     }
 }

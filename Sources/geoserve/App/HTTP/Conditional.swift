@@ -17,6 +17,11 @@ enum Conditional {
         return "\"" + digest.prefix(16).hexString + "\""
     }
 
+    /// A strong ETag of a file's bytes.
+    static func etag(bytes: some DataProtocol) -> String {
+        "\"" + SHA256.hash(data: bytes).prefix(16).hexString + "\""
+    }
+
     /// Whether the request's `If-None-Match` names this ETag (or `*`).
     static func matches(_ request: Request, etag: String) -> Bool {
         guard let header = request.headers[.ifNoneMatch] else { return false }

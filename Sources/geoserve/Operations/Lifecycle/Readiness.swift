@@ -5,15 +5,13 @@ import Synchronization
 /// requests in flight finish.
 final class Readiness: Sendable {
     private let began = Mutex<ContinuousClock.Instant?>(nil)
-    private let draining = Atomic<Bool>(false)
-
-    var isDraining: Bool { draining.load(ordering: .relaxed) }
 
     /// When the stop began; nil while serving.
     var stopBegan: ContinuousClock.Instant? { began.withLock { $0 } }
 
+    var isDraining: Bool { stopBegan != nil }
+
     func drain() {
         began.withLock { $0 = $0 ?? .now }
-        draining.store(true, ordering: .relaxed)
     }
 }

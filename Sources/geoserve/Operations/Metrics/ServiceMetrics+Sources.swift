@@ -17,13 +17,16 @@ extension ServiceMetrics {
         }
         sampleCounter("geoserve_catalog_refreshes_total") { watcher.refreshes.load(ordering: .relaxed) }
         sampleCounter("geoserve_tile_renders_total") { tiles.renders.load(ordering: .relaxed) }
-        for (name, cache) in [("responses", responses), ("tile_responses", tileResponses)] {
-            sampleCounter("geoserve_cache_hits_total", dimensions: [("cache", name)]) { cache.statistics.hits }
-            sampleCounter("geoserve_cache_misses_total", dimensions: [("cache", name)]) { cache.statistics.misses }
-            sample("geoserve_cache_bytes", dimensions: [("cache", name)]) { Double(cache.statistics.bytes) }
-        }
-        sampleCounter("geoserve_cache_hits_total", dimensions: [("cache", "tiles")]) { tiles.cache.statistics.hits }
-        sampleCounter("geoserve_cache_misses_total", dimensions: [("cache", "tiles")]) { tiles.cache.statistics.misses }
-        sample("geoserve_cache_bytes", dimensions: [("cache", "tiles")]) { Double(tiles.cache.statistics.bytes) }
+        cache("responses") { responses.statistics }
+        cache("tile_responses") { tileResponses.statistics }
+        cache("tiles") { let s = tiles.cache.statistics; return (s.hits, s.misses, s.bytes) }
+    }
+
+    /// Hits, misses and bytes of one cache, as `cache="name"`.
+    private func cache(_ name: String, _ statistics: @escaping @Sendable () -> (hits: Int, misses: Int, bytes: Int)) {
+        let label = [("cache", name)]
+        sampleCounter("geoserve_cache_hits_total", dimensions: label) { statistics().hits }
+        sampleCounter("geoserve_cache_misses_total", dimensions: label) { statistics().misses }
+        sample("geoserve_cache_bytes", dimensions: label) { Double(statistics().bytes) }
     }
 }

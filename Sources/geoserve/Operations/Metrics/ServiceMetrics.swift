@@ -124,16 +124,18 @@ extension ServiceMetrics: StoreObserver {
     func storeCall(_ operation: String, duration: Duration, failed: Bool) {
         cached("store|\(operation)") { CoreMetrics.Timer(label: "geoserve_store_call_seconds", dimensions: [("operation", operation)], factory: factory) }
             .record(duration: duration)
-        if failed {
-            cached("storeError|\(operation)") { CoreMetrics.Counter(label: "geoserve_store_errors_total", dimensions: [("operation", operation)], factory: factory) }
-                .increment()
-        }
+        if failed { storeError(operation) }
     }
 
     func intakeBatch(size: Int, duration: Duration, failed: Bool) {
         intakeBatchSize.record(size)
         intakeCommit.record(duration: duration)
-        if failed { storeCall("intake commit", duration: duration, failed: true) }
+        if failed { storeError("intake commit") }
+    }
+
+    private func storeError(_ operation: String) {
+        cached("storeError|\(operation)") { CoreMetrics.Counter(label: "geoserve_store_errors_total", dimensions: [("operation", operation)], factory: factory) }
+            .increment()
     }
 }
 

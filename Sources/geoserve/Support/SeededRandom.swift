@@ -1,8 +1,8 @@
 import Foundation
 
-/// SplitMix64 with Poisson draws (Knuth's method, split for large means), so a benchmark replays
-/// exactly from its seed.
-struct BenchRandom {
+/// SplitMix64 with Poisson draws (Knuth's method, split for large means), so a benchmark or the
+/// demo data set replays exactly from its seed, on every machine.
+struct SeededRandom {
     var state: UInt64
 
     mutating func next() -> UInt64 {
