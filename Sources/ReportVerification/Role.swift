@@ -46,6 +46,8 @@ public enum Permission: String, CaseIterable, Hashable, Sendable {
     case manageGrants
     /// Make a publication outside the schedule.
     case publishStatistics
+    /// Post, edit, expire and delete alerts and resources.
+    case manageNotices
 }
 
 extension Role {
@@ -61,7 +63,7 @@ extension Role {
         case .viewer:
             return [.readGrantedReports]
         case .admin:
-            return Role.verifier.permissions.union([.manageAccounts, .manageLayers, .manageGrants, .exportStatistics, .publishStatistics])
+            return Role.verifier.permissions.union([.manageAccounts, .manageLayers, .manageGrants, .exportStatistics, .publishStatistics, .manageNotices])
         }
     }
 

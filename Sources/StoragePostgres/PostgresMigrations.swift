@@ -229,6 +229,27 @@ enum PostgresMigrations {
             PRIMARY KEY (kind, class_key)
         );
         """),
+        (13, """
+        -- Alerts and resources: what admins post beside the numbers.
+        CREATE TABLE alerts (
+            id         TEXT COLLATE "C" PRIMARY KEY,
+            title      TEXT NOT NULL,
+            message    TEXT NOT NULL,
+            severity   TEXT COLLATE "C" NOT NULL CHECK (severity IN ('info', 'warning', 'critical')),
+            starts_at  TEXT COLLATE "C" NOT NULL,
+            ends_at    TEXT COLLATE "C",
+            created_at TEXT COLLATE "C" NOT NULL,
+            updated_at TEXT COLLATE "C" NOT NULL
+        );
+        CREATE TABLE resources (
+            id         TEXT COLLATE "C" PRIMARY KEY,
+            title      TEXT COLLATE "C" NOT NULL,
+            category   TEXT COLLATE "C" NOT NULL,
+            link       TEXT NOT NULL,
+            created_at TEXT COLLATE "C" NOT NULL,
+            updated_at TEXT COLLATE "C" NOT NULL
+        );
+        """),
     ]
 
     static var latest: Int { all.last!.version }

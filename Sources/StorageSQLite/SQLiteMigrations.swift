@@ -208,6 +208,27 @@ enum SQLiteMigrations {
             PRIMARY KEY (kind, class_key)
         ) WITHOUT ROWID;
         """),
+        (13, """
+        -- Alerts and resources: what admins post beside the numbers.
+        CREATE TABLE alerts (
+            id         TEXT PRIMARY KEY,
+            title      TEXT NOT NULL,
+            message    TEXT NOT NULL,
+            severity   TEXT NOT NULL CHECK (severity IN ('info', 'warning', 'critical')),
+            starts_at  TEXT NOT NULL,
+            ends_at    TEXT,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE resources (
+            id         TEXT PRIMARY KEY,
+            title      TEXT NOT NULL,
+            category   TEXT NOT NULL,
+            link       TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        ) WITHOUT ROWID;
+        """),
     ]
 
     /// Work a migration does on the data after its SQL, in the same transaction.

@@ -46,6 +46,7 @@ def seed():
                                                       "testDate": day, "lastOnCampus": day, "area": {"layer": "halls", "id": hall}})
             call("POST", f"/v1/reports/{report['id']}/transitions", {"transition": "verify"}, token)
     call("POST", "/v1/publications", None, token)
+    return token
 
 
 class Page(html.parser.HTMLParser):
@@ -79,6 +80,37 @@ class Page(html.parser.HTMLParser):
             self._text += data
 
 
+class Notices(html.parser.HTMLParser):
+    """The tags and text inside the alerts section, and the resource links, as the browser left them."""
+
+    def __init__(self):
+        super().__init__()
+        self.depth, self.tags, self.text, self.links, self._link = 0, [], "", [], None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if a.get("id") == "alerts":
+            self.depth = 1
+        elif self.depth:
+            self.depth += tag not in ("br", "img", "input")
+            self.tags.append(tag)
+        if tag == "a" and a.get("rel", "").startswith("noopener"):
+            self._link = [a.get("href"), ""]
+
+    def handle_endtag(self, tag):
+        if self.depth and tag not in ("br", "img", "input"):
+            self.depth -= 1
+        if tag == "a" and self._link:
+            self.links.append(tuple(self._link))
+            self._link = None
+
+    def handle_data(self, data):
+        if self.depth:
+            self.text += data
+        if self._link:
+            self._link[1] += data
+
+
 def chromium(args, url):
     return subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                            f"--user-data-dir={WORK}/chromium", "--virtual-time-budget=15000", *args, url],
@@ -89,7 +121,7 @@ def number(v):
     return "–" if v is None else f"{v:,}"
 
 
-seed()
+token = seed()
 items, _ = call("GET", "/collections/halls/items?limit=10000&f=json")
 with urllib.request.urlopen(urllib.request.Request(URL + "/", headers={"Accept": "text/html"}), timeout=30) as answer:
     policy = answer.headers.get("Content-Security-Policy", "")
@@ -112,6 +144,20 @@ for window in ("7d", "14d"):
           f"{window}: the table is sorted by reports, most first", f"first rows {list(page.rows)[:3]}, expected {top}")
     names = {f["properties"].get("name") for f in items["features"]}
     check(all(cells[0] in names for cells in page.rows.values()), f"{window}: areas are named", "")
+
+# An admin's words are text on the page, never markup; links are the admin's, nothing else.
+hostile = "<script>document.title='owned'</script><img src=x onerror=alert(1)>"
+call("POST", "/v1/alerts", {"title": hostile, "message": "Stay home if you feel ill.", "severity": "warning"}, token)
+call("POST", "/v1/resources", {"title": "Student health", "category": "Health", "link": "https://health.example.edu/covid"}, token)
+run = chromium(["--dump-dom"], f"{URL}/#layer=halls&window=7d")
+notices = Notices()
+notices.feed(run.stdout)
+check(hostile in notices.text and "Stay home if you feel ill." in notices.text, "an alert's title and message are shown as written",
+      notices.text[:200])
+check(not {"script", "img"} & set(notices.tags), "an alert with <script> in its title renders as text, not as elements", f"{notices.tags}")
+check("<title>owned" not in run.stdout, "the alert's script did not run", "")
+check(("https://health.example.edu/covid", "Student health") in notices.links, "the resources list links the admin's resource",
+      f"{notices.links}")
 
 small = [f["id"] for f in items["features"] if 0 < f["properties"]["verified_14d"] <= 11]
 check(not small, "no area shows a count the threshold holds back (1 to 11)", f"{small}")

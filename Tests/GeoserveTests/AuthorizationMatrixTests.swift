@@ -75,7 +75,26 @@ struct AuthorizationMatrixTests {
             expected: roles(anonymous: .unauthorized, reporter: .forbidden, verifier: .notFound, researcher: .forbidden, viewer: .forbidden, admin: .notFound)),
         Row(method: .post, path: "/v1/reports/zzz/claim", body: nil,
             expected: roles(anonymous: .unauthorized, reporter: .forbidden, verifier: .notFound, researcher: .forbidden, viewer: .forbidden, admin: .notFound)),
+        Row(method: .get, path: "/v1/alerts", body: nil, expected: all(.ok)),
+        Row(method: .get, path: "/v1/alerts?state=all", body: nil, expected: adminOnly(.ok)),
+        Row(method: .post, path: "/v1/alerts", body: #"{"title":"Flu clinic this week"}"#, expected: adminOnly(.created)),
+        Row(method: .get, path: "/v1/alerts/zzz", body: nil, expected: all(.notFound)),
+        Row(method: .put, path: "/v1/alerts/zzz", body: #"{"title":"x"}"#, expected: adminOnly(.notFound)),
+        Row(method: .post, path: "/v1/alerts/zzz/expire", body: nil, expected: adminOnly(.notFound)),
+        Row(method: .delete, path: "/v1/alerts/zzz", body: nil, expected: adminOnly(.notFound)),
+        Row(method: .get, path: "/v1/resources", body: nil, expected: all(.ok)),
+        Row(method: .get, path: "/v1/resources/zzz", body: nil, expected: all(.notFound)),
+        Row(method: .post, path: "/v1/resources", body: #"{"title":"CDC","category":"Health","link":"https://www.cdc.gov/"}"#,
+            expected: adminOnly(.created)),
+        Row(method: .put, path: "/v1/resources/zzz", body: #"{"title":"CDC","category":"Health","link":"https://www.cdc.gov/"}"#,
+            expected: adminOnly(.notFound)),
+        Row(method: .delete, path: "/v1/resources/zzz", body: nil, expected: adminOnly(.notFound)),
     ]
+
+    /// 401 without a token, 403 for every role but admin, `admin` for admins.
+    static func adminOnly(_ admin: HTTPResponse.Status) -> [Who: HTTPResponse.Status] {
+        roles(anonymous: .unauthorized, reporter: .forbidden, verifier: .forbidden, researcher: .forbidden, viewer: .forbidden, admin: admin)
+    }
 
     @Test("every endpoint answers every role as intended")
     func matrix() async throws {

@@ -32,6 +32,9 @@ struct DemoReportsTests {
         let pending = try await store.queue(QueueFilter(statuses: [.pending]), limit: 10_000, cursor: nil).reports
         #expect(verified.count + pending.count == outcome.reports && pending.count == 5)
         #expect(verified.allSatisfy { String(decoding: $0.payload, as: UTF8.self) == #"{"demo":true}"# && $0.verifiedOn != nil })
+        // The demo says it is one, and shows the resources list.
+        #expect(try await store.alerts().map(\.content.title) == ["Demo data"])
+        #expect(try await store.resources().count == 3)
         #expect(try await store.verifyAuditChain() == nil)
         #expect(try await store.checkCounters().isEmpty)
     }

@@ -5,10 +5,10 @@ import Foundation
 /// written by arithmetic. Foundation's ISO 8601 styles cost more than the rest of a report's
 /// validation; this covers what clients send, and the validator hands anything else (other
 /// ISO 8601 spellings, odd years or offsets) to Foundation, so what is accepted is unchanged.
-enum RFC3339 {
+public enum RFC3339 {
     /// The instant of a strict RFC 3339 date-time in years 1900–9999 with an offset of at most
     /// 14 hours; nil for anything else, including dates that do not exist.
-    static func parse(_ text: String) -> Date? {
+    public static func parse(_ text: String) -> Date? {
         let c = Array(text.utf8)
         guard c.count >= 20, c[4] == UInt8(ascii: "-"), c[7] == UInt8(ascii: "-"), c[10] == UInt8(ascii: "T"),
               c[13] == UInt8(ascii: ":"), c[16] == UInt8(ascii: ":"),

@@ -65,6 +65,8 @@ public struct StoreTable: Sendable, Hashable {
         StoreTable("publications", columns: ["id", "day", "published_at", "blocks"], key: ["id"]),
         StoreTable("publication_blocks", columns: ["publication", "kind", "class_key", "day", "value"], key: ["publication", "kind", "class_key", "day"]),
         StoreTable("publication_ledger", columns: ["kind", "class_key", "accounted", "carry"], key: ["kind", "class_key"]),
+        StoreTable("alerts", columns: ["id", "title", "message", "severity", "starts_at", "ends_at", "created_at", "updated_at"], key: ["id"]),
+        StoreTable("resources", columns: ["id", "title", "category", "link", "created_at", "updated_at"], key: ["id"]),
         StoreTable("meta", columns: ["key", "value"], key: ["key"]),
     ]
 

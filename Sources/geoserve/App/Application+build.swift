@@ -128,6 +128,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     PublicationsController(publications: watcher.publications,
                            publisher: Publisher(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone),
                            schedule: configuration.publicationSchedule, watcher: watcher).addRoutes(to: v1)
+    NoticesController(board: NoticeBoard(store: store)).addRoutes(to: v1)
     RevisionsController(reports: store, revisions: store, watcher: watcher, catalog: catalog, timeZone: configuration.timeZone,
                         keep: configuration.revisionsKept).addRoutes(to: v1)
     AttachmentsController(reports: store, attachments: store, verification: store, receipts: receipts, folder: try configuration.attachmentsFolder,

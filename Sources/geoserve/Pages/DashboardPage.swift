@@ -20,6 +20,7 @@ enum DashboardPage {
       <p id="caption" class="caption">Loading the published numbers…</p>
     </header>
     <main>
+      <section id="alerts" class="alerts" aria-label="Alerts" aria-live="polite"></section>
       <section class="controls" aria-label="What to show">
         <label>Areas <select id="layer"></select></label>
         <fieldset class="windows">
@@ -62,6 +63,10 @@ enum DashboardPage {
             <tbody></tbody>
           </table>
         </div>
+      </section>
+      <section id="resources-box" aria-labelledby="resources-title" hidden>
+        <h2 id="resources-title">Resources</h2>
+        <div id="resources" class="resources"></div>
       </section>
       <p class="small">Numbers are published once a day. A small area's reports appear once more than the protection
         threshold have gathered, so that no one can be singled out. <a href="/collections?f=html">Collections</a> ·

@@ -1,5 +1,5 @@
 /// The dashboard's script: reads the public API only (layers, items, TileJSON, the nearest
-/// testing sites, past publications through `datetime`), writes text with `textContent` only, and
+/// testing sites, past publications through `datetime`, alerts and resources), writes text with `textContent` only, and
 /// checks for new numbers every minute with the items' ETag, so the page follows publications
 /// without a reload.
 enum DashboardScript {
@@ -51,9 +51,53 @@ enum DashboardScript {
           });
         }
         setupMap();
+        loadNotices().catch(() => {});
+        setInterval(() => loadNotices().catch(() => {}), 60000);
         if (!state.layer) { $("caption").textContent = "No area layer is published yet."; return; }
         await refresh(true);
         setInterval(() => refresh(false).catch(showError), 60000);
+      }
+
+      // Alerts and resources, polled with their ETags like the numbers. Text goes in through
+      // textContent and links only when they are http(s), so an admin's words never become markup.
+      const notices = {alerts: null, resources: null};
+      async function loadNotices() {
+        const [alerts, resources] = await Promise.all([getJSON("/v1/alerts", notices.alerts), getJSON("/v1/resources", notices.resources)]);
+        if (!alerts.notModified) { notices.alerts = alerts.etag; renderAlerts(alerts.body.alerts); }
+        if (!resources.notModified) { notices.resources = resources.etag; renderResources(resources.body.resources); }
+      }
+
+      function renderAlerts(alerts) {
+        $("alerts").replaceChildren(...alerts.map((a) => {
+          const box = el("article", {class: "alert " + a.severity, "data-id": a.id});
+          box.append(el("strong", {}, a.title));
+          if (a.message) box.append(el("p", {}, a.message));
+          box.append(el("span", {class: "since"}, (a.severity === "info" ? "" : a.severity + " · ") + "since " + new Date(a.startsAt).toLocaleDateString("en-US", {month: "short", day: "numeric"})));
+          return box;
+        }));
+      }
+
+      function renderResources(resources) {
+        const groups = new Map();
+        for (const r of resources) {
+          if (!groups.has(r.category)) groups.set(r.category, []);
+          groups.get(r.category).push(r);
+        }
+        const parts = [];
+        for (const [category, items] of groups) {
+          const list = el("ul");
+          for (const r of items) {
+            const li = el("li");
+            if (/^https?:\/\//i.test(r.link)) li.append(el("a", {href: r.link, rel: "noopener noreferrer external"}, r.title));
+            else li.append(document.createTextNode(r.title));
+            list.append(li);
+          }
+          const group = el("div", {class: "group"});
+          group.append(el("h3", {}, category), list);
+          parts.push(group);
+        }
+        $("resources").replaceChildren(...parts);
+        $("resources-box").hidden = resources.length === 0;
       }
 
       function showError(e) { $("caption").textContent = "The numbers could not be loaded: " + e.message; }

@@ -47,6 +47,18 @@ enum PageStyle {
     th[aria-sort=ascending] button::after{content:" ▲"}
     th[aria-sort=descending] button::after{content:" ▼"}
     th button:focus-visible{outline:2px solid var(--accent)}
+    .alerts{display:grid;gap:.5rem;margin-top:1rem}
+    .alerts:empty{display:none}
+    .alert{border-left:6px solid var(--accent);background:#eef4fb;padding:.6rem .9rem;border-radius:4px}
+    .alert.warning{border-color:#b35c00;background:#fff4e5}
+    .alert.critical{border-color:var(--up);background:#fdecea}
+    .alert strong{display:block}
+    .alert p{margin:.2rem 0;white-space:pre-line}
+    .alert .since{font-size:.8rem;color:var(--muted)}
+    .resources{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:.5rem 1.5rem}
+    .resources h3{font-size:1rem;margin:.5rem 0 .25rem}
+    .resources ul{margin:0;padding-left:1.1rem}
+    .resources li{margin:.3rem 0}
     .area-label{background:none;border:0;box-shadow:none;font-weight:700;color:#111;text-shadow:0 0 3px #fff,0 0 3px #fff}
     @media (max-width:48rem){.map-box{grid-template-columns:1fr}#map{height:20rem}.big{font-size:2rem}main{padding:0 .75rem 2rem}.top{padding:.75rem}}
     """#

@@ -65,6 +65,22 @@ struct DemoSeeder {
                                         lon: placed.lon, lat: placed.lat, areas: placed.areas))
         }
         try await store.importReports(pending, actor: "demo", detail: "synthetic demo reports awaiting verification: \(pending.count)")
+        try await seedNotices(now: now)
         return Outcome(reports: reports + pending.count, publications: publications)
+    }
+
+    /// An alert that says the numbers are synthetic, and resources to show the list, only where
+    /// an admin has posted none.
+    private func seedNotices(now: Date) async throws {
+        if try await store.alerts().isEmpty {
+            _ = try await store.createAlert(AlertContent(title: "Demo data", message: "These numbers are synthetic reports made by geoserve's demo, not real cases.",
+                                                         severity: .info, startsAt: now, endsAt: nil), actor: "demo", at: now)
+        }
+        guard try await store.resources().isEmpty else { return }
+        for (title, category, link) in [("COVID-19 guidance (CDC)", "Health", "https://www.cdc.gov/covid/"),
+                                         ("COVID-19 advice for the public (WHO)", "Health", "https://www.who.int/emergencies/diseases/novel-coronavirus-2019/advice-for-public"),
+                                         ("Find a COVID-19 test (HHS)", "Testing", "https://www.hhs.gov/coronavirus/covid-19-testing/")] {
+            _ = try await store.createResource(ResourceContent(title: title, category: category, link: link), actor: "demo", at: now)
+        }
     }
 }

@@ -77,4 +77,9 @@ enum QueryParameters {
                                             "Reports at most; values above 500 are clamped to it.")
     static let misconductInArea = [searchLayer, searchArea, searchLimit]
     static let misconductNear = [lon, lat, radius, resultLayer, searchLimit]
+
+    // MARK: alerts
+    static let alertState = QueryParameter("state", .choice(["current", "scheduled", "expired", "all"]), default: "current",
+                                           "Which alerts: those shown now (default, public), or for admins those not yet started, ended, or all.")
+    static let alerts = [alertState]
 }
