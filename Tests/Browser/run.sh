@@ -22,6 +22,15 @@ apt_install() {
 }
 command -v chromium >/dev/null || apt_install chromium || { echo "FAIL install chromium"; echo "browser: 0 passed, 1 failed"; exit 1; }
 [ -f /usr/share/javascript/leaflet/leaflet.min.js ] || apt_install libjs-leaflet || { echo "FAIL install libjs-leaflet"; echo "browser: 0 passed, 1 failed"; exit 1; }
+command -v chromedriver >/dev/null || apt_install chromium-driver || { echo "FAIL install chromium-driver"; echo "browser: 0 passed, 1 failed"; exit 1; }
+# Selenium drives the form and the console; it lives in a virtual environment outside the
+# repository, pinned, and is installed once.
+SELENIUM_VERSION=4.27.1
+VENV="${XDG_CACHE_HOME:-$HOME/.cache}/geoserve-browser-venv"
+if ! "$VENV/bin/python" -c "import selenium, sys; sys.exit(selenium.__version__ != '$SELENIUM_VERSION')" 2>/dev/null; then
+  { python3 -m venv "$VENV" 2>/dev/null || { apt_install python3-venv && python3 -m venv "$VENV"; }; } &&
+    "$VENV/bin/pip" install -q "selenium==$SELENIUM_VERSION" || { echo "FAIL install selenium $SELENIUM_VERSION"; echo "browser: 0 passed, 1 failed"; exit 1; }
+fi
 
 WORK=$(mktemp -d)
 SERVER=
@@ -41,3 +50,6 @@ SERVER=$!
 for _ in $(seq 120); do curl -fs -o /dev/null "$URL/readyz" && break; sleep 0.25; done
 
 python3 "$HERE/dashboard.py" "$URL" admin@browser.example "$PASSWORD" "$ARTIFACTS" "$WORK"
+status=$?
+"$VENV/bin/python" "$HERE/flow.py" "$URL" admin@browser.example "$PASSWORD" "$ARTIFACTS" || status=1
+exit $status

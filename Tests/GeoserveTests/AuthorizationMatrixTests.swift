@@ -124,11 +124,13 @@ struct AuthorizationMatrixTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let router = try routerForInspection(folder: folder)
-        // Routes whose authorization is tested in their own suites (tokens, attachments, claims, grants, restores, metrics; the pages' public files in PagesTests).
+        // Routes whose authorization is tested in their own suites (tokens, attachments, claims, grants, restores, metrics; the pages and their files in PagesTests; page sessions in SessionTests).
         let elsewhere: Set<String> = ["POST /v1/auth/login", "POST /v1/auth/logout", "POST /v1/accounts", "POST /v1/accounts/{}/revoke-tokens",
                                       "POST /v1/reports/{}/attachments", "GET /v1/attachments/{}", "DELETE /v1/reports/{}/claim",
                                       "DELETE /v1/reports/{}/grants/{}", "POST /v1/reports/{}/revisions/{}/restore", "GET /readyz",
-                                      "GET /metrics", "GET /assets/dashboard.js", "GET /assets/pages.css", "GET /assets/ogc.css", "GET /assets/leaflet/**"]
+                                      "GET /metrics", "GET /assets/dashboard.js", "GET /assets/pages.css", "GET /assets/ogc.css", "GET /assets/leaflet/**",
+                                      "GET /assets/report.js", "GET /assets/admin.js", "GET /report", "GET /report/receipt", "GET /admin",
+                                      "POST /v1/auth/session", "GET /v1/auth/session", "DELETE /v1/auth/session"]
         let inMatrix = Set(Self.rows.map { row in
             "\(row.method.rawValue) " + row.path.split(separator: "?")[0].split(separator: "/").map { ["r", "zzz", "nobody", "halls", "H01", "halls.json", "16", "16795", "24351.png"].contains($0) ? "{}" : String($0) }
                 .reduce("") { $0 + "/" + $1 }

@@ -48,6 +48,30 @@ struct PagesTests {
         }
     }
 
+    @Test("the report form, the receipt page and the admin console are served under the policy, with labelled fields and no inline code")
+    func formPages() async throws {
+        let service = try await TestService(demo: false)
+        defer { service.remove() }
+        try await service.run { client in
+            for (uri, script) in [("/report", "/assets/report.js"), ("/report/receipt", "/assets/report.js"), ("/admin", "/assets/admin.js")] {
+                let page = try await client.execute(uri: uri, method: .get) { $0 }
+                #expect(page.status == .ok && page.headers[.contentType] == "text/html; charset=utf-8", "\(uri)")
+                let policy = page.headers[.contentSecurityPolicy] ?? ""
+                #expect(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline") && policy.contains("form-action 'self'"), "\(uri)")
+                let html = String(buffer: page.body)
+                #expect(html.contains(#"<script src="\#(script)" defer></script>"#) && !html.contains("<script>") && !html.contains(" style="), "\(uri)")
+                // Every input, select and text area has a label naming it (by id).
+                let ids = html.matches(of: /<(?:input|select|textarea) id="([^"]+)"/).map { String($0.1) }
+                let labelled = Set(html.matches(of: /<label for="([^"]+)"/).map { String($0.1) })
+                #expect(!ids.isEmpty && ids.allSatisfy(labelled.contains), "\(uri): unlabelled \(ids.filter { !labelled.contains($0) })")
+                let js = try await client.execute(uri: script, method: .get) { $0 }
+                #expect(js.status == .ok && js.headers[.contentType] == "text/javascript; charset=utf-8")
+                // Text goes into pages as text: no innerHTML anywhere in the scripts.
+                #expect(!String(buffer: js.body).contains("innerHTML"))
+            }
+        }
+    }
+
     @Test("the dashboard's script and style are served with ETags and revalidate to 304")
     func assets() async throws {
         let service = try await TestService(demo: false)

@@ -115,6 +115,13 @@ enum OpenAPIDocument {
                   access: "manageNotices", request: nil, responses: [204: "", 401: "Error", 403: "Error", 404: "Error"]),
         Operation(method: "post", path: "/v1/auth/login", summary: "Exchange email and password for a bearer token. After 10 failures for an account, or 100 from one address, in 15 minutes: 429 rate_limited with Retry-After until the window ends. 503 busy when too many logins arrive at once.", access: nil,
                   request: "LoginRequest", responses: [200: "LoginResponse", 400: "Error", 401: "Error", 429: "Error", 503: "Error"]),
+        Operation(method: "post", path: "/v1/auth/session",
+                  summary: "Sign a page in: the login body, answered with the account and its CSRF token, and the session token set as an HttpOnly, SameSite=Strict cookie (Secure when --public-url is https). Throttled like /v1/auth/login. With the cookie, /v1 routes act for the account; changes need the X-CSRF-Token header (403 csrf otherwise).",
+                  access: nil, request: "LoginRequest", responses: [201: "Session", 400: "Error", 401: "Error", 415: "Error", 429: "Error", 503: "Error"]),
+        Operation(method: "get", path: "/v1/auth/session", summary: "The page session of the cookie: its account and CSRF token (401 without a valid cookie).",
+                  access: nil, request: nil, responses: [200: "Session", 401: "Error"]),
+        Operation(method: "delete", path: "/v1/auth/session", summary: "Sign a page out: the session's token is revoked and the cookie cleared (needs the CSRF token while the session is valid).",
+                  access: nil, request: nil, responses: [204: "", 401: "Error", 403: "Error"]),
         Operation(method: "post", path: "/v1/auth/logout", summary: "Revoke the token of this request.", access: "any account",
                   request: nil, responses: [204: "", 401: "Error"]),
         Operation(method: "get", path: "/v1/me", summary: "The account of the token.", access: "any account", request: nil,
@@ -274,6 +281,8 @@ enum OpenAPIDocument {
                                    "category": ["type": "string", "pattern": "\\S", "maxLength": ResourceRequest.maxCategory],
                                    "link": ["type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#@]+[^\\s@]*$", "maxLength": ResourceRequest.maxLink]],
                                   required: ["title", "category", "link"]),
+        "Session": object(["account": ref("Account"), "csrfToken": string, "expiresAt": ["type": ["string", "null"], "format": "date-time"]],
+                          required: ["account", "csrfToken"]),
         "LoginResponse": object(["token": string, "expiresAt": dateTime, "account": ref("Account")], required: ["token", "expiresAt", "account"]),
     ] }
 

@@ -113,13 +113,15 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     TilesController(catalog: catalog, tiles: tiles, links: links, responses: tileResponses)
         .addRoutes(to: router.group())
     metrics.observe(watcher: watcher, readiness: readiness, responses: cache, tiles: tiles, tileResponses: tileResponses)
-    let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store))
+    let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store, acceptsSessionCookie: true))
     PlacesController(catalog: catalog).addRoutes(to: v1)
     ExportsController(export: AreaStatsExport(publications: watcher.publications, audit: store, policy: configuration.disclosure, timeZone: configuration.timeZone),
                       catalog: catalog).addRoutes(to: v1)
     LayersController(store: store).addRoutes(to: v1)
-    AuthController(accounts: store, credentials: credentials, throttle: configuration.loginThrottle(store),
-                   addresses: intakeLimit.addresses).addRoutes(to: v1)
+    let auth = AuthController(accounts: store, credentials: credentials, throttle: configuration.loginThrottle(store),
+                              addresses: intakeLimit.addresses)
+    auth.addRoutes(to: v1)
+    SessionController(auth: auth, secureCookies: configuration.publicURL?.lowercased().hasPrefix("https://") ?? false).addRoutes(to: v1)
     AccountsController(accounts: store, credentials: credentials).addRoutes(to: v1)
     ReportsController(reports: store, verification: store, catalog: catalog, receipts: receipts, timeZone: configuration.timeZone,
                       intakeLimit: intakeLimit, metrics: metrics, idempotency: idempotency).addRoutes(to: v1)

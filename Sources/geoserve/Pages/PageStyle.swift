@@ -4,6 +4,7 @@ enum PageStyle {
     static let css = #"""
     :root{--ink:#1b1b1b;--muted:#4a4a4a;--line:#c8c8c8;--panel:#f5f5f5;--accent:#0b5394;--up:#a50f15;--down:#006d2c}
     *{box-sizing:border-box}
+    [hidden]{display:none!important}
     body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:#fff}
     .top{padding:1rem max(1.25rem,calc((100% - 72rem) / 2 + 1.25rem)) .5rem;border-bottom:1px solid var(--line)}
     h1{margin:0;font-size:1.5rem}
@@ -59,8 +60,52 @@ enum PageStyle {
     .resources h3{font-size:1rem;margin:.5rem 0 .25rem}
     .resources ul{margin:0;padding-left:1.1rem}
     .resources li{margin:.3rem 0}
+    .form-page>*{max-width:40rem}
+    .kinds{margin:1rem 0}
+    .report-form{margin:1rem 0}
+    .report-form fieldset{border:1px solid var(--line);border-radius:8px;padding:.5rem .9rem .8rem;margin:1rem 0}
+    .report-form legend{font-weight:600;padding:0 .25rem}
+    .place>label{display:inline-flex;gap:.3rem;align-items:center;margin:.25rem 1rem .25rem 0;min-height:44px}
+    .field{display:flex;flex-direction:column;gap:.25rem;margin:.8rem 0}
+    .field label{font-weight:600}
+    .hint{font-weight:400;color:var(--muted);font-size:.875rem}
+    .field input,.field select,.field textarea{font:inherit;padding:.5rem;border:1px solid #767676;border-radius:6px;min-height:44px;width:100%}
+    .field input:focus-visible,.field select:focus-visible,.field textarea:focus-visible,button:focus-visible{outline:3px solid var(--accent);outline-offset:1px}
+    .pair{display:grid;grid-template-columns:1fr 1fr;gap:0 1rem}
+    .small-map{height:16rem;border:1px solid var(--line);border-radius:8px;margin:.5rem 0}
+    .witness{border-top:1px dashed var(--line);margin-top:.5rem}
+    button{font:inherit;min-height:44px;padding:.5rem 1rem;border-radius:6px;border:1px solid #767676;background:#fff;cursor:pointer}
+    button.primary{background:var(--accent);color:#fff;border-color:var(--accent);font-weight:600}
+    button:disabled{opacity:.6;cursor:progress}
+    .invalid input,.invalid select,.invalid textarea{border:2px solid var(--up)}
+    .problem{color:var(--up);margin:0;font-size:.9rem}
+    .error-summary{border:2px solid var(--up);border-radius:8px;padding:.6rem .9rem;margin:1rem 0}
+    .error-summary ul{margin:.3rem 0;padding-left:1.2rem}
+    .status{min-height:1.5rem}
+    .status.error{color:var(--up);font-weight:600}
+    .status.warn{color:#7a4100}
+    .receipt{margin:1rem 0}
+    .receipt dl{display:grid;grid-template-columns:auto 1fr;gap:.2rem .8rem;margin:.5rem 0}
+    .receipt dt{color:var(--muted)}
+    .receipt dd{margin:0;overflow-wrap:anywhere}
+    .actions{display:flex;flex-wrap:wrap;gap:.5rem}
+    .state-verified{color:var(--down)}
+    .state-rejected,.state-revoked{color:var(--up)}
+    .admin-top{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center}
+    .admin-top nav{display:flex;gap:.25rem;flex-wrap:wrap}
+    .admin-top nav a{padding:.5rem .7rem;border-radius:6px;text-decoration:none;min-height:44px;display:inline-flex;align-items:center}
+    .admin-top nav a[aria-current=page]{background:var(--accent);color:#fff}
+    .admin-top #who{margin:0 0 0 auto}
+    .filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end;margin:.5rem 0 1rem}
+    .filters input,.filters select{font:inherit;padding:.35rem;min-height:44px}
+    .report-detail .fields{display:grid;grid-template-columns:minmax(8rem,auto) 1fr;gap:.2rem .8rem;margin:.25rem 0}
+    .report-detail .fields dt,.facts dt{color:var(--muted)}
+    .report-detail .fields dd,.facts dd{margin:0;overflow-wrap:anywhere;white-space:pre-line}
+    .facts{display:grid;grid-template-columns:auto 1fr;gap:.2rem .8rem}
+    .history{padding-left:1.2rem}
+    .actions input{font:inherit;padding:.4rem;min-height:44px;flex:1 1 12rem}
     .area-label{background:none;border:0;box-shadow:none;font-weight:700;color:#111;text-shadow:0 0 3px #fff,0 0 3px #fff}
-    @media (max-width:48rem){.map-box{grid-template-columns:1fr}#map{height:20rem}.big{font-size:2rem}main{padding:0 .75rem 2rem}.top{padding:.75rem}}
+    @media (max-width:48rem){.pair{grid-template-columns:1fr}.map-box{grid-template-columns:1fr}#map{height:20rem}.big{font-size:2rem}main{padding:0 .75rem 2rem}.top{padding:.75rem}}
     """#
 
     /// The OGC resources' HTML forms (`FeaturePages`): plain tables, readable at phone width.

@@ -29,9 +29,23 @@ struct PagesController {
     static let style = Asset(PageStyle.css, type: "text/css; charset=utf-8")
     static let ogcStyle = Asset(PageStyle.ogc, type: "text/css; charset=utf-8")
     static let dashboard = Asset(DashboardPage.html, type: "text/html; charset=utf-8")
+    static let reportScript = Asset(ReportScript.js, type: "text/javascript; charset=utf-8")
+    static let reportForm = Asset(ReportPage.html, type: "text/html; charset=utf-8")
+    static let receipt = Asset(ReceiptPage.html, type: "text/html; charset=utf-8")
+    static let adminScript = Asset(AdminScript.js, type: "text/javascript; charset=utf-8")
+    static let admin = Asset(AdminPage.html, type: "text/html; charset=utf-8")
+
+    /// The pages besides the dashboard (which is the landing route's HTML form): HTML for people,
+    /// not API operations.
+    static let pagePaths: Set<String> = ["/report", "/report/receipt", "/admin"]
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("assets/dashboard.js") { request, _ in Self.send(Self.script, request) }
+        router.get("assets/report.js") { request, _ in Self.send(Self.reportScript, request) }
+        router.get("report") { request, _ in Self.send(Self.reportForm, request) }
+        router.get("report/receipt") { request, _ in Self.send(Self.receipt, request) }
+        router.get("assets/admin.js") { request, _ in Self.send(Self.adminScript, request) }
+        router.get("admin") { request, _ in Self.send(Self.admin, request) }
         router.get("assets/pages.css") { request, _ in Self.send(Self.style, request) }
         router.get("assets/ogc.css") { request, _ in Self.send(Self.ogcStyle, request) }
         router.get("assets/leaflet/**") { request, context in

@@ -46,6 +46,12 @@ struct AuthController {
     }
 
     func login(_ request: Request, _ context: AppRequestContext) async throws -> LoginResponse {
+        let (token, expires, account) = try await signIn(request, context)
+        return LoginResponse(token: token, expiresAt: expires, account: AccountView(account))
+    }
+
+    /// Checks the credentials of a login body (throttled) and stores a new token for the account.
+    func signIn(_ request: Request, _ context: AppRequestContext) async throws -> (token: String, expires: Date, account: StoredAccount) {
         let body = try await request.decodeStrict(as: LoginRequest.self, context: context)
         let email = body.email.trimmingCharacters(in: .whitespaces)
         let address = addresses.address(of: request, peer: context.remoteAddress)
@@ -62,7 +68,7 @@ struct AuthController {
         let token = Credentials.newToken()
         let expires = Date().addingTimeInterval(credentials.tokenLifetime)
         try await accounts.storeToken(hash: Credentials.tokenHash(token), accountID: account.id, expiresAt: expires)
-        return LoginResponse(token: token, expiresAt: expires, account: AccountView(account))
+        return (token, expires, account)
     }
 
     func logout(_ request: Request, _ context: AppRequestContext) async throws -> Response {

@@ -1,0 +1,42 @@
+/// The admin console at `/admin`: a shell that `AdminScript` fills from the JSON API, signed in
+/// with a page session (an `HttpOnly`, `SameSite=Strict` cookie; changes carry its CSRF token).
+/// Verifiers see the queue; admins also alerts, resources and accounts.
+enum AdminPage {
+    static let html = #"""
+    <!doctype html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <meta name="referrer" content="no-referrer">
+    <title>Admin console · geoserve</title>
+    <link rel="stylesheet" href="/assets/leaflet/leaflet.css">
+    <link rel="stylesheet" href="/assets/pages.css">
+    <script src="/assets/leaflet/leaflet.js" defer></script>
+    <script src="/assets/admin.js" defer></script>
+    </head>
+    <body class="admin">
+    <header class="top admin-top">
+      <h1>Admin console</h1>
+      <nav id="nav" aria-label="Sections" hidden>
+        <a href="#queue" data-view="queue">Queue</a>
+        <a href="#alerts" data-view="alerts" data-admin>Alerts</a>
+        <a href="#resources" data-view="resources" data-admin>Resources</a>
+        <a href="#accounts" data-view="accounts" data-admin>Accounts</a>
+      </nav>
+      <p id="who" class="caption" hidden><span id="who-name"></span> <button type="button" id="sign-out">Sign out</button></p>
+    </header>
+    <main>
+      <form id="sign-in" class="report-form form-page" novalidate hidden>
+        <h2>Sign in</h2>
+        <div class="field"><label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required></div>
+        <div class="field"><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
+        <button type="submit" class="primary">Sign in</button>
+      </form>
+      <p id="status" class="status" role="status" aria-live="polite"></p>
+      <div id="view"></div>
+    </main>
+    </body>
+    </html>
+    """#
+}

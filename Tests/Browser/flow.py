@@ -1,0 +1,190 @@
+"""A reporter and a verifier in Chromium, driven through Selenium and Debian's chromium-driver.
+
+  flow.py URL ADMIN_EMAIL PASSWORD ARTIFACTS
+
+Eleven COVID reports in one hall are verified through the API; a twelfth is sent through /report (first empty: the API's problems appear next to the
+fields and nothing is stored; then once with the network cut, then again with the same
+Idempotency-Key), a verifier signs in to /admin with the session cookie and verifies it in the
+console, and once a publication releases the hall's reports the dashboard's number changes,
+having shown nothing while the hall held fewer than the threshold. Along the way: the
+receipt page follows the status, a change sent with the session cookie but without its CSRF
+token is refused, and the dashboard's first load is measured (bytes, time to the first tile).
+"""
+
+import datetime
+import json
+import sys
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as seen
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+URL, EMAIL, PASSWORD, ARTIFACTS = sys.argv[1:5]
+HALL = "H05"
+passed = failed = 0
+
+
+def check(ok, name, why=""):
+    global passed, failed
+    print(f"ok {name}" if ok else f"FAIL {name}: {why}", flush=True)
+    passed, failed = passed + bool(ok), failed + (not ok)
+
+
+def call(method, path, body=None, token=None, headers=None):
+    h = {"Content-Type": "application/json", "Accept": "application/json", **(headers or {})}
+    if token:
+        h["Authorization"] = "Bearer " + token
+    data = None if body is None else json.dumps(body).encode()
+    try:
+        with urllib.request.urlopen(urllib.request.Request(URL + path, data, h, method=method), timeout=30) as answer:
+            raw = answer.read()
+            return answer.status, (json.loads(raw) if raw else None)
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"{}")
+
+
+def login(email, password):
+    return call("POST", "/v1/auth/login", {"email": email, "password": password})[1]["token"]
+
+
+def hall_count(window="7d"):
+    _, items = call("GET", "/collections/halls/items?limit=10000&f=json")
+    return next(f["properties"][f"verified_{window}"] for f in items["features"] if f["id"] == HALL), items["statistics"]["total"]["counts"][window]
+
+
+def pending_in_hall(token):
+    _, page = call("GET", f"/v1/verification/queue?status=pending&layer=halls&area={HALL}&limit=200", token=token)
+    return [r["id"] for r in page["reports"]]
+
+
+admin = login(EMAIL, PASSWORD)
+call("POST", "/v1/accounts", {"email": "verifier@browser.example", "role": "verifier", "password": "verifier-password-1"}, admin)
+verifier = login("verifier@browser.example", "verifier-password-1")
+
+# Eleven verified reports in the hall, not yet published: the public number stays 0.
+today = datetime.date.today()
+for i in range(11):
+    day = (today - datetime.timedelta(days=1 + i % 4)).isoformat()
+    _, r = call("POST", "/v1/reports", {"kind": "covid", "affiliation": "staff", "phone": "+1 336 555 0199", "testDate": day,
+                                       "lastOnCampus": day, "area": {"layer": "halls", "id": HALL}})
+    call("POST", f"/v1/reports/{r['id']}/transitions", {"transition": "verify"}, verifier)
+before_hall, before_total = hall_count()
+check(before_hall == 0, "verified reports reach no public number before a publication", f"{HALL} shows {before_hall}")
+
+options = webdriver.ChromeOptions()
+for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000", "--hide-scrollbars"):
+    options.add_argument(arg)
+options.binary_location = "/usr/bin/chromium"
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+wait = WebDriverWait(driver, 20)
+
+
+def shot(name):
+    path = f"{ARTIFACTS}/{name}.png"
+    driver.save_screenshot(path)
+    return path
+
+
+try:
+    # The dashboard's first load, measured in the browser: bytes over the wire, time to the first tile.
+    driver.get(URL + "/#layer=halls&window=7d")
+    wait.until(lambda d: d.execute_script("return performance.getEntriesByType('resource').some(e => e.name.includes('/tiles/halls/'))"))
+    time.sleep(1)
+    load = driver.execute_script("""
+      const r = performance.getEntriesByType('resource'), nav = performance.getEntriesByType('navigation')[0];
+      const tiles = r.filter(e => e.name.includes('/tiles/halls/') && e.name.includes('.png'));
+      return {bytes: nav.transferSize + r.reduce((s, e) => s + e.transferSize, 0), requests: r.length + 1,
+              firstTile: Math.min(...tiles.map(e => e.responseEnd)), tiles: tiles.length};""")
+    print(f"measure dashboard first load: {load['bytes'] / 1024:.0f} KB in {load['requests']} requests; "
+          f"first tile at {load['firstTile']:.0f} ms ({load['tiles']} tiles)", flush=True)
+    check(load["bytes"] < 300 * 1024, "the dashboard's first load transfers under 300 KB", f"{load['bytes']} bytes")
+
+    # An empty form: the API's problems next to the fields, and nothing stored.
+    before = pending_in_hall(verifier)
+    driver.get(URL + "/report")
+    wait.until(lambda d: len(Select(d.find_element(By.ID, "c-area")).options) > 1)
+    driver.find_element(By.CSS_SELECTOR, "#covid button[type=submit]").click()
+    wait.until(seen.visibility_of_element_located((By.ID, "summary")))
+    marked = {e.get_attribute("name") for e in driver.find_elements(By.CSS_SELECTOR, "#covid [aria-invalid=true]")}
+    check({"affiliation", "phone", "testDate", "lastOnCampus"} <= marked, "an empty form shows the API's problems next to its fields", f"{marked}")
+    problem = driver.find_element(By.CSS_SELECTOR, "#covid .invalid .problem").text
+    check(bool(problem), "each marked field says what is wrong", problem)
+    shot("report-problems")
+    check(pending_in_hall(verifier) == before, "a refused form stores nothing", "")
+
+    # Filled in, sent without a network, then again: one report.
+    Select(driver.find_element(By.ID, "c-affiliation")).select_by_value("student")
+    test_day = (today - datetime.timedelta(days=2))
+    for field in ("c-testDate", "c-lastOnCampus"):
+        driver.execute_script("arguments[0].value = arguments[1]", driver.find_element(By.ID, field), test_day.isoformat())
+    driver.find_element(By.ID, "c-phone").send_keys("+1 336 555 0142")
+    Select(driver.find_element(By.ID, "c-area")).select_by_value(f"halls|{HALL}")
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    driver.find_element(By.CSS_SELECTOR, "#covid button[type=submit]").click()
+    wait.until(lambda d: "Not sent" in d.find_element(By.ID, "status").text)
+    check(True, "a send without a network says it was not sent and keeps the report")
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    driver.find_element(By.CSS_SELECTOR, "#covid button[type=submit]").click()
+    wait.until(lambda d: "/report/receipt" in d.current_url and d.find_element(By.ID, "receipt-status").text == "pending")
+    receipt_url = driver.current_url
+    added = [i for i in pending_in_hall(verifier) if i not in before]
+    check(len(added) == 1, "sent again with the same key: exactly one report stored", f"{added}")
+    report_id = added[0] if added else ""
+    check(driver.find_element(By.ID, "receipt-id").text == report_id, "the receipt page names the stored report", "")
+    shot("report-receipt")
+
+    # The verifier signs in to the console (session cookie) and verifies it.
+    driver.get(URL + "/admin")
+    wait.until(seen.visibility_of_element_located((By.ID, "sign-in")))
+    driver.find_element(By.ID, "email").send_keys("verifier@browser.example")
+    driver.find_element(By.ID, "password").send_keys("verifier-password-1")
+    driver.find_element(By.CSS_SELECTOR, "#sign-in button").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#queue tr[data-id='{report_id}']"))
+    cookie = driver.get_cookie("geoserve_session") or {}
+    check(cookie.get("httpOnly") and cookie.get("sameSite") == "Strict", "the session cookie is HttpOnly and SameSite=Strict", f"{cookie}")
+    check(driver.execute_script("return document.cookie").find("geoserve_session") < 0, "page scripts cannot read the session cookie", "")
+    status, body = call("POST", f"/v1/reports/{report_id}/transitions", {"transition": "verify"},
+                        headers={"Cookie": f"geoserve_session={cookie.get('value', '')}"})
+    check(status == 403 and body["error"]["code"] == "csrf", "a change with the session cookie but without its CSRF token is refused", f"{status} {body}")
+    shot("admin-queue")
+    driver.find_element(By.CSS_SELECTOR, f"#queue tr[data-id='{report_id}'] a").click()
+    wait.until(seen.element_to_be_clickable((By.CSS_SELECTOR, "button[data-transition=verify]"))).click()
+    wait.until(lambda d: d.find_element(By.ID, "report-status").text == "verified")
+    check(True, "the verifier verified the report in the console")
+    shot("admin-report")
+
+    # Verified, but not published: the dashboard (with the verifier's cookie, which pages' public
+    # reads ignore) still shows 0 for the hall.
+    driver.get(URL + "/#layer=halls&window=7d")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#areas tr[data-id='{HALL}'] td"))
+    shown = driver.find_element(By.CSS_SELECTOR, f"#areas tr[data-id='{HALL}'] td").text
+    check(shown == "0", "the dashboard shows the published number, not the verifier's live one", f"{HALL} {shown}")
+
+    # Twelve changes since the last publication: the next one releases the hall's block.
+    call("POST", "/v1/publications", None, admin)
+    after_hall, after_total = hall_count()
+    check(after_hall == 12 and after_total == before_total + 12, "the publication releases the hall's twelve reports", f"{HALL}: {after_hall}, total {before_total} -> {after_total}")
+    # The same address again: reloaded, since a navigation to it would only move to its fragment.
+    driver.refresh()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#areas tr[data-id='{HALL}'] td"))
+    shown = driver.find_element(By.CSS_SELECTOR, f"#areas tr[data-id='{HALL}'] td").text
+    total = driver.find_element(By.ID, "total").text
+    check(shown == "12" and total == f"{after_total:,}", "the dashboard shows the hall's number once it crosses the threshold", f"{HALL} {shown}, total {total}")
+    shot("dashboard-after")
+
+    driver.get(receipt_url)
+    wait.until(lambda d: d.find_element(By.ID, "receipt-status").text == "verified")
+    check(True, "the receipt page shows the new status")
+except Exception as e:  # a step that timed out names itself in the screenshot
+    check(False, "the flow ran to its end", f"{type(e).__name__}: {e} (see {shot('flow-failure')})")
+finally:
+    driver.quit()
+
+print(f"flow: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
