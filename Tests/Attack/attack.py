@@ -6,7 +6,7 @@ The suite plays both sides. As the campus it plants small counts (1, 2, 3, 4, 10
 consecutive days, a revocation, COVID and misconduct) among busy halls and publishes once a day
 over thirteen days, then verifies a single report and publishes again. As the attacker it reads
 every public output after every publication — every layer, kind, window, window end, the layer
-totals, every researcher export bucket and the misconduct search — and solves a linear programme
+totals, every researcher export bucket, the misconduct search and the dashboard's legends — and solves a linear programme
 over all of it, knowing the publication rule (blocks of more than k; a released line's carry is
 0; an unreleased line's carry is at most k after a busy interval), knowing when revocations
 happened and, around the last publication, that exactly one report was verified in between.
@@ -429,6 +429,25 @@ def run(url, email, password):
     unnamed = call(f"{url}/collections/halls/items?limit=1000")[1]
     report(unnamed["features"] == plain["features"] and unnamed["statistics"]["kind"] == "covid",
            "without kind the public gets COVID cases, never a sum of kinds")
+
+    # The dashboard's own data requests: its legends (TileJSON with quantile, equal or the
+    # dashboard's fixed breaks) carry only numbers that are published values (or the client's
+    # breaks, or steps between published values), never a count a protected hall holds back.
+    for window in ("7d", "14d", "28d", "all"):
+        published = {f["properties"][f"verified_{window}"] for f in plain["features"]} | {0}
+        low, high = min(published), max(published)
+        for method, query, allowed in (("quantile", "", lambda v: v in published),
+                                       ("equal", "&method=equal", lambda v: low <= v <= high),
+                                       ("fixed", "&method=fixed&breaks=1,5,20", lambda v: v in published or v in (1, 5, 20))):
+            status, tilejson = call(f"{url}/tiles/halls.json?metric=verified_{window}{query}")
+            numbers = [c[edge] for c in tilejson.get("legend", {}).get("classes", []) for edge in ("min", "max") if edge in c]
+            strays = [v for v in numbers if not allowed(v)]
+            report(status == 200 and numbers and not strays, f"the {method} legend of verified_{window} shows only published values",
+                   f"{status}: {strays or numbers}")
+    for path in ("/v1/alerts", "/v1/resources", "/v1/layers", "/v1/publications"):
+        status, body = call(url + path)
+        text = json.dumps(body)
+        report(status == 200 and "verified_" not in text and "carry" not in text, f"{path} carries no counts", text[:120])
 
     # Misconduct reports are public records: the search lists exactly what the counts count.
     status, found = call(f"{url}/v1/misconduct?layer=halls&area=H05&limit=100")
