@@ -3,4 +3,4 @@
 /// parts out holds the whole.
 public typealias GeoserveStore = StoreAdmin & DataVersionSource & AreaStore & ReportStore & AuditLog & VerificationStore
     & RevisionStore & PublicReportSearch & AttachmentStore & AccountStore & CounterStore & SecretStore & StoreCopy & BulkReportStore & LoginThrottleStore
-    & PublicationStore & NoticeStore
+    & PublicationStore & NoticeStore & NotificationOutbox

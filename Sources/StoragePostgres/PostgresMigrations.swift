@@ -250,6 +250,29 @@ enum PostgresMigrations {
             updated_at TEXT COLLATE "C" NOT NULL
         );
         """),
+        (14, """
+        -- Status notifications: one event per status change, written with the change, until
+        -- every configured endpoint has it.
+        CREATE TABLE outbox (
+            id              TEXT COLLATE "C" PRIMARY KEY,
+            report_id       TEXT COLLATE "C" NOT NULL,
+            kind            TEXT COLLATE "C" NOT NULL,
+            status          TEXT COLLATE "C" NOT NULL,
+            at              TEXT COLLATE "C" NOT NULL,
+            attempts        INTEGER NOT NULL DEFAULT 0,
+            next_attempt_at TEXT COLLATE "C" NOT NULL,
+            lease_until     TEXT COLLATE "C",
+            last_error      TEXT,
+            done_at         TEXT COLLATE "C"
+        );
+        CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE done_at IS NULL;
+        CREATE TABLE outbox_deliveries (
+            event_id TEXT COLLATE "C" NOT NULL,
+            endpoint TEXT COLLATE "C" NOT NULL,
+            at       TEXT COLLATE "C" NOT NULL,
+            PRIMARY KEY (event_id, endpoint)
+        );
+        """),
     ]
 
     static var latest: Int { all.last!.version }

@@ -99,6 +99,8 @@ extension PostgresStore: ReportStore {
                          [.text(next.rawValue), .text(at), .day(r.verifiedOn), .text(reportID), .int(Int64(r.version))])
             try Self.appendAudit(db, AuditFields(reportID: reportID, actor: actor, at: at, action: transition.rawValue, from: r.status,
                                                  to: next, reason: reason))
+            try db.query("INSERT INTO outbox (id, report_id, kind, status, at, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $5)",
+                         [.text(TimeOrderedID.make(now: now)), .text(reportID), .text(r.kind.rawValue), .text(next.rawValue), .text(at)])
             if r.status == .verified || next == .verified {
                 // Public numbers change: every cache keyed by the data version turns over.
                 try Self.bumpDataVersion(db)

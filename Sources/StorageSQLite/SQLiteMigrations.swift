@@ -229,6 +229,29 @@ enum SQLiteMigrations {
             updated_at TEXT NOT NULL
         ) WITHOUT ROWID;
         """),
+        (14, """
+        -- Status notifications: one event per status change, written with the change, until
+        -- every configured endpoint has it.
+        CREATE TABLE outbox (
+            id              TEXT PRIMARY KEY,
+            report_id       TEXT NOT NULL,
+            kind            TEXT NOT NULL,
+            status          TEXT NOT NULL,
+            at              TEXT NOT NULL,
+            attempts        INTEGER NOT NULL DEFAULT 0,
+            next_attempt_at TEXT NOT NULL,
+            lease_until     TEXT,
+            last_error      TEXT,
+            done_at         TEXT
+        ) WITHOUT ROWID;
+        CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE done_at IS NULL;
+        CREATE TABLE outbox_deliveries (
+            event_id TEXT NOT NULL,
+            endpoint TEXT NOT NULL,
+            at       TEXT NOT NULL,
+            PRIMARY KEY (event_id, endpoint)
+        ) WITHOUT ROWID;
+        """),
     ]
 
     /// Work a migration does on the data after its SQL, in the same transaction.

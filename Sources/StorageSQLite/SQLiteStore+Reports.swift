@@ -134,6 +134,8 @@ extension SQLiteStore: ReportStore {
                 try changed.run()
                 try Self.appendAudit(db, AuditFields(reportID: reportID, actor: actor, at: at, action: transition.rawValue, from: r.status,
                                                      to: next, reason: reason))
+                try db.cached("INSERT INTO outbox (id, report_id, kind, status, at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?)")
+                    .bind(.text(TimeOrderedID.make(now: now)), .text(reportID), .text(r.kind.rawValue), .text(next.rawValue), .text(at), .text(at)).run()
                 if r.status == .verified || next == .verified {
                     // Public numbers change: every cache keyed by the data version turns over.
                     try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")

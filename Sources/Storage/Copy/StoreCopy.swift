@@ -67,6 +67,9 @@ public struct StoreTable: Sendable, Hashable {
         StoreTable("publication_ledger", columns: ["kind", "class_key", "accounted", "carry"], key: ["kind", "class_key"]),
         StoreTable("alerts", columns: ["id", "title", "message", "severity", "starts_at", "ends_at", "created_at", "updated_at"], key: ["id"]),
         StoreTable("resources", columns: ["id", "title", "category", "link", "created_at", "updated_at"], key: ["id"]),
+        StoreTable("outbox", columns: ["id", "report_id", "kind", "status", "at", "attempts", "next_attempt_at", "lease_until", "last_error", "done_at"],
+                   key: ["id"]),
+        StoreTable("outbox_deliveries", columns: ["event_id", "endpoint", "at"], key: ["event_id", "endpoint"]),
         StoreTable("meta", columns: ["key", "value"], key: ["key"]),
     ]
 

@@ -65,6 +65,8 @@ struct AppConfiguration: Sendable {
     var keysPath: String?
     /// Origins allowed to read responses from browser code; `*` for every origin.
     var corsOrigins = ["*"]
+    /// Where status notifications are sent, signed; none by default.
+    var webhooks = WebhookConfiguration.none
     /// The service's public base URL for links (e.g. `https://maps.campus.example`); nil derives
     /// it from the request's `Host` header.
     var publicURL: String?

@@ -67,7 +67,8 @@ func buildApplication(_ configuration: AppConfiguration, metrics: ServiceMetrics
         )),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geoserve",
                              availableConnectionsDelegate: ConnectionCap(maximum: configuration.maxConnections, logger: logger)),
-        services: [watcher, scheduler],
+        services: [watcher, scheduler,
+                   NotificationDispatcher(outbox: store, configuration: configuration.webhooks, metrics: metrics, logger: logger)],
         // People who start it want to look at it: the log names the page to open.
         onServerRunning: { [logger, base = configuration.publicURL ?? configuration.linkBase.fallback] _ in
             logger.notice("campus dashboard at \(base)/ (the API at \(base)/openapi.json)")

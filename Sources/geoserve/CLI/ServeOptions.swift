@@ -55,6 +55,8 @@ struct ServeOptions: ParsableArguments {
 
     @OptionGroup(title: "Operations") var operations: OperationsOptions
 
+    @OptionGroup(title: "Notifications") var notifications: NotificationOptions
+
     /// The configuration these flags and variables give, checked.
     func configuration() throws -> AppConfiguration {
         var config = AppConfiguration()
@@ -98,6 +100,7 @@ struct ServeOptions: ParsableArguments {
         config.leafletFolder = EnvironmentDefault.string(leafletFolder, "GEOSERVE_LEAFLET_FOLDER", config.leafletFolder)
         try limits.apply(to: &config)
         try operations.apply(to: &config)
+        try notifications.apply(to: &config)
         return config
     }
 }

@@ -113,6 +113,15 @@ final class ServiceMetrics: Sendable {
         }.recordNanoseconds(Int64(seconds * 1e9))
     }
 
+    // MARK: Notifications
+
+    /// One webhook delivery attempt to one endpoint.
+    func webhookDelivered(_ ok: Bool) {
+        let result = ok ? "delivered" : "failed"
+        cached("webhook|\(result)") { CoreMetrics.Counter(label: "geoserve_webhook_deliveries_total", dimensions: [("result", result)], factory: factory) }
+            .increment()
+    }
+
     // MARK: Limits
 
     func rateLimited(_ limit: String) {

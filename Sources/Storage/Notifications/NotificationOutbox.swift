@@ -1,0 +1,59 @@
+import DomainKernel
+import Foundation
+
+/// Status notifications waiting to be delivered: every change of a report's status writes one
+/// event in the transaction that makes the change (both backends' `transition`), so an event
+/// exists exactly when its change committed. A dispatcher claims due events for a while (a
+/// lease, so that processes sharing the store do not send the same event at once), delivers
+/// them to each configured endpoint and records what arrived.
+///
+/// Concurrency contract: `claimNotifications` hands an event to one caller until its lease ends;
+/// a caller that dies mid-delivery leaves it to be claimed again when the lease ends (delivery
+/// is at least once; events carry a stable id for receivers to drop repeats).
+public protocol NotificationOutbox: Sendable {
+    /// Claims up to `limit` events that are not done and due at `now`, oldest first, until
+    /// `now + lease`.
+    func claimNotifications(now: Date, lease: TimeInterval, limit: Int) async throws -> [OutboxEvent]
+
+    /// Records that an event reached one endpoint (named by a digest, never its address).
+    func recordDelivery(eventID: String, endpoint: String, at: Date) async throws
+
+    /// Marks an event delivered everywhere it had to go.
+    func completeNotification(eventID: String, at: Date) async throws
+
+    /// Puts an event back for another attempt at `nextAttempt`, counting the failed one.
+    func retryNotification(eventID: String, nextAttempt: Date, error: String) async throws
+
+    /// Marks every event done without delivery: nowhere is configured to send them.
+    func completeAllNotifications(at: Date) async throws
+
+    /// Deletes done events older than `before`, so the outbox does not grow for ever.
+    func pruneNotifications(doneBefore: Date) async throws
+
+    /// Events not yet done.
+    func notificationBacklog() async throws -> Int
+}
+
+/// One status change to tell the configured endpoints about: nothing of the report's content
+/// but its id, its kind and its new status.
+public struct OutboxEvent: Hashable, Sendable {
+    public let id: String
+    public let reportID: String
+    public let kind: ReportKind
+    public let status: ReportStatus
+    public let at: Date
+    /// Failed attempts so far.
+    public let attempts: Int
+    /// Endpoints (digests) it already reached.
+    public let deliveredTo: Set<String>
+
+    public init(id: String, reportID: String, kind: ReportKind, status: ReportStatus, at: Date, attempts: Int, deliveredTo: Set<String>) {
+        self.id = id
+        self.reportID = reportID
+        self.kind = kind
+        self.status = status
+        self.at = at
+        self.attempts = attempts
+        self.deliveredTo = deliveredTo
+    }
+}

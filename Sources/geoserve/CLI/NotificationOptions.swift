@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+
+/// Where status notifications go. The secret comes from the environment or a file, never a
+/// flag, which other users of the machine could read in the process list.
+struct NotificationOptions: ParsableArguments {
+    @Option(name: .customLong("webhooks"), help: ArgumentHelp("Addresses that receive a signed POST when a report's status changes, comma-separated (env GEOSERVE_WEBHOOKS, default none).", valueName: "urls"))
+    var webhooks: String?
+
+    @Option(name: .customLong("webhook-secret-file"), help: ArgumentHelp("File holding the signing secret, 32 characters or more (or env GEOSERVE_WEBHOOK_SECRET).", valueName: "path"))
+    var secretFile: String?
+
+    func apply(to config: inout AppConfiguration) throws {
+        let addresses = EnvironmentDefault.string(webhooks, "GEOSERVE_WEBHOOKS", "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        var secret = ProcessInfo.processInfo.environment["GEOSERVE_WEBHOOK_SECRET"] ?? ""
+        if let secretFile {
+            do {
+                secret = try String(contentsOfFile: secretFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            } catch {
+                throw ValidationError("the webhook secret file \(secretFile) cannot be read: \(error.localizedDescription)")
+            }
+        }
+        do { config.webhooks = try WebhookConfiguration(addresses: addresses, secret: secret) } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}
