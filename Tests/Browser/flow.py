@@ -181,6 +181,48 @@ try:
     driver.get(receipt_url)
     wait.until(lambda d: d.find_element(By.ID, "receipt-status").text == "verified")
     check(True, "the receipt page shows the new status")
+
+    # An admin posts an alert and uploads a layer in the console.
+    driver.get(URL + "/admin#alerts")
+    wait.until(seen.element_to_be_clickable((By.ID, "sign-out"))).click()
+    wait.until(seen.visibility_of_element_located((By.ID, "sign-in")))
+    driver.find_element(By.ID, "email").send_keys(EMAIL)
+    driver.find_element(By.ID, "password").send_keys(PASSWORD)
+    driver.find_element(By.CSS_SELECTOR, "#sign-in button").click()
+    wait.until(seen.visibility_of_element_located((By.ID, "alert-title"))).send_keys("Flu clinic in the library on Friday")
+    driver.find_element(By.ID, "alert-message").send_keys("Walk in between 9 and 5.")
+    driver.find_element(By.CSS_SELECTOR, "#view form button[type=submit]").click()
+    wait.until(lambda d: "Flu clinic in the library" in d.find_element(By.ID, "view").text)
+    driver.get(URL + "/")
+    wait.until(lambda d: "Flu clinic in the library" in d.find_element(By.ID, "alerts").text)
+    check(True, "an alert posted in the console shows on the dashboard")
+    path = f"{ARTIFACTS}/districts.geojson"
+    square = lambda i, ring: {"type": "Feature", "id": f"D{i}", "properties": {"name": f"District {i}"}, "geometry": {"type": "Polygon", "coordinates": [ring]}}
+    with open(path, "w") as f:
+        json.dump({"type": "FeatureCollection", "features": [
+            square(1, [[-87.602, 41.788], [-87.59, 41.788], [-87.59, 41.80], [-87.602, 41.80], [-87.602, 41.788]]),
+            {**square(2, [[-87.59, 41.79], [-87.588, 41.79], [-87.588, 41.792], [-87.59, 41.79]]), "id": ""}]}, f)
+    driver.get(URL + "/admin#layers")
+    wait.until(seen.visibility_of_element_located((By.ID, "layer-name"))).send_keys("districts")
+    driver.find_element(By.ID, "layer-file").send_keys(path)
+    driver.find_element(By.CSS_SELECTOR, "#view form button[type=submit]").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#validation li.problem"))
+    check("Nothing stored" in driver.find_element(By.ID, "status").text, "a layer with a rejected feature shows the validation and stores nothing",
+          driver.find_element(By.ID, "status").text)
+    driver.find_element(By.ID, "layer-name").send_keys("districts")
+    driver.find_element(By.ID, "layer-file").send_keys(path)
+    driver.find_element(By.NAME, "skip_invalid").click()
+    driver.find_element(By.NAME, "publish").click()
+    driver.find_element(By.CSS_SELECTOR, "#view form button[type=submit]").click()
+    wait.until(lambda d: "published" in d.find_element(By.ID, "status").text)
+    served = False
+    for _ in range(50):
+        served = call("GET", "/collections/districts/items")[0] == 200
+        if served:
+            break
+        time.sleep(0.1)
+    check(served, "the valid rest, published from the console, is served", "")
+    shot("admin-layers")
 except Exception as e:  # a step that timed out names itself in the screenshot
     check(False, "the flow ran to its end", f"{type(e).__name__}: {e} (see {shot('flow-failure')})")
 finally:

@@ -89,6 +89,8 @@ struct AuthorizationMatrixTests {
         Row(method: .put, path: "/v1/resources/zzz", body: #"{"title":"CDC","category":"Health","link":"https://www.cdc.gov/"}"#,
             expected: adminOnly(.notFound)),
         Row(method: .delete, path: "/v1/resources/zzz", body: nil, expected: adminOnly(.notFound)),
+        Row(method: .post, path: "/v1/layers/halls/versions", body: #"{"type":"FeatureCollection","features":[]}"#, expected: adminOnly(.unprocessableContent)),
+        Row(method: .post, path: "/v1/layers/halls/versions/zzz/publish", body: nil, expected: adminOnly(.badRequest)),
     ]
 
     /// 401 without a token, 403 for every role but admin, `admin` for admins.

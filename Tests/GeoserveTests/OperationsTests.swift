@@ -213,6 +213,15 @@ struct OperationsTests {
         #expect(text.contains("GEOSERVE_SHUTDOWN_GRACE=30\n"))
         #expect(text.contains("GEOSERVE_ACCOUNT_WRITES_PER_MINUTE=5\n"))
         #expect(text.contains("GEOSERVE_PUBLISH_AT=06:00\n"))
+        // Webhooks: the receiver's token in the address and the signing secret are masked too.
+        let secretFile = NSTemporaryDirectory() + "geoserve-webhook-secret-\(UUID().uuidString)"
+        try "a-signing-secret-of-more-than-32-characters\n".write(toFile: secretFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: secretFile) }
+        let hooks = ConfigCommand.render(try ServeOptions.parse(["--webhooks", "https://hooks.campus.example/in?token=tok-123",
+                                                                 "--webhook-secret-file", secretFile]).configuration())
+        #expect(hooks.contains("GEOSERVE_WEBHOOKS=https://hooks.campus.example/in?***\n") && hooks.contains("GEOSERVE_WEBHOOK_SECRET=***\n"))
+        #expect(!hooks.contains("tok-123") && !hooks.contains("signing-secret"))
+        #expect(throws: (any Error).self) { try ServeOptions.parse(["--webhooks", "https://hooks.campus.example/in"]).configuration() }
         #expect(throws: (any Error).self) { try ServeOptions.parse(["--drain-delay", "30"]).configuration() }
         #expect(throws: (any Error).self) { try ServeOptions.parse(["--log-format", "xml"]).configuration() }
     }

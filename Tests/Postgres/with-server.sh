@@ -33,8 +33,10 @@ trap cleanup EXIT
 "${as_owner[@]}" "$bindir/initdb" -D "$folder/data" -U geoserve -A trust --no-sync -E UTF8 --locale=C.UTF-8 >"$folder/initdb.log" 2>&1 ||
   { cat "$folder/initdb.log" >&2; exit 1; }
 # fsync off: the tests stop the server cleanly or kill it, never the machine; the benchmarks
-# run their own server with the defaults.
-options="-p $port -k $folder -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400"
+# run their own server with the defaults. Swift Testing runs every test at once, each service
+# with its pool, listener and the stores its test opens besides: 1,000 connections leaves room
+# (an idle backend costs a few MB).
+options="-p $port -k $folder -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=1000"
 cat >"$folder/start" <<SCRIPT
 #!/usr/bin/env bash
 exec ${as_owner[*]} "$bindir/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -o "$options" start

@@ -38,6 +38,8 @@ struct AppConfiguration: Sendable {
     var revisionsKept = 5
     /// Largest attachment accepted, in bytes.
     var maxAttachmentBytes = 64 << 20
+    /// Bytes of one layer uploaded through the API (bigger layers go through `import-areas`).
+    var maxLayerUploadBytes = 64 << 20
     /// Files and bytes one report's attachments may hold together.
     var attachmentLimits = AttachmentLimits(count: ReportLimits.attachments, totalBytes: 256 << 20)
     /// Free bytes kept on the attachments' disk: an upload that would go below is refused (507).

@@ -51,8 +51,8 @@ func buildApplication(_ configuration: AppConfiguration, metrics: ServiceMetrics
                                  receipts: Receipts(secretHex: keys.receipts), idempotency: IdempotencyKeys(secretHex: keys.receipts),
                                  metrics: metrics, readiness: readiness)
     let limits = configuration.connectionLimits
-    // The largest body any route takes is an attachment; JSON routes check their own smaller limit.
-    let maxContentLength = configuration.maxAttachmentBytes
+    // The largest body any route takes is an attachment or a layer; JSON routes check their own smaller limit.
+    let maxContentLength = max(configuration.maxAttachmentBytes, configuration.maxLayerUploadBytes)
     let guardLogger = logger
     return Application(
         router: router,
@@ -119,6 +119,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     ExportsController(export: AreaStatsExport(publications: watcher.publications, audit: store, policy: configuration.disclosure, timeZone: configuration.timeZone),
                       catalog: catalog).addRoutes(to: v1)
     LayersController(store: store).addRoutes(to: v1)
+    LayerUploadsController(store: store, watcher: watcher, maxBytes: configuration.maxLayerUploadBytes).addRoutes(to: v1)
     let auth = AuthController(accounts: store, credentials: credentials, throttle: configuration.loginThrottle(store),
                               addresses: intakeLimit.addresses)
     auth.addRoutes(to: v1)

@@ -64,7 +64,7 @@ struct ConfigCommand: ParsableCommand {
             ("", "GEOSERVE_LOG_FORMAT", c.logFormat.rawValue),
             ("", "GEOSERVE_METRICS_ALLOW", c.metricsAllow.description),
             ("", "GEOSERVE_METRICS_PORT", c.metricsPort.map(String.init) ?? ""),
-            ("Notifications", "GEOSERVE_WEBHOOKS", c.webhooks.endpoints.map(\.url.absoluteString).joined(separator: ",")),
+            ("Notifications", "GEOSERVE_WEBHOOKS", c.webhooks.endpoints.map(\.shown).joined(separator: ",")),
             ("", "GEOSERVE_WEBHOOK_SECRET", c.webhooks.secret.isEmpty ? "" : "***"),
             ("", "GEOSERVE_SHUTDOWN_GRACE", seconds(c.shutdownGrace)),
             ("", "GEOSERVE_DRAIN_DELAY", seconds(c.drainDelay)),

@@ -12,6 +12,15 @@ struct WebhookConfiguration: Sendable {
         let key: String
         /// The host, for logs.
         let host: String
+
+        /// The address with any user, password or query masked (they may hold the receiver's
+        /// token), for `geoserve config`.
+        var shown: String {
+            guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "***" }
+            if parts.user != nil || parts.password != nil { parts.user = "***"; parts.password = nil }
+            if parts.query != nil { parts.query = "***" }
+            return parts.string ?? "***"
+        }
     }
 
     let endpoints: [Endpoint]

@@ -1,6 +1,6 @@
 /// The admin console at `/admin`: a shell that `AdminScript` fills from the JSON API, signed in
 /// with a page session (an `HttpOnly`, `SameSite=Strict` cookie; changes carry its CSRF token).
-/// Verifiers see the queue; admins also alerts, resources and accounts.
+/// Verifiers see the queue; admins also alerts, resources, accounts and layers.
 enum AdminPage {
     static let html = #"""
     <!doctype html>
@@ -23,6 +23,7 @@ enum AdminPage {
         <a href="#alerts" data-view="alerts" data-admin>Alerts</a>
         <a href="#resources" data-view="resources" data-admin>Resources</a>
         <a href="#accounts" data-view="accounts" data-admin>Accounts</a>
+        <a href="#layers" data-view="layers" data-admin>Layers</a>
       </nav>
       <p id="who" class="caption" hidden><span id="who-name"></span> <button type="button" id="sign-out">Sign out</button></p>
     </header>

@@ -95,7 +95,8 @@ enum AdminScript {
         if (!session.account) return;
         const [view, arg] = location.hash.slice(1).split("/");
         for (const a of document.querySelectorAll("#nav a")) a.setAttribute("aria-current", a.dataset.view === (view || "queue") ? "page" : "false");
-        const views = {queue: showQueue, report: () => showReport(decodeURIComponent(arg || "")), alerts: showAlerts, resources: showResources, accounts: showAccounts};
+        const views = {queue: showQueue, report: () => showReport(decodeURIComponent(arg || "")), alerts: showAlerts, resources: showResources, accounts: showAccounts,
+                     layers: showLayers};
         (views[view] || showQueue)().catch((e) => say(e.message, "error"));
       }
 
@@ -334,6 +335,66 @@ enum AdminScript {
           el("div", {class: "table-wrap"}, el("table", {}, el("thead", {}, el("tr", {}, ...["Email", "Role", "State", ""].map((h) => el("th", {scope: "col"}, h)))),
                                           el("tbody", {}, ...rows))),
           el("h3", {}, "New account"), form);
+      }
+
+      // MARK: layers
+
+      async function showLayers(report) {
+        const list = await api("GET", "/v1/layers");
+        const rows = [];
+        for (const l of list.layers) {
+          for (const v of l.versions.slice().reverse()) {
+            const published = v.version === l.publishedVersion;
+            rows.push(el("tr", {"data-layer": l.name, "data-version": String(v.version)},
+              el("td", {}, l.name), el("td", {}, l.kind), el("td", {}, "v" + v.version + (published ? " (published)" : "")),
+              el("td", {class: "n"}, v.featureCount), el("td", {class: "n"}, v.repairedCount), el("td", {class: "n"}, v.rejectedCount), el("td", {}, when(v.createdAt)),
+              el("td", {}, published ? "" : el("button", {type: "button", onclick: () => {
+                if (confirm("Publish " + l.name + " v" + v.version + "? Reports are re-assigned to its areas.")) {
+                  change("POST", "/v1/layers/" + encodeURIComponent(l.name) + "/versions/" + v.version + "/publish", undefined, showLayers);
+                }
+              }}, "Publish"))));
+          }
+        }
+        const form = el("form", {class: "report-form form-page", novalidate: true},
+          el("div", {class: "field"}, el("label", {for: "layer-name"}, "Layer (letters, digits, - and _)"),
+             el("input", {id: "layer-name", name: "layer", required: true, pattern: "[A-Za-z0-9_-]{1,64}"})),
+          el("div", {class: "field"}, el("label", {for: "layer-file"}, "GeoJSON FeatureCollection"),
+             el("input", {id: "layer-file", name: "file", type: "file", accept: ".geojson,.json,application/geo+json,application/json", required: true})),
+          el("div", {class: "field"}, el("label", {for: "layer-kind"}, "Kind"), Object.assign(select("kind", ["", "areas", "points"], "", {"": "detect"}), {id: "layer-kind"})),
+          el("div", {class: "pair"},
+             el("div", {class: "field"}, el("label", {for: "layer-id"}, "Id property (optional)"), el("input", {id: "layer-id", name: "id_field"})),
+             el("div", {class: "field"}, el("label", {for: "layer-name-field"}, "Name property (optional)"), el("input", {id: "layer-name-field", name: "name_field"}))),
+          el("label", {}, el("input", {type: "checkbox", name: "skip_invalid"}), " Store the valid features when some are rejected"),
+          el("br"),
+          el("label", {}, el("input", {type: "checkbox", name: "publish"}), " Publish at once (otherwise staged)"),
+          el("p", {}, el("button", {type: "submit", class: "primary"}, "Upload")));
+        form.addEventListener("submit", async (e) => {
+          e.preventDefault();
+          const file = form.file.files[0];
+          if (!form.layer.value.trim() || !file) { say("Name the layer and choose a file.", "error"); return; }
+          const q = new URLSearchParams();
+          for (const name of ["kind", "id_field", "name_field"]) if (form[name].value.trim()) q.set(name, form[name].value.trim());
+          for (const name of ["skip_invalid", "publish"]) if (form[name].checked) q.set(name, "true");
+          say("Uploading and validating…");
+          const r = await fetch("/v1/layers/" + encodeURIComponent(form.layer.value.trim()) + "/versions?" + q,
+                                {method: "POST", headers: {"Content-Type": "application/geo+json", "X-CSRF-Token": session.csrf || "", "Accept": "application/json"}, body: file});
+          const body = await r.json().catch(() => ({}));
+          if (r.status === 201) say("Stored as version " + body.version + (body.published ? ", published" + (body.moved !== null ? "; " + body.moved + " report(s) changed area" : "") : ", staged") + ".");
+          else if (r.status === 422 && body.problems) say("Nothing stored: " + body.rejectedCount + " feature(s) rejected. Fix them, or store the rest.", "error");
+          else { say((body.error || {}).message || ("The service answered " + r.status + "."), "error"); return; }
+          await showLayers(body);
+        });
+        const parts = [el("h2", {}, "Layers"),
+          el("div", {class: "table-wrap"}, el("table", {id: "layers"}, el("thead", {}, el("tr", {}, ...["Layer", "Kind", "Version", "Features", "Repaired", "Rejected", "Stored", ""].map((h) => el("th", {scope: "col"}, h)))),
+                                          el("tbody", {}, ...rows)))];
+        if (report && report.problems) {
+          parts.push(el("h3", {}, "Validation of the upload"),
+            el("p", {}, (report.validCount + report.repairedCount + report.rejectedCount) + " features read: " + report.validCount + " valid, " + report.repairedCount + " repaired, " + report.rejectedCount + " rejected."),
+            el("ul", {id: "validation"}, ...report.problems.map((p) => el("li", {class: p.outcome === "rejected" ? "problem" : ""},
+              "Feature " + p.index + (p.id ? " (" + p.id + ")" : "") + ": " + p.outcome + (p.reason ? " — " + p.reason : "") + (p.notes.length ? " (" + p.notes.join("; ") + ")" : "")))));
+        }
+        parts.push(el("h3", {}, "Upload a new version"), form);
+        $("view").replaceChildren(...parts);
       }
 
       document.addEventListener("DOMContentLoaded", () => start().catch((e) => say(e.message, "error")));

@@ -78,6 +78,15 @@ enum QueryParameters {
     static let misconductInArea = [searchLayer, searchArea, searchLimit]
     static let misconductNear = [lon, lat, radius, resultLayer, searchLimit]
 
+    // MARK: layer uploads
+    static let layerKind = QueryParameter("kind", .choice(["areas", "points"]), "Layer kind (default: points when every geometry is a Point).")
+    static let idField = QueryParameter("id_field", .text(maxLength: 64), "Property holding the area id (default: the feature's id, else an id property).")
+    static let nameField = QueryParameter("name_field", .text(maxLength: 64), "Property holding the display name (default: name).")
+    static let skipInvalid = QueryParameter("skip_invalid", .boolean, default: "false", "Store the valid features even when some are rejected.")
+    static let publishNow = QueryParameter("publish", .boolean, default: "false",
+                                           "Publish the new version at once (reports re-assigned in the same transaction); otherwise it is staged.")
+    static let layerUpload = [layerKind, idField, nameField, skipInvalid, publishNow]
+
     // MARK: alerts
     static let alertState = QueryParameter("state", .choice(["current", "scheduled", "expired", "all"]), default: "current",
                                            "Which alerts: those shown now (default, public), or for admins those not yet started, ended, or all.")
