@@ -15,11 +15,13 @@ import datetime
 import json
 import sys
 import time
+import traceback
 import urllib.error
 import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -81,7 +83,8 @@ for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=12
     options.add_argument(arg)
 options.binary_location = "/usr/bin/chromium"
 driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-wait = WebDriverWait(driver, 20)
+# Pages re-render as answers arrive: an element read just as it is replaced is looked up again.
+wait = WebDriverWait(driver, 20, ignored_exceptions=[StaleElementReferenceException])
 
 
 def shot(name):
@@ -103,6 +106,28 @@ try:
     print(f"measure dashboard first load: {load['bytes'] / 1024:.0f} KB in {load['requests']} requests; "
           f"first tile at {load['firstTile']:.0f} ms ({load['tiles']} tiles)", flush=True)
     check(load["bytes"] < 300 * 1024, "the dashboard's first load transfers under 300 KB", f"{load['bytes']} bytes")
+
+    # Another visitor's load is answered from the caches the first one filled: no response or
+    # tile is made again.
+    def misses():
+        with urllib.request.urlopen(URL + "/metrics", timeout=30) as answer:
+            text = answer.read().decode()
+        return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith("geoserve_cache_misses_total{"))
+    before_misses = misses()
+    driver.execute_script("localStorage.clear(); sessionStorage.clear();")
+    driver.delete_all_cookies()
+    driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    driver.refresh()
+    wait.until(lambda d: d.execute_script("return performance.getEntriesByType('resource').filter(e => e.name.includes('/tiles/halls/') && e.name.includes('.png')).length") >= load["tiles"])
+    time.sleep(1)
+    driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+    check(misses() == before_misses, "a second visitor's dashboard is answered from the service's caches", f"misses {before_misses} -> {misses()}")
+
+    # Switching the window by its control shows that window's numbers.
+    driver.find_element(By.CSS_SELECTOR, "input[name=window][value='14d']").click()
+    want14 = f"{call('GET', '/collections/halls/items?limit=10000&f=json')[1]['statistics']['total']['counts']['14d']:,}"
+    wait.until(lambda d: d.find_element(By.ID, "window-label").text == "14 days" and d.find_element(By.ID, "total").text == want14)
+    check("window=14d" in driver.current_url, "the window control switches the total to 14 days and keeps it in the address", driver.current_url)
 
     # An empty form: the API's problems next to the fields, and nothing stored.
     before = pending_in_hall(verifier)
@@ -224,7 +249,8 @@ try:
     check(served, "the valid rest, published from the console, is served", "")
     shot("admin-layers")
 except Exception as e:  # a step that timed out names itself in the screenshot
-    check(False, "the flow ran to its end", f"{type(e).__name__}: {e} (see {shot('flow-failure')})")
+    where = next((f"line {t.lineno}" for t in reversed(traceback.extract_tb(e.__traceback__)) if t.filename == __file__), "?")
+    check(False, "the flow ran to its end", f"{type(e).__name__} at {where}: {str(e).splitlines()[0] if str(e) else ''} (see {shot('flow-failure')})")
 finally:
     driver.quit()
 

@@ -84,7 +84,7 @@ struct NoticesTests {
         try await service.run { client in
             let admin = try await client.login(TestService.adminEmail)
             for bad in ["javascript:alert(1)", "data:text/html,hi", "ftp://example.edu/x", "https://", "https://trusted.edu@evil.example/",
-                        "https://exa mple.edu/", "/relative"] {
+                        "https://exa mple.edu/", "/relative", "https://bücher.example/", "https://example.edu/<script>", "https://example.edu/%zz"] {
                 let (status, body) = try await client.json(.post, "/v1/resources", token: admin,
                                                            body: #"{"title":"T","category":"Health","link":"\#(bad)"}"#)
                 #expect(status == .unprocessableContent && errorField(body) == "link", "\(bad)")

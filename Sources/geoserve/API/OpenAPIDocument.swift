@@ -85,7 +85,7 @@ enum OpenAPIDocument {
                   responses: [200: "LayerList"]),
         Operation(method: "post", path: "/v1/layers/{layer}/versions",
                   summary: "Upload a GeoJSON FeatureCollection (at most 64 MiB) as a new version of a layer, validated and repaired with GEOS as import-areas does. 201 with the version and every repaired or rejected feature; 422 with the same report and nothing stored when a feature is rejected (unless skip_invalid=true). Staged unless publish=true.",
-                  access: "manageLayers", request: nil, responses: [201: "LayerUpload", 400: "Error", 401: "Error", 403: "Error", 409: "Error", 413: "Error", 415: "Error", 422: "LayerUpload"],
+                  access: "manageLayers", request: nil, responses: [201: "LayerUpload", 400: "Error", 401: "Error", 403: "Error", 409: "Error", 413: "Error", 415: "Error", 422: "LayerRefusal"],
                   query: QueryParameters.layerUpload, uploadTypes: ["application/geo+json", "application/json"]),
         Operation(method: "post", path: "/v1/layers/{layer}/versions/{version}/publish",
                   summary: "Publish a staged version: readers see it and every report is re-assigned to its areas, counters included, in one transaction.",
@@ -286,7 +286,7 @@ enum OpenAPIDocument {
         "ResourceList": object(["resources": ["type": "array", "items": ref("Resource")]], required: ["resources"]),
         "ResourceRequest": closed(["title": ["type": "string", "pattern": "\\S", "maxLength": ResourceRequest.maxTitle],
                                    "category": ["type": "string", "pattern": "\\S", "maxLength": ResourceRequest.maxCategory],
-                                   "link": ["type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#@]+[^\\s@]*$", "maxLength": ResourceRequest.maxLink]],
+                                   "link": ["type": "string", "pattern": ResourceRequest.linkPattern, "maxLength": ResourceRequest.maxLink]],
                                   required: ["title", "category", "link"]),
         "Session": object(["account": ref("Account"), "csrfToken": string, "expiresAt": ["type": ["string", "null"], "format": "date-time"]],
                           required: ["account", "csrfToken"]),
@@ -297,6 +297,8 @@ enum OpenAPIDocument {
                                                                                 "outcome": ["type": "string", "enum": ["repaired", "rejected"]],
                                                                                 "reason": ["type": ["string", "null"]], "notes": ["type": "array", "items": string]])]],
                               required: ["layer", "kind", "published", "featureCount", "problems"]),
+        // 422: the validation report when features were rejected, the error when the body is no GeoJSON.
+        "LayerRefusal": ["anyOf": [ref("LayerUpload"), ref("Error")]],
         "LayerPublished": object(["layer": string, "version": integer, "moved": integer], required: ["layer", "version", "moved"]),
         "LoginResponse": object(["token": string, "expiresAt": dateTime, "account": ref("Account")], required: ["token", "expiresAt", "account"]),
     ] }

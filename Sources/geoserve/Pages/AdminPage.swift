@@ -2,20 +2,7 @@
 /// with a page session (an `HttpOnly`, `SameSite=Strict` cookie; changes carry its CSRF token).
 /// Verifiers see the queue; admins also alerts, resources, accounts and layers.
 enum AdminPage {
-    static let html = #"""
-    <!doctype html>
-    <html lang="en">
-    <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta name="referrer" content="no-referrer">
-    <title>Admin console · geoserve</title>
-    <link rel="stylesheet" href="/assets/leaflet/leaflet.css">
-    <link rel="stylesheet" href="/assets/pages.css">
-    <script src="/assets/leaflet/leaflet.js" defer></script>
-    <script src="/assets/admin.js" defer></script>
-    </head>
-    <body class="admin">
+    static let html = PageShell.document(title: "Admin console", script: "/assets/admin.js", leaflet: true, noReferrer: true, bodyClass: "admin", body: #"""
     <header class="top admin-top">
       <h1>Admin console</h1>
       <nav id="nav" aria-label="Sections" hidden>
@@ -37,7 +24,5 @@ enum AdminPage {
       <p id="status" class="status" role="status" aria-live="polite"></p>
       <div id="view"></div>
     </main>
-    </body>
-    </html>
-    """#
+    """#)
 }

@@ -2,19 +2,7 @@
 /// (`DashboardScript`), so it shows exactly what the public GeoJSON shows and nothing more. Every
 /// number on it is also in the table, the map's non-visual alternative.
 enum DashboardPage {
-    static let html = #"""
-    <!doctype html>
-    <html lang="en">
-    <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>Campus dashboard · geoserve</title>
-    <link rel="stylesheet" href="/assets/leaflet/leaflet.css">
-    <link rel="stylesheet" href="/assets/pages.css">
-    <script src="/assets/leaflet/leaflet.js" defer></script>
-    <script src="/assets/dashboard.js" defer></script>
-    </head>
-    <body>
+    static let html = PageShell.document(title: "Campus dashboard", script: "/assets/dashboard.js", leaflet: true, body: #"""
     <header class="top">
       <h1 id="title">Campus dashboard</h1>
       <p id="caption" class="caption">Loading the published numbers…</p>
@@ -72,7 +60,5 @@ enum DashboardPage {
         threshold have gathered, so that no one can be singled out. <a href="/collections?f=html">Collections</a> ·
         <a href="/openapi.json">API</a></p>
     </main>
-    </body>
-    </html>
-    """#
+    """#)
 }

@@ -2,18 +2,7 @@
 /// Both travel in the address's fragment (`#id=…&receipt=…`), which browsers send to no server
 /// and put in no Referer, or are typed in; the page keeps them on this device only if asked.
 enum ReceiptPage {
-    static let html = #"""
-    <!doctype html>
-    <html lang="en">
-    <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta name="referrer" content="no-referrer">
-    <title>Your report · geoserve</title>
-    <link rel="stylesheet" href="/assets/pages.css">
-    <script src="/assets/report.js" defer></script>
-    </head>
-    <body>
+    static let html = PageShell.document(title: "Your report", script: "/assets/report.js", noReferrer: true, body: #"""
     <header class="top">
       <h1>Your report</h1>
       <p class="caption">The status of a report you sent, read with its receipt. Only the holder of the receipt can see it.</p>
@@ -50,7 +39,5 @@ enum ReceiptPage {
       <p id="status" class="status" role="status" aria-live="polite"></p>
       <p class="small"><a href="/report">Send a report</a> · <a href="/">Campus dashboard</a></p>
     </main>
-    </body>
-    </html>
-    """#
+    """#)
 }

@@ -2,19 +2,7 @@
 /// `ReportScript` through `POST /v1/reports`, so its checks and messages are the API's. Without
 /// an account: what is sent carries no name, and the receipt is the reporter's way back.
 enum ReportPage {
-    static let html = #"""
-    <!doctype html>
-    <html lang="en">
-    <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>Report · geoserve</title>
-    <link rel="stylesheet" href="/assets/leaflet/leaflet.css">
-    <link rel="stylesheet" href="/assets/pages.css">
-    <script src="/assets/leaflet/leaflet.js" defer></script>
-    <script src="/assets/report.js" defer></script>
-    </head>
-    <body>
+    static let html = PageShell.document(title: "Report", script: "/assets/report.js", leaflet: true, body: #"""
     <header class="top">
       <h1>Send a report</h1>
       <p class="caption">Nothing on this page asks who you are. You get a receipt to check on your report later;
@@ -107,7 +95,5 @@ enum ReportPage {
       <p id="status" class="status" role="status" aria-live="polite"></p>
       <p class="small"><a href="/report/receipt">Check a report you sent</a> · <a href="/">Campus dashboard</a></p>
     </main>
-    </body>
-    </html>
-    """#
+    """#)
 }

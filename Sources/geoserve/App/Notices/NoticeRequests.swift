@@ -39,6 +39,9 @@ struct ResourceRequest: StrictRequestBody {
     static let maxTitle = 120
     static let maxCategory = 60
     static let maxLink = 2048
+    /// An http(s) address in the characters RFC 3986 allows: a host in another script is given
+    /// in its ASCII (punycode) form, anything else percent-encoded, as browsers show links.
+    static let linkPattern = "^[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9._~:/?#\\[\\]@!$&'()*+,;=%-]+$"
 
     let title: String?
     let category: String?
@@ -100,17 +103,28 @@ struct NoticeCheck {
         return date
     }
 
-    /// An absolute http or https URL with a host and no user name or password in it (which
-    /// would let a link show one site's name and open another's page).
+    /// An absolute http or https URL (RFC 3986 characters only, percent signs followed by two
+    /// hex digits) with a host and no user name or password in it (which would let a link show
+    /// one site's name and open another's page).
     mutating func link(_ field: String, _ value: String?, max: Int) -> String? {
         guard let text = text(field, value, max: max, required: true) else { return nil }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty, url.user == nil, url.password == nil,
-              !text.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) }) else {
+        guard text.unicodeScalars.allSatisfy(Self.uriCharacters.contains), Self.percentEncodingIsWhole(text),
+              let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty, url.user == nil, url.password == nil else {
             fail(field, .badFormat, "must be an http or https address, such as https://www.cdc.gov/")
             return nil
         }
         return text
+    }
+
+    private static let uriCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
+
+    private static func percentEncodingIsWhole(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "%") {
+            guard i + 2 < bytes.count, bytes[i + 1].isHexDigit, bytes[i + 2].isHexDigit else { return false }
+        }
+        return true
     }
 
     /// Throws the collected problems as one `422 invalid`.
@@ -119,4 +133,8 @@ struct NoticeCheck {
         throw APIError(status: .unprocessableContent, code: "invalid", message: problems.map(\.description).joined(separator: "; "),
                        field: first.field, problems: problems)
     }
+}
+
+private extension UInt8 {
+    var isHexDigit: Bool { (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self) }
 }
