@@ -13,8 +13,9 @@ cd "$(dirname "$0")"
 # libjs-leaflet: the dashboard's map loads Leaflet from the system package's files.
 packages=(libgeos-dev libcairo2-dev libsqlite3-dev zlib1g-dev libpq-dev pkg-config libjs-leaflet)
 # The tests start a PostgreSQL server of their own: Debian's server package, without the
-# cluster its installation would otherwise create and start. Chromium runs the dashboard.
-test_packages=(postgresql python3 chromium)
+# cluster its installation would otherwise create and start. Chromium runs the pages, driven
+# through chromium-driver by Selenium (from PyPI, in a virtual environment outside the repository).
+test_packages=(postgresql python3 chromium chromium-driver)
 
 ensure_packages() {
   local missing=()
