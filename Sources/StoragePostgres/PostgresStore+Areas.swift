@@ -121,9 +121,10 @@ extension PostgresStore: AreaStore {
             return (0..<s.count).map { (s.string($0, 0), s.text($0, 1), s.string($0, 2), s.string($0, 3)) }
         }
         let reader = GeoJSONReader()
+        let decoder = JSONDecoder()
         return try rows.map { r in
-            let props = try JSONDecoder().decode([String: JSONValue].self, from: Data(r.2.utf8))
-            let geometry = try reader.geometry(from: Data(r.3.utf8))
+            let props = try StoredArea.properties(r.2) ?? decoder.decode([String: JSONValue].self, from: Data(r.2.utf8))
+            let geometry = try StoredGeometryReader.geometry(r.3) ?? reader.geometry(from: Data(r.3.utf8))
             return StoredArea(id: r.0, name: r.1, properties: props, geometry: geometry)
         }
     }

@@ -294,9 +294,10 @@ extension SQLiteStore: AreaStore {
             return out
         }
         let reader = GeoJSONReader()
+        let decoder = JSONDecoder()
         return try rows.map { r in
-            let props = try JSONDecoder().decode([String: JSONValue].self, from: Data(r.2.utf8))
-            let geometry = try reader.geometry(from: Data(r.3.utf8))
+            let props = try StoredArea.properties(r.2) ?? decoder.decode([String: JSONValue].self, from: Data(r.2.utf8))
+            let geometry = try StoredGeometryReader.geometry(r.3) ?? reader.geometry(from: Data(r.3.utf8))
             return StoredArea(id: r.0, name: r.1, properties: props, geometry: geometry)
         }
     }

@@ -114,7 +114,7 @@ struct TilesTests {
             // The painting the tile routes draw from gives every area a class.
             let tiles = TileService(statistics: statistics, cacheBytes: 1 << 20)
             let tileLayer = try await tiles.tileLayer(halls)
-            let painting = try await tiles.painting(halls, tiles: tileLayer, query: TileQuery(), dataVersion: try await store.dataVersion())
+            let painting = try await tiles.painting(halls, query: TileQuery(), dataVersion: try await store.dataVersion())
             for id in published.keys {
                 let ordinal = try #require(tileLayer.ordinal(of: id))
                 #expect(painting.classIndex(ofArea: ordinal) != nil, "\(id)")

@@ -33,8 +33,17 @@ public struct TileJSON: Hashable, Sendable, Encodable {
     ///   - minzoom, maxzoom: zoom range served.
     public init(layer: TileLayer, painting: TilePainting, tilesURL: String, minzoom: Int = 0,
                 maxzoom: Int = TileKey.maxZoom, attribution: String) {
-        let b = layer.bounds ?? BoundingBox(west: -180, south: -WebMercator.maxLatitude, east: 180, north: WebMercator.maxLatitude)
-        self.name = layer.id
+        self.init(name: layer.id, bounds: layer.bounds, painting: painting, tilesURL: tilesURL, minzoom: minzoom, maxzoom: maxzoom,
+                  attribution: attribution)
+    }
+
+    /// Creates the document from the layer's name and extent alone: what a client needs to know
+    /// before its first tile, without the tile geometry that drawing needs (on a layer of
+    /// 300,000 areas that geometry takes seconds to build, the extent nothing).
+    public init(name: String, bounds: BoundingBox?, painting: TilePainting, tilesURL: String, minzoom: Int = 0,
+                maxzoom: Int = TileKey.maxZoom, attribution: String) {
+        let b = bounds ?? BoundingBox(west: -180, south: -WebMercator.maxLatitude, east: 180, north: WebMercator.maxLatitude)
+        self.name = name
         self.tiles = [tilesURL]
         self.minzoom = minzoom
         self.maxzoom = maxzoom

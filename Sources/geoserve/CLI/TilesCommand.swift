@@ -53,7 +53,7 @@ struct TilesSeedCommand: AsyncParsableCommand {
         let statistics = StatisticsService(counters: db, publications: publications, policy: .default, timeZone: try store.timeZone())
         let service = TileService(statistics: statistics, cacheBytes: 0)
         let tileLayer = try await service.tileLayer(published)
-        let painting = try await service.painting(published, tiles: tileLayer, query: query, dataVersion: try await db.dataVersion())
+        let painting = try await service.painting(published, query: query, dataVersion: try await db.dataVersion())
         guard let bounds = tileLayer.bounds else { throw ValidationError("layer \"\(layer)\" has no area to draw") }
         var keys: [TileKey] = []
         for z in range {

@@ -28,7 +28,7 @@ struct FeatureCollectionBody {
         for i in page.ordinals {
             if !first { s += "," }
             first = false
-            s += layer.encoded.feature(i, extra: statistics?.areaMembers[layer.encoded.ids[i]], links: nil)
+            s += layer.encoded.feature(i, extra: statistics?.members(of: layer.encoded.ids[i]), links: nil)
         }
         return s + "]}"
     }

@@ -99,7 +99,7 @@ struct FeaturesController {
                 OGCDocuments.link("\(collection)/items/\(URLQuery.escape(id))?f=html", rel: "alternate", type: "text/html"),
                 OGCDocuments.link(collection, rel: "collection", type: Self.json),
             ].joined(separator: ",") + "]"
-            return layer.encoded.feature(i, extra: stats?.areaMembers[id], links: links)
+            return layer.encoded.feature(i, extra: stats?.members(of: id), links: links)
         }
     }
 

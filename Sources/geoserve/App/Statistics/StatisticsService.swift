@@ -138,8 +138,6 @@ final class StatisticsService: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let flat = Self.flat(layer, request, audience: audience)
-        var members: [String: String] = [:]
-        for (id, stats) in released.areas { members[id] = flat.members(stats) }
         // Published numbers name their publication and never the data version: a version that
         // moves by one tells anyone that exactly one change was made.
         struct Header: Encodable {
@@ -158,7 +156,7 @@ final class StatisticsService: Sendable {
                             windows: Window.allCases.map(\.rawValue), audience: audience, threshold: released.threshold,
                             publication: publication, dataVersion: view.isLive ? view.version : nil, total: released.total)
         let collection = #""statistics":"# + String(decoding: try encoder.encode(header), as: UTF8.self)
-        return FeatureStatistics(areaMembers: members, released: released.areas, collectionMembers: collection, isPrivate: audience != .public,
+        return FeatureStatistics(released: released.areas, flat: flat, collectionMembers: collection, isPrivate: audience != .public,
                                  caption: Self.caption(view, kind: released.request.kind, threshold: released.threshold))
     }
 }

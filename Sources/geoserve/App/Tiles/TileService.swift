@@ -55,16 +55,22 @@ final class TileService: Sendable {
         "\(view.version).\(query.metric).\(view.request.kind?.rawValue ?? "all").\(view.request.end.iso)"
     }
 
-    /// The classes of every area for the public numbers of the newest publication.
-    func painting(_ layer: PublishedLayer, tiles: TileLayer, query: TileQuery, dataVersion: Int64) async throws -> TilePainting {
+    /// The classes of every area for the public numbers of the newest publication, by the
+    /// ordinals of the layer's area index, which its `TileLayer` shares: TileJSON and the legend
+    /// need the classes but not the tile geometry.
+    func painting(_ layer: PublishedLayer, query: TileQuery, dataVersion: Int64) async throws -> TilePainting {
         let view = try statistics.view(layer: layer.info.layer, kind: query.kind, basis: query.basis, end: nil, audience: .public, dataVersion: dataVersion)
         let version = Self.valuesVersion(view, query: query)
         let key = VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, dataVersion: view.version, day: view.request.end,
                                selector: query.linkQuery)
         if let hit = paintings.get(key) { return hit }
         let released = try await statistics.release(layer, view, for: .public)
-        let values = Self.values(released, query: query)
-        let painting = TilePainting(layer: tiles, values: values, style: query.style, valuesVersion: version)
+        let count = layer.areaIndex?.areas.count ?? 0
+        var byOrdinal = [TileValue](repeating: .noData, count: count)
+        for (id, value) in Self.values(released, query: query) {
+            if let i = layer.areaIndex?.ordinal(of: id) { byOrdinal[i] = value }
+        }
+        let painting = TilePainting(values: byOrdinal, areaCount: count, style: query.style, valuesVersion: version)
         paintings.put(key, painting)
         return painting
     }

@@ -42,12 +42,11 @@ struct TilesController {
         guard document.hasSuffix(".json") else { throw APIError.notFound("no such resource: \(request.uri.path)") }
         let query = try TileQuery(request, declared: QueryParameters.tileStyle)
         let layer = try areaLayer(String(document.dropLast(5)))
-        let version = context.dataVersion
-        let tileLayer = try await tiles.tileLayer(layer)
-        let painting = try await tiles.painting(layer, tiles: tileLayer, query: query, dataVersion: version)
+        let painting = try await tiles.painting(layer, query: query, dataVersion: context.dataVersion)
         let name = URLQuery.escape(layer.info.layer)
         let url = "\(base(request))/tiles/\(name)/{z}/{x}/{y}.png?v=\(URLQuery.escape(painting.valuesVersion))&\(query.linkQuery)"
-        let doc = TileJSON(layer: tileLayer, painting: painting, tilesURL: url, attribution: "geoserve: verified reports, disclosure-controlled")
+        let doc = TileJSON(name: layer.info.layer, bounds: layer.encoded.extent, painting: painting, tilesURL: url,
+                           attribution: "geoserve: verified reports, disclosure-controlled")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = ByteBuffer(bytes: try encoder.encode(doc))
@@ -69,7 +68,7 @@ struct TilesController {
                                             y: try context.parameters.require("y"))
         let query = try TileQuery(request)
         let tileLayer = try await tiles.tileLayer(layer)
-        let painting = try await tiles.painting(layer, tiles: tileLayer, query: query, dataVersion: version)
+        let painting = try await tiles.painting(layer, query: query, dataVersion: version)
         let (png, etag) = try await tiles.tile(tileLayer, painting: painting, key: key, scale: scale)
         let caching = query.version == painting.valuesVersion ? Self.immutable : Conditional.publicCaching
         let body = ByteBuffer(bytes: png)
@@ -80,9 +79,7 @@ struct TilesController {
     func legend(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let layer = try areaLayer(try context.parameters.require("layer"))
         let query = try TileQuery(request, declared: QueryParameters.tileStyle)
-        let version = context.dataVersion
-        let tileLayer = try await tiles.tileLayer(layer)
-        let painting = try await tiles.painting(layer, tiles: tileLayer, query: query, dataVersion: version)
+        let painting = try await tiles.painting(layer, query: query, dataVersion: context.dataVersion)
         let png = LegendRenderer().png(painting.legend, style: painting.style)
         return Conditional.response(request, body: ByteBuffer(bytes: png), contentType: "image/png",
                                     etag: Conditional.etag("legend", layer.info.layer, painting.valuesVersion, painting.styleFingerprint),
