@@ -111,7 +111,7 @@ extension PostgresStore: AreaStore {
     }
 
     public func areas(layer: String, version: Int) async throws -> [StoredArea] {
-        let rows: [(String, String?, String, String)] = try await pool.run("read a layer's areas") { db in
+        let rows: [StoredArea.Row] = try await pool.run("read a layer's areas") { db in
             let s = try db.query("SELECT area_id, name, properties, geometry FROM areas WHERE layer = $1 AND version = $2 ORDER BY area_id",
                                  [.text(layer), .int(Int64(version))])
             if s.count == 0 {
@@ -120,13 +120,7 @@ extension PostgresStore: AreaStore {
             }
             return (0..<s.count).map { (s.string($0, 0), s.text($0, 1), s.string($0, 2), s.string($0, 3)) }
         }
-        let reader = GeoJSONReader()
-        let decoder = JSONDecoder()
-        return try rows.map { r in
-            let props = try StoredArea.properties(r.2) ?? decoder.decode([String: JSONValue].self, from: Data(r.2.utf8))
-            let geometry = try StoredGeometryReader.geometry(r.3) ?? reader.geometry(from: Data(r.3.utf8))
-            return StoredArea(id: r.0, name: r.1, properties: props, geometry: geometry)
-        }
+        return try StoredArea.read(rows: rows)
     }
 
     /// Moves every report to its area in the new version of `layer`, inside the caller's

@@ -281,10 +281,10 @@ extension SQLiteStore: AreaStore {
     }
 
     public func areas(layer: String, version: Int) async throws -> [StoredArea] {
-        let rows: [(String, String?, String, String)] = try await run { db in
+        let rows: [StoredArea.Row] = try await run { db in
             let s = try db.prepare("SELECT area_id, name, properties, geometry FROM areas WHERE layer = ? AND version = ? ORDER BY area_id")
                 .bind(.text(layer), .int(Int64(version)))
-            var out: [(String, String?, String, String)] = []
+            var out: [StoredArea.Row] = []
             while try s.step() { out.append((s.text(0)!, s.text(1), s.text(2)!, s.text(3)!)) }
             if out.isEmpty {
                 let known = try db.prepare("SELECT 1 FROM layer_versions WHERE layer = ? AND version = ?")
@@ -293,13 +293,7 @@ extension SQLiteStore: AreaStore {
             }
             return out
         }
-        let reader = GeoJSONReader()
-        let decoder = JSONDecoder()
-        return try rows.map { r in
-            let props = try StoredArea.properties(r.2) ?? decoder.decode([String: JSONValue].self, from: Data(r.2.utf8))
-            let geometry = try StoredGeometryReader.geometry(r.3) ?? reader.geometry(from: Data(r.3.utf8))
-            return StoredArea(id: r.0, name: r.1, properties: props, geometry: geometry)
-        }
+        return try StoredArea.read(rows: rows)
     }
 
 }

@@ -1,4 +1,7 @@
+import Dispatch
+import Foundation
 import GeoCore
+import Synchronization
 
 /// One feature of a layer as stored: id, display name, public properties and geometry.
 public struct StoredArea: Hashable, Sendable {
@@ -27,5 +30,33 @@ extension StoredArea {
             guard case .object(let members)? = try? JSONParser.parse(bytes) else { return nil }
             return members
         }
+    }
+}
+
+extension StoredArea {
+    /// A stored row: id, name, properties and geometry as the store wrote them.
+    public typealias Row = (id: String, name: String?, properties: String, geometry: String)
+
+    /// Reads stored rows into areas, in their order, a chunk per core: a layer's load at start is
+    /// mostly this (100,000 areas: 0.4 s on one core). The first unreadable row's error is thrown.
+    public static func read(rows: [Row]) throws -> [StoredArea] {
+        let chunks = rows.count < 2_000 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let results = Mutex<[Int: Result<[StoredArea], any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: chunks) { c in
+            let range = (c * rows.count / chunks)..<((c + 1) * rows.count / chunks)
+            let result = Result { try rows[range].map(read(row:)) }
+            results.withLock { $0[c] = result }
+        }
+        var areas: [StoredArea] = []
+        areas.reserveCapacity(rows.count)
+        let all = results.withLock { $0 }
+        for c in 0..<chunks { areas += try all[c]!.get() }
+        return areas
+    }
+
+    private static func read(row r: Row) throws -> StoredArea {
+        let props = try properties(r.properties) ?? JSONDecoder().decode([String: JSONValue].self, from: Data(r.properties.utf8))
+        let geometry = try StoredGeometryReader.geometry(r.geometry) ?? GeoJSONReader().geometry(from: Data(r.geometry.utf8))
+        return StoredArea(id: r.id, name: r.name, properties: props, geometry: geometry)
     }
 }
