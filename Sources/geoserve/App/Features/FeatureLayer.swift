@@ -1,12 +1,13 @@
 import GeoCore
 import Storage
 
-/// A published layer's features in paging order, written as GeoJSON when a page asks for them.
+/// A published layer's features in paging order, their geometry written as GeoJSON when a page
+/// asks for it.
 ///
-/// Geometry and public properties change only with the layer version, but they are written per
-/// request rather than kept written: held as text they doubled the layer's memory (87 MB for
-/// 300,000 areas) and took seconds at every start, for pages that show a few of them; the
-/// response cache keeps the pages people ask for.
+/// Geometry changes only with the layer version, but it is written per request rather than kept
+/// written: held as text it doubled the layer's memory (87 MB for 300,000 areas) and took
+/// seconds at every start, for pages that show a few features; the response cache keeps the
+/// pages people ask for.
 struct FeatureLayer: Sendable {
     /// Area ids in ascending byte order: the stable paging key.
     let ids: [String]
@@ -17,7 +18,9 @@ struct FeatureLayer: Sendable {
     let extent: BoundingBox?
     /// The GeoJSON type every feature is served as (`Point`, `Polygon` or `MultiPolygon`).
     let geometryType: String
-    private let properties: [[String: JSONValue]]
+    /// Public properties as JSON members without braces (may be empty), name first: written at
+    /// load, as they are short and `JSONEncoder` writes them slowly.
+    private let propertyMembers: [String]
     /// Whether polygons are served as one-polygon multipolygons (the layer mixes both).
     private let widensPolygons: Bool
     private let precision: Int
@@ -29,7 +32,15 @@ struct FeatureLayer: Sendable {
         ids = sorted.map(\.id)
         names = sorted.map(\.name)
         geometries = sorted.map(\.geometry)
-        properties = sorted.map(\.properties)
+        let writer = GeoJSONWriter(precision: precision)
+        propertyMembers = sorted.map { f in
+            var members: [String] = []
+            if let name = f.name { members.append(#""name":"# + JSONText.string(name)) }
+            for key in f.properties.keys.sorted() where key != "name" {
+                members.append(JSONText.string(key) + ":" + writer.string(f.properties[key]!))
+            }
+            return members.joined(separator: ",")
+        }
         boxes = sorted.map(\.geometry.boundingBox)
         // A layer that mixes Polygon and MultiPolygon is served as MultiPolygon throughout: GIS
         // clients fix a layer's geometry type from its first features, and a GeoPackage or a
@@ -44,19 +55,10 @@ struct FeatureLayer: Sendable {
     }
 
     /// `"geometry":{…}`, coordinates rounded to the configured precision.
-    private func geometryMember(_ i: Int, _ writer: GeoJSONWriter) -> String {
+    private func geometryMember(_ i: Int) -> String {
+        let writer = GeoJSONWriter(precision: precision)
         let served: Geometry = if widensPolygons, case .polygon(let p) = geometries[i] { .multiPolygon([p]) } else { geometries[i] }
         return #""geometry":"# + writer.text(served)
-    }
-
-    /// Public properties as JSON members without braces (may be empty), name first.
-    private func propertyMembers(_ i: Int, _ writer: GeoJSONWriter) -> String {
-        var members: [String] = []
-        if let name = names[i] { members.append(#""name":"# + JSONText.string(name)) }
-        for key in properties[i].keys.sorted() where key != "name" {
-            members.append(JSONText.string(key) + ":" + writer.string(properties[i][key]!))
-        }
-        return members.joined(separator: ",")
     }
 
     func ordinal(of id: String) -> Int? { ordinals[id] }
@@ -72,9 +74,8 @@ struct FeatureLayer: Sendable {
 
     /// One feature as GeoJSON; `extra` are further property members (statistics).
     func feature(_ i: Int, extra: String?, links: String?) -> String {
-        let writer = GeoJSONWriter(precision: precision)
-        let properties = propertyMembers(i, writer)
-        var s = #"{"type":"Feature","id":"# + JSONText.string(ids[i]) + "," + geometryMember(i, writer) + #","properties":{"#
+        let properties = propertyMembers[i]
+        var s = #"{"type":"Feature","id":"# + JSONText.string(ids[i]) + "," + geometryMember(i) + #","properties":{"#
         s += properties
         if let extra, !extra.isEmpty {
             if !properties.isEmpty { s += "," }
