@@ -5,7 +5,9 @@ import Storage
 
 extension PostgresStore: AreaStore {
     public func layers() async throws -> [LayerSummary] {
-        try await pool.run("list layers") { db in
+        // One snapshot for both reads: a version stored and published by another process
+        // between them would otherwise be published without being listed.
+        try await pool.transaction("list layers", begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { db in
             let versions = try db.query("""
                 SELECT layer, version, created_at, source, feature_count, repaired_count, rejected_count
                 FROM layer_versions ORDER BY layer, version

@@ -23,8 +23,8 @@ final class LayerCatalog: Sendable {
     func refresh(from store: any AreaStore) async throws {
         let current = snapshot()
         for summary in try await store.layers() {
-            guard let v = summary.publishedVersion, current[summary.name]?.info.version != v else { continue }
-            let info = summary.versions.first { $0.version == v }!
+            guard let v = summary.publishedVersion, current[summary.name]?.info.version != v,
+                  let info = summary.versions.first(where: { $0.version == v }) else { continue }
             let features = try await store.areas(layer: summary.name, version: v)
             let built = PublishedLayer(info: info, features: features, precision: precision)
             layers.withLock { $0[summary.name] = built }
