@@ -14,6 +14,7 @@ import csv
 import datetime
 import http.client
 import json
+import math
 import os
 import random
 import socket
@@ -59,7 +60,6 @@ def free_port():
 
 
 def tile_of(lon, lat, z):
-    import math
     n = 2 ** z
     x = int((lon + 180) / 360 * n)
     y = int((1 - math.log(math.tan(math.radians(lat)) + 1 / math.cos(math.radians(lat))) / math.pi) / 2 * n)

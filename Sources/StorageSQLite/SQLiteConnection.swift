@@ -80,10 +80,11 @@ final class SQLiteConnection {
         return s
     }
 
-    /// Runs `body` in an immediate transaction: committed when it returns, rolled back when it
-    /// throws, so nothing half-written stays behind.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+    /// Runs `body` in a transaction, immediate unless `begin` says otherwise (`BEGIN` for reads
+    /// that must see one snapshot): committed when it returns, rolled back when it throws, so
+    /// nothing half-written stays behind.
+    func transaction<T>(_ begin: String = "BEGIN IMMEDIATE", _ body: () throws -> T) throws -> T {
+        try execute(begin)
         do {
             let value = try body()
             try execute("COMMIT")

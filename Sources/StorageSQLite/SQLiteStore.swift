@@ -174,7 +174,9 @@ extension SQLiteStore: StoreAdmin {
 
 extension SQLiteStore: AreaStore {
     public func layers() async throws -> [LayerSummary] {
-        try await run { db in
+        // One snapshot for both reads, as on PostgreSQL: another process (an import from the
+        // command line) may publish a version between them.
+        try await run { db in try db.transaction("BEGIN") {
             let versions = try db.prepare("""
                 SELECT layer, version, created_at, source, feature_count, repaired_count, rejected_count
                 FROM layer_versions ORDER BY layer, version
@@ -196,7 +198,7 @@ extension SQLiteStore: AreaStore {
                 out.append(LayerSummary(name: name, kind: kind, publishedVersion: s.isNull(2) ? nil : Int(s.int(2)), versions: infos))
             }
             return out
-        }
+        } }
     }
 
     public func stage(_ layer: LayerImport) async throws -> LayerVersionInfo {

@@ -111,3 +111,27 @@ final class GEOSReference {
         prepared.firstIndex { try! $0.covers(lon: lon, lat: lat) }
     }
 }
+
+/// A random point, polygon (some with a hole) or multipolygon, as the store holds them.
+func randomGeometry(_ rng: inout some RandomNumberGenerator) throws -> Geometry {
+    func ring(_ cx: Double, _ cy: Double, _ r: Double) throws -> [Position] {
+        let n = Int.random(in: 3...12, using: &rng)
+        var ps = try (0..<n).map { i -> Position in
+            let a = Double(i) / Double(n) * 2 * .pi
+            let rr = r * Double.random(in: 0.6...1, using: &rng)
+            return try Position(lon: cx + rr * cos(a), lat: cy + rr * sin(a))
+        }
+        ps.append(ps[0])
+        return ps
+    }
+    func polygon() throws -> Polygon {
+        let cx = Double.random(in: -170...170, using: &rng), cy = Double.random(in: -80...80, using: &rng)
+        let r = Double.random(in: 1e-6...5, using: &rng)
+        return try Polygon(rings: Bool.random(using: &rng) ? [try ring(cx, cy, r), try ring(cx, cy, r / 4)] : [try ring(cx, cy, r)])
+    }
+    switch Int.random(in: 0..<3, using: &rng) {
+    case 0: return .point(try Position(lon: Double.random(in: -180...180, using: &rng), lat: Double.random(in: -90...90, using: &rng)))
+    case 1: return .polygon(try polygon())
+    default: return .multiPolygon(try (0..<Int.random(in: 1...4, using: &rng)).map { _ in try polygon() })
+    }
+}

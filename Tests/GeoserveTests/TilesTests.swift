@@ -119,6 +119,18 @@ struct TilesTests {
                 let ordinal = try #require(tileLayer.ordinal(of: id))
                 #expect(painting.classIndex(ofArea: ordinal) != nil, "\(id)")
             }
+            // Placed by the area index's ordinals, which the tile layer shares: with a break at
+            // 5, the two twelves share a class and the halls at zero have the one below.
+            var fixed = TileQuery()
+            fixed.style.classification = .fixedBreaks([5])
+            let split = try await tiles.painting(halls, query: fixed, dataVersion: try await store.dataVersion())
+            let classOf = { (id: String) in tileLayer.ordinal(of: id).flatMap(split.classIndex(ofArea:)) }
+            #expect(classOf("H06") == 1 && classOf("H07") == 1)
+            #expect(classOf("H08") == 0 && classOf("H01") == 0)
+            // TileJSON's extent, from the published layer, is the tile layer's.
+            let (_, _, tileJSON) = try await client.getJSON("/tiles/halls.json")
+            let bounds = try #require(tileLayer.bounds)
+            #expect(tileJSON["bounds"] as? [Double] == [bounds.west, bounds.south, bounds.east, bounds.north])
             // And the routes do draw from it: the served tile over H07 is that painting's tile.
             let point = try #require(halls.interiorPoint(of: "H07"))
             let key = try TileKey.containing(lon: point.lon, lat: point.lat, zoom: 16)

@@ -16,10 +16,11 @@ public struct JSONParser {
     /// Nesting beyond this is refused rather than risking the stack.
     public static let maxDepth = 64
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var i = 0
+    // Internal rather than private: `StoredGeometryReader` reads coordinates with these.
+    let bytes: UnsafeBufferPointer<UInt8>
+    var i = 0
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
@@ -45,7 +46,7 @@ public struct JSONParser {
         SyntaxError(offset: i, reason: reason)
     }
 
-    private mutating func skipSpace() {
+    mutating func skipSpace() {
         while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
     }
 
@@ -112,7 +113,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func string() throws(SyntaxError) -> String {
+    mutating func string() throws(SyntaxError) -> String {
         i += 1
         let start = i
         // The common case: no escapes, so the bytes between the quotes are the string.
@@ -190,7 +191,7 @@ public struct JSONParser {
     }
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, read by `Double`'s own parser.
-    private mutating func number() throws(SyntaxError) -> Double {
+    mutating func number() throws(SyntaxError) -> Double {
         let start = i
         func digits(_ p: inout JSONParser) -> Int {
             let s = p.i

@@ -1,28 +1,24 @@
-import Foundation
-
 /// Reads the geometries the store wrote back: `Point`, `Polygon` and `MultiPolygon` objects of
 /// `type` and `coordinates` alone, as `GeoJSONWriter` writes them, in one pass over the bytes.
 ///
 /// Loading a layer of 300,000 areas through `JSONDecoder` took 2.7 s of an 8.5 s start, most of
-/// it boxing every number on its way to a `Position`. What this reader does not recognise — any
-/// other member, type or shape, a string escape, a number outside JSON's grammar, a position out
-/// of range, an unclosed or short ring — it leaves to `GeoJSONReader` (nil), so a geometry read
-/// here is exactly the one the full reader returns, and anything else gets its checks and errors.
+/// it boxing every number on its way to a `Position`. The tokens are `JSONParser`'s; the shape is
+/// read here without an array per position. What this reader does not recognise — any other
+/// member, type or shape, a string escape, a number outside JSON's grammar, a position out of
+/// range, an unclosed or short ring — it leaves to `GeoJSONReader` (nil), so a geometry read here
+/// is exactly the one the full reader returns, and anything else gets its checks and errors.
 public enum StoredGeometryReader {
     /// The geometry in `text`, or nil when the full reader must read it.
     public static func geometry(_ text: String) -> Geometry? {
         var text = text
         return text.withUTF8 { bytes in
-            var scanner = Scanner(bytes: bytes)
+            var scanner = Scanner(parser: JSONParser(bytes))
             return scanner.geometry()
         }
     }
 
     private struct Scanner {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var at = 0
-
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        var parser: JSONParser
 
         /// Positions in document order, each checked as it is read.
         var positions: [Position] = []
@@ -51,8 +47,8 @@ public enum StoredGeometryReader {
                 }
             } while take(UInt8(ascii: ","))
             guard take(UInt8(ascii: "}")) else { return nil }
-            skipSpace()
-            guard at == bytes.count, let type, sawCoordinates else { return nil }
+            parser.skipSpace()
+            guard parser.i == parser.bytes.count, let type, sawCoordinates else { return nil }
             switch (type, positionLevel) {
             case ("Point", 0?):
                 return .point(positions[0])
@@ -88,9 +84,7 @@ public enum StoredGeometryReader {
         /// An array at `level`: of arrays, or a position's two or three numbers.
         mutating func array(level: Int) -> Bool {
             guard level < 4, take(UInt8(ascii: "[")) else { return false }
-            skipSpace()
-            guard at < bytes.count else { return false }
-            if bytes[at] == UInt8(ascii: "[") {
+            if next(is: UInt8(ascii: "[")) {
                 var children = 0
                 repeat {
                     guard array(level: level + 1) else { return false }
@@ -112,66 +106,34 @@ public enum StoredGeometryReader {
             return true
         }
 
-        /// A JSON number: its grammar checked here, its value from `strtod` (correctly rounded,
-        /// as the full reader's is).
+        /// A JSON number, or nil where the text has none.
         mutating func number() -> Double? {
-            skipSpace()
-            let start = at
-            func digits() -> Int {
-                let from = at
-                while at < bytes.count, bytes[at] >= UInt8(ascii: "0"), bytes[at] <= UInt8(ascii: "9") { at += 1 }
-                return at - from
-            }
-            if at < bytes.count, bytes[at] == UInt8(ascii: "-") { at += 1 }
-            let leading = at
-            let whole = digits()
-            guard whole > 0, !(whole > 1 && bytes[leading] == UInt8(ascii: "0")) else { return nil }
-            if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
-                at += 1
-                guard digits() > 0 else { return nil }
-            }
-            if at < bytes.count, bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E") {
-                at += 1
-                if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
-                guard digits() > 0 else { return nil }
-            }
-            let length = at - start
-            guard length < 64 else { return nil }
-            // Copied out with a terminator: strtod reads to the first byte that cannot continue
-            // a number, and the text's own buffer need not end in one.
-            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer in
-                for i in 0..<length { buffer[i] = CChar(bitPattern: bytes[start + i]) }
-                buffer[length] = 0
-                var end: UnsafeMutablePointer<CChar>?
-                let value = strtod(buffer.baseAddress!, &end)
-                return end == buffer.baseAddress! + length ? value : nil
-            }
+            parser.skipSpace()
+            guard parser.i < parser.bytes.count else { return nil }
+            let first = parser.bytes[parser.i]
+            guard first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return nil }
+            return try? parser.number()
         }
 
         /// A string without escapes (a key or a type name).
         mutating func string() -> String? {
-            guard take(UInt8(ascii: "\"")) else { return nil }
-            let start = at
-            while at < bytes.count, bytes[at] != UInt8(ascii: "\"") {
-                if bytes[at] == UInt8(ascii: "\\") || bytes[at] < 0x20 { return nil }
-                at += 1
-            }
-            guard at < bytes.count else { return nil }
-            let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
-            at += 1
+            guard next(is: UInt8(ascii: "\"")) else { return nil }
+            let start = parser.i
+            guard let s = try? parser.string(), parser.i - start == s.utf8.count + 2 else { return nil }
             return s
         }
 
         /// Skips white space, then consumes `byte` if it is next.
         mutating func take(_ byte: UInt8) -> Bool {
-            skipSpace()
-            guard at < bytes.count, bytes[at] == byte else { return false }
-            at += 1
+            guard next(is: byte) else { return false }
+            parser.i += 1
             return true
         }
 
-        mutating func skipSpace() {
-            while at < bytes.count, bytes[at] == 0x20 || bytes[at] == 0x0A || bytes[at] == 0x0D || bytes[at] == 0x09 { at += 1 }
+        /// Skips white space; whether `byte` comes next.
+        mutating func next(is byte: UInt8) -> Bool {
+            parser.skipSpace()
+            return parser.i < parser.bytes.count && parser.bytes[parser.i] == byte
         }
     }
 }

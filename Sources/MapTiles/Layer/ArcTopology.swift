@@ -59,37 +59,29 @@ struct ArcTopology: Sendable {
         }
 
         var arcs: [[Double]] = []
-        var arcPoints: [[Point]] = []
-        var known: [ArcKey: Int32] = [:]
-        // Arcs with the same ends and length as an earlier, different one: rare (two borders
-        // between one pair of junctions), so kept apart from the one-entry lookup.
-        var alike: [ArcKey: [Int32]] = [:]
+        // Arcs by key, and per arc the next one with the same key (-1: none): two different
+        // borders between one pair of junctions are rare, so the chains are short.
+        var firstWithKey: [ArcKey: Int32] = [:]
+        var nextWithKey: [Int32] = []
         func use(_ arc: [Point]) -> Use {
             let first = arc[0], last = arc[arc.count - 1]
             let key = ArcKey(low: min(first, last), high: max(first, last), count: arc.count)
-            guard let firstKnown = known[key] else {
-                known[key] = Int32(arcs.count)
-                return add(arc)
+            var i = firstWithKey[key] ?? -1
+            while i >= 0 {
+                let known = arcs[Int(i)]
+                if (0..<arc.count).allSatisfy({ Point(known[2 * $0], known[2 * $0 + 1]) == arc[$0] }) { return Use(arc: i, reversed: false) }
+                let n = arc.count - 1
+                if (0..<arc.count).allSatisfy({ Point(known[2 * $0], known[2 * $0 + 1]) == arc[n - $0] }) { return Use(arc: i, reversed: true) }
+                i = nextWithKey[Int(i)]
             }
-            if let found = match(arc, firstKnown) { return found }
-            for i in alike[key] ?? [] { if let found = match(arc, i) { return found } }
-            alike[key, default: []].append(Int32(arcs.count))
-            return add(arc)
-        }
-        func match(_ arc: [Point], _ i: Int32) -> Use? {
-            let other = arcPoints[Int(i)]
-            if other == arc { return Use(arc: i, reversed: false) }
-            if other.elementsEqual(arc.reversed()) { return Use(arc: i, reversed: true) }
-            return nil
-        }
-        func add(_ arc: [Point]) -> Use {
-            let i = Int32(arcs.count)
-            arcPoints.append(arc)
+            let added = Int32(arcs.count)
+            nextWithKey.append(firstWithKey[key] ?? -1)
+            firstWithKey[key] = added
             var flat: [Double] = []
             flat.reserveCapacity(2 * arc.count)
             for p in arc { flat.append(Double(bitPattern: p.x)); flat.append(Double(bitPattern: p.y)) }
             arcs.append(flat)
-            return Use(arc: i, reversed: false)
+            return Use(arc: added, reversed: false)
         }
         self.areas = full.map { polygons in
             polygons.map { polygon in

@@ -45,9 +45,15 @@ public struct TilePainting: Sendable {
     /// Classifies values given by area id; areas without an entry have no data, ids not in the
     /// layer are ignored.
     public init(layer: TileLayer, values: [String: TileValue], style: TileStyle, valuesVersion: String) {
-        var byOrdinal = [TileValue](repeating: .noData, count: layer.areaCount)
-        for (id, v) in values { if let i = layer.ordinal(of: id) { byOrdinal[i] = v } }
-        self.init(values: byOrdinal, areaCount: layer.areaCount, style: style, valuesVersion: valuesVersion)
+        self.init(values: values, areaCount: layer.areaCount, ordinal: layer.ordinal(of:), style: style, valuesVersion: valuesVersion)
+    }
+
+    /// Classifies values given by area id, placed by `ordinal` among `areaCount` areas: for a
+    /// caller that has the layer's ordinals without its tile geometry (TileJSON, legends).
+    public init(values: [String: TileValue], areaCount: Int, ordinal: (String) -> Int?, style: TileStyle, valuesVersion: String) {
+        var byOrdinal = [TileValue](repeating: .noData, count: areaCount)
+        for (id, v) in values { if let i = ordinal(id) { byOrdinal[i] = v } }
+        self.init(values: byOrdinal, areaCount: areaCount, style: style, valuesVersion: valuesVersion)
     }
 
     /// Class of an area (0-based), or nil when suppressed or without data.

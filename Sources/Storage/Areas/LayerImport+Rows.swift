@@ -17,6 +17,6 @@ extension LayerImport {
             throw .invalidImport("area id \"\(a.id)\" occurs twice in layer \"\(layer)\"")
         }
         let writer = GeoJSONWriter(precision: nil)
-        return areas.map { a in Row(id: a.id, name: a.name, properties: writer.string(JSONValue.object(a.properties)), geometry: writer.text(a.geometry)) }
+        return areas.map { a in Row(id: a.id, name: a.name, properties: writer.string(JSONValue.object(a.properties)), geometry: writer.string(a.geometry)) }
     }
 }

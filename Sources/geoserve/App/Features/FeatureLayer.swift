@@ -58,7 +58,7 @@ struct FeatureLayer: Sendable {
     private func geometryMember(_ i: Int) -> String {
         let writer = GeoJSONWriter(precision: precision)
         let served: Geometry = if widensPolygons, case .polygon(let p) = geometries[i] { .multiPolygon([p]) } else { geometries[i] }
-        return #""geometry":"# + writer.text(served)
+        return #""geometry":"# + writer.string(served)
     }
 
     func ordinal(of id: String) -> Int? { ordinals[id] }

@@ -65,12 +65,8 @@ final class TileService: Sendable {
                                selector: query.linkQuery)
         if let hit = paintings.get(key) { return hit }
         let released = try await statistics.release(layer, view, for: .public)
-        let count = layer.areaIndex?.areas.count ?? 0
-        var byOrdinal = [TileValue](repeating: .noData, count: count)
-        for (id, value) in Self.values(released, query: query) {
-            if let i = layer.areaIndex?.ordinal(of: id) { byOrdinal[i] = value }
-        }
-        let painting = TilePainting(values: byOrdinal, areaCount: count, style: query.style, valuesVersion: version)
+        let painting = TilePainting(values: Self.values(released, query: query), areaCount: layer.areaIndex?.areas.count ?? 0,
+                                    ordinal: { layer.areaIndex?.ordinal(of: $0) }, style: query.style, valuesVersion: version)
         paintings.put(key, painting)
         return painting
     }
