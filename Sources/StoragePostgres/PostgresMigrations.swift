@@ -273,6 +273,13 @@ enum PostgresMigrations {
             PRIMARY KEY (event_id, endpoint)
         );
         """),
+        (15, """
+        -- Each counter cell remembers the data version of its last change, so that statistics
+        -- read once can be brought up to date from the areas changed since instead of from the
+        -- whole layer. Cells that fall to zero stay (with their version) for the same reason.
+        ALTER TABLE counters ADD COLUMN data_version BIGINT NOT NULL DEFAULT 0;
+        CREATE INDEX counters_changed ON counters (layer, basis, data_version);
+        """),
     ]
 
     static var latest: Int { all.last!.version }

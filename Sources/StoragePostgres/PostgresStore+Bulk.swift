@@ -37,7 +37,7 @@ extension PostgresStore: BulkReportStore {
                     return chunk
                 }
                 // Counter changes go through a temporary table: one upsert for all cells.
-                try db.execute("CREATE TEMPORARY TABLE counter_changes (LIKE counters) ON COMMIT DROP")
+                try db.execute("CREATE TEMPORARY TABLE counter_changes (LIKE counters INCLUDING DEFAULTS) ON COMMIT DROP")
                 var nextCell = 0
                 try db.copyIn("COPY counter_changes (layer, basis, area_id, day, kind, status, grp, n) FROM STDIN WITH (FORMAT csv)") {
                     guard nextCell < cells.count else { return nil }
@@ -50,8 +50,9 @@ extension PostgresStore: BulkReportStore {
                     return chunk
                 }
                 try db.execute("""
-                    INSERT INTO counters SELECT * FROM counter_changes
-                    ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = counters.n + excluded.n
+                    INSERT INTO counters SELECT layer, basis, area_id, day, kind, status, grp, n, \(Self.currentVersionSQL) FROM counter_changes
+                    ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = counters.n + excluded.n,
+                        data_version = excluded.data_version
                     """)
                 try Self.appendAudit(db, AuditFields(reportID: nil, actor: actor, at: Timestamp.now(), action: "import-reports", reason: detail))
                 try Self.bumpDataVersion(db)

@@ -6,26 +6,25 @@ import Storage
 /// The aggregate counters, changed in the same transaction as every report change that moves
 /// them (under the writer lock), so all processes read numbers that match the reports.
 extension PostgresStore: CounterStore {
-    /// Adds counter changes inside the caller's transaction, one statement for every cell; cells
-    /// that reach zero are removed.
+    /// Adds counter changes inside the caller's transaction, one statement for every cell. Each
+    /// changed cell is stamped with the transaction's data version (writers hold the writer lock,
+    /// so no other writer's version can commit between the stamp and the commit) and kept at zero
+    /// rather than removed, so `counterChanges` finds every area a change touched.
     static func writeCounters(_ changes: CounterChanges, _ db: PostgresConnection) throws {
         let cells = changes.nonZero
         guard !cells.isEmpty else { return }
         let keys = counterKeyArrays(cells)
         try db.query("""
-            INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n)
-            SELECT layer, basis, area_id, day, kind, status, grp, n::bigint
+            INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n, data_version)
+            SELECT layer, basis, area_id, day, kind, status, grp, n::bigint, \(currentVersionSQL)
             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
                  AS t (layer, basis, area_id, day, kind, status, grp, n)
-            ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = counters.n + excluded.n
+            ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = counters.n + excluded.n, data_version = excluded.data_version
             """, keys + [.textArray(cells.map { String($0.change) })])
-        guard cells.contains(where: { $0.change < 0 }) else { return }
-        try db.query("""
-            DELETE FROM counters c USING unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-                AS t (layer, basis, area_id, day, kind, status, grp)
-            WHERE (c.layer, c.basis, c.area_id, c.day, c.kind, c.status, c.grp) = (t.layer, t.basis, t.area_id, t.day, t.kind, t.status, t.grp) AND c.n = 0
-            """, keys)
     }
+
+    /// The data version a counter cell written now is stamped with.
+    static let currentVersionSQL = "(SELECT value FROM meta WHERE key = 'data_version')"
 
     /// The cells' keys as seven `text[]` parameters, in the column order of `counters`, for
     /// statements that read them through `unnest`.
@@ -41,16 +40,35 @@ extension PostgresStore: CounterStore {
             let version = try db.query("SELECT value FROM meta WHERE key = 'data_version'").firstInt ?? 0
             let s = try db.query("""
                 SELECT area_id, day, kind, status, grp, n FROM counters
-                WHERE layer = $1 AND basis = $2 AND status IN ('verified', 'pending')
+                WHERE layer = $1 AND basis = $2 AND status IN ('verified', 'pending') AND n <> 0
                 """, [.text(layer), .text(basis.rawValue)])
-            var out: [(CounterKey, Int)] = []
-            out.reserveCapacity(s.count)
-            for i in 0..<s.count {
-                guard let day = try s.day(i, 1), let status = try s.reportStatus(i, 3) else { throw StorageError.unreadable("counter cell") }
-                out.append((CounterKey(layer: layer, areaID: s.string(i, 0), kind: try s.reportKind(i, 2), status: status, basis: basis, day: day,
-                                       group: s.string(i, 4)), Int(s.int(i, 5))))
-            }
-            return CounterSnapshot(dataVersion: version, cells: out)
+            return CounterSnapshot(dataVersion: version, cells: try Self.cells(s, layer: layer, basis: basis))
+        }
+    }
+
+    public func counterChanges(layer: String, basis: TimeBasis, since: Int64, limit: Int) async throws -> CounterAreaChanges? {
+        try await pool.transaction("read counter changes", begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { db in
+            let version = try db.query("SELECT value FROM meta WHERE key = 'data_version'").firstInt ?? 0
+            let changed = try db.query("""
+                SELECT DISTINCT area_id FROM counters WHERE layer = $1 AND basis = $2 AND data_version >= $3 LIMIT $4
+                """, [.text(layer), .text(basis.rawValue), .int(since), .int(Int64(limit) + 1)])
+            guard changed.count <= limit else { return nil }
+            let areas = (0..<changed.count).map { changed.string($0, 0) }
+            guard !areas.isEmpty else { return CounterAreaChanges(dataVersion: version, areaIDs: [], cells: []) }
+            let s = try db.query("""
+                SELECT area_id, day, kind, status, grp, n FROM counters
+                WHERE layer = $1 AND basis = $2 AND area_id = ANY($3::text[]) AND status IN ('verified', 'pending') AND n <> 0
+                """, [.text(layer), .text(basis.rawValue), .textArray(areas)])
+            return CounterAreaChanges(dataVersion: version, areaIDs: areas, cells: try Self.cells(s, layer: layer, basis: basis))
+        }
+    }
+
+    /// Counter cells from rows of `area_id, day, kind, status, grp, n`.
+    private static func cells(_ s: PostgresResult, layer: String, basis: TimeBasis) throws -> [(CounterKey, Int)] {
+        try (0..<s.count).map { i in
+            guard let day = try s.day(i, 1), let status = try s.reportStatus(i, 3) else { throw StorageError.unreadable("counter cell") }
+            return (CounterKey(layer: layer, areaID: s.string(i, 0), kind: try s.reportKind(i, 2), status: status, basis: basis, day: day,
+                               group: s.string(i, 4)), Int(s.int(i, 5)))
         }
     }
 
@@ -104,11 +122,19 @@ extension PostgresStore: CounterStore {
     public func rebuildCounters() async throws -> Int {
         let zone = timeZone
         return try await pool.writeTransaction("rebuild counters") { db in
-            let wrong = try Self.recount(zone: zone, db).count
-            guard wrong > 0 else { return 0 }
-            try db.execute("DELETE FROM counters; INSERT INTO counters SELECT layer, basis, area_id, day, kind, status, grp, n FROM recount")
+            let wrong = try Self.recount(zone: zone, db)
+            guard !wrong.isEmpty else { return 0 }
+            // Wrong cells take their recount (zero included, so the change is found like any
+            // other), stamped with the bumped version.
             try Self.bumpDataVersion(db)
-            return wrong
+            try db.query("""
+                INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n, data_version)
+                SELECT layer, basis, area_id, day, kind, status, grp, n::bigint, \(Self.currentVersionSQL)
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+                     AS t (layer, basis, area_id, day, kind, status, grp, n)
+                ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = excluded.n, data_version = excluded.data_version
+                """, Self.counterKeyArrays(wrong.map { (key: $0.key, change: $0.recomputed) }) + [.textArray(wrong.map { String($0.recomputed) })], prepare: false)
+            return wrong.count
         }
     }
 }

@@ -141,11 +141,11 @@ extension PostgresStore {
                 FROM unnest($18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::text[], $25::text[], $26::text[])
                      AS t (sequence, report_id, actor, at, action, from_status, to_status, reason, hash)
             )
-            INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n)
-            SELECT layer, basis, area_id, day, kind, status, grp, n::bigint
+            INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n, data_version)
+            SELECT layer, basis, area_id, day, kind, status, grp, n::bigint, \(currentVersionSQL)
             FROM unnest($27::text[], $28::text[], $29::text[], $30::text[], $31::text[], $32::text[], $33::text[], $34::text[])
                  AS t (layer, basis, area_id, day, kind, status, grp, n)
-            ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = counters.n + excluded.n
+            ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = counters.n + excluded.n, data_version = excluded.data_version
             """, [.textArray(accepted.map(\.id)), .textArray(accepted.map(\.kind.rawValue)), .textArray(accepted.map(\.status.rawValue)),
                   .textArray(accepted.map { String($0.version) }), .textArray(accepted.map(\.reporterID)), .textArray(accepted.map { $0.reporterID ?? "anonymous" }),
                   .textArray(acceptedKeys),

@@ -252,6 +252,13 @@ enum SQLiteMigrations {
             PRIMARY KEY (event_id, endpoint)
         ) WITHOUT ROWID;
         """),
+        (15, """
+        -- Each counter cell remembers the data version of its last change, so that statistics
+        -- read once can be brought up to date from the areas changed since instead of from the
+        -- whole layer. Cells that fall to zero stay (with their version) for the same reason.
+        ALTER TABLE counters ADD COLUMN data_version INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX counters_changed ON counters (layer, basis, data_version);
+        """),
     ]
 
     /// Work a migration does on the data after its SQL, in the same transaction.
@@ -259,7 +266,7 @@ enum SQLiteMigrations {
         // Counters start from the reports already stored.
         8: { db, zone in
             try SQLiteStore.backfillGroups(db)
-            _ = try SQLiteStore.rebuildCounters(zone: zone, db)
+            try SQLiteStore.fillCounters(zone: zone, db)
         },
     ]
 

@@ -8,20 +8,18 @@ import Storage
 /// the same transaction as the report change that moves them, so every replica reading the
 /// database sees numbers that match the reports.
 extension SQLiteStore: CounterStore {
-    /// Adds counter changes inside the caller's transaction; cells that reach zero are removed.
+    /// Adds counter changes inside the caller's transaction. Each changed cell is stamped with
+    /// the data version of the transaction (after its bump, if it bumps) and kept at zero rather
+    /// than removed, so `counterChanges` finds every area a change touched.
     static func writeCounters(_ changes: CounterChanges, _ db: SQLiteConnection) throws {
         let upsert = try db.cached("""
-            INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = n + excluded.n
-            """)
-        let prune = try db.cached("""
-            DELETE FROM counters WHERE layer = ? AND basis = ? AND area_id = ? AND day = ? AND kind = ? AND status = ? AND grp = ? AND n = 0
+            INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n, data_version)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT value FROM meta WHERE key = 'data_version'))
+            ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = n + excluded.n, data_version = excluded.data_version
             """)
         for (key, change) in changes.nonZero {
-            let k: [SQLiteStatement.Value] = [.text(key.layer), .text(key.basis.rawValue), .text(key.areaID), .day(key.day),
-                                               .text(key.kind.rawValue), .text(key.status.rawValue), .text(key.group)]
-            try upsert.bind(values: k + [.int(Int64(change))]).run()
-            if change < 0 { try prune.bind(values: k).run() }
+            try upsert.bind(values: [.text(key.layer), .text(key.basis.rawValue), .text(key.areaID), .day(key.day), .text(key.kind.rawValue),
+                                     .text(key.status.rawValue), .text(key.group), .int(Int64(change))]).run()
         }
     }
 
@@ -29,26 +27,59 @@ extension SQLiteStore: CounterStore {
         try await run { db in
             try db.cached("BEGIN").bind().run()
             defer { try? db.cached("COMMIT").bind().run() }
-            let read = try db.cached("SELECT value FROM meta WHERE key = 'data_version'").bind()
-            let version = try read.firstInt() ?? 0
-            try read.finish()
+            let version = try Self.readDataVersion(db)
             let s = try db.cached("""
                 SELECT area_id, day, kind, status, grp, n FROM counters
-                WHERE layer = ? AND basis = ? AND status IN ('verified', 'pending')
+                WHERE layer = ? AND basis = ? AND status IN ('verified', 'pending') AND n <> 0
                 """).bind(.text(layer), .text(basis.rawValue))
             var out: [(CounterKey, Int)] = []
-            while try s.step() {
-                guard let day = try s.day(1), let status = try s.reportStatus(3) else { throw StorageError.unreadable("counter cell") }
-                out.append((CounterKey(layer: layer, areaID: s.text(0)!, kind: try s.reportKind(2), status: status, basis: basis, day: day,
-                                       group: s.text(4)!), Int(s.int(5))))
-            }
+            while try s.step() { out.append(try Self.cell(s, layer: layer, basis: basis)) }
             return CounterSnapshot(dataVersion: version, cells: out)
         }
     }
 
+    public func counterChanges(layer: String, basis: TimeBasis, since: Int64, limit: Int) async throws -> CounterAreaChanges? {
+        try await run { db in
+            try db.cached("BEGIN").bind().run()
+            defer { try? db.cached("COMMIT").bind().run() }
+            let version = try Self.readDataVersion(db)
+            let changed = try db.cached("""
+                SELECT DISTINCT area_id FROM counters WHERE layer = ? AND basis = ? AND data_version >= ? LIMIT ?
+                """).bind(.text(layer), .text(basis.rawValue), .int(since), .int(Int64(limit) + 1))
+            var areas: [String] = []
+            while try changed.step() { areas.append(changed.text(0)!) }
+            try changed.finish()
+            guard areas.count <= limit else { return nil }
+            let s = try db.cached("""
+                SELECT area_id, day, kind, status, grp, n FROM counters
+                WHERE layer = ? AND basis = ? AND area_id = ? AND status IN ('verified', 'pending') AND n <> 0
+                """)
+            var out: [(CounterKey, Int)] = []
+            for area in areas {
+                try s.bind(.text(layer), .text(basis.rawValue), .text(area))
+                while try s.step() { out.append(try Self.cell(s, layer: layer, basis: basis)) }
+            }
+            return CounterAreaChanges(dataVersion: version, areaIDs: areas, cells: out)
+        }
+    }
+
+    /// The data version, inside the caller's read transaction.
+    private static func readDataVersion(_ db: SQLiteConnection) throws -> Int64 {
+        let read = try db.cached("SELECT value FROM meta WHERE key = 'data_version'").bind()
+        defer { try? read.finish() }
+        return try read.firstInt() ?? 0
+    }
+
+    /// A counter cell from a row of `area_id, day, kind, status, grp, n`.
+    private static func cell(_ s: SQLiteStatement, layer: String, basis: TimeBasis) throws -> (CounterKey, Int) {
+        guard let day = try s.day(1), let status = try s.reportStatus(3) else { throw StorageError.unreadable("counter cell") }
+        return (CounterKey(layer: layer, areaID: s.text(0)!, kind: try s.reportKind(2), status: status, basis: basis, day: day, group: s.text(4)!),
+                Int(s.int(5)))
+    }
+
     /// Every stored counter cell.
     static func storedCounters(_ db: SQLiteConnection) throws -> CounterTable {
-        let s = try db.prepare("SELECT layer, basis, area_id, day, kind, status, grp, n FROM counters")
+        let s = try db.prepare("SELECT layer, basis, area_id, day, kind, status, grp, n FROM counters WHERE n <> 0")
         var table = CounterTable()
         while try s.step() {
             guard let basis = TimeBasis(rawValue: s.text(1)!), let day = try s.day(3), let status = try s.reportStatus(5) else {
@@ -94,19 +125,33 @@ extension SQLiteStore: CounterStore {
         }
     }
 
+    /// Sets every wrong cell to its recount (zero included, so the change is found like any
+    /// other) after bumping the data version, which stamps them.
     static func rebuildCounters(zone: TimeZone, _ db: SQLiteConnection) throws -> Int {
         let stored = try storedCounters(db)
         let recomputed = try recomputedCounters(zone: zone, db)
-        let wrong = stored.differences(from: recomputed).count
-        guard wrong > 0 else { return 0 }
-        try db.execute("DELETE FROM counters")
+        let wrong = stored.differences(from: recomputed)
+        guard !wrong.isEmpty else { return 0 }
+        try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
+        let upsert = try db.prepare("""
+            INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n, data_version)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT value FROM meta WHERE key = 'data_version'))
+            ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = excluded.n, data_version = excluded.data_version
+            """)
+        for (key, _, n) in wrong {
+            try upsert.bind(.text(key.layer), .text(key.basis.rawValue), .text(key.areaID), .day(key.day), .text(key.kind.rawValue),
+                            .text(key.status.rawValue), .text(key.group), .int(Int64(n))).run()
+        }
+        return wrong.count
+    }
+
+    /// Fills the empty counters of schema 8 (before cells had a data version) from the reports.
+    static func fillCounters(zone: TimeZone, _ db: SQLiteConnection) throws {
         let insert = try db.prepare("INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-        for (key, n) in recomputed.counts where n != 0 {
+        for (key, n) in try recomputedCounters(zone: zone, db).counts {
             try insert.bind(.text(key.layer), .text(key.basis.rawValue), .text(key.areaID), .day(key.day), .text(key.kind.rawValue),
                             .text(key.status.rawValue), .text(key.group), .int(Int64(n))).run()
         }
-        try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
-        return wrong
     }
 
     /// Fills the breakdown group of reports stored before groups were kept, from their payload.

@@ -70,13 +70,21 @@ public struct DisclosureControl: Sendable {
             }
         }
         let released = AreaRelease(grid: grid, counts: counts, groups: groups, numbers: numbers, plan: plan, audience: audience)
-        var areas: [String: ReleasedAreaStatistics] = [:]
-        areas.reserveCapacity(stats.areaIDs.count)
+        var areas = AreaMap<ReleasedAreaStatistics>(minimumCapacity: stats.areaIDs.count)
         for (index, id) in stats.areaIDs.enumerated() {
             areas[id] = released.area(index, areaStats[index])
         }
         let total = released.total(stats.total)
         return ReleasedLayerStatistics(request: stats.request, audience: audience, threshold: threshold, areas: areas, total: total)
+    }
+
+    /// Each of `areas` released on its own with nothing suppressed, as `release` releases every
+    /// area (and, given the sum of the areas, the total) when k = 1.
+    static func releaseEach(_ areas: [AreaStatistics], groups: [String], audience: Audience) -> [ReleasedAreaStatistics] {
+        let grid = CellGrid(areaCount: areas.count, groupCount: groups.count + 1)
+        let released = AreaRelease(grid: grid, counts: cellCounts(areas, groups: groups, grid: grid), groups: groups,
+                                   numbers: PublishedNumber.all(groupCount: groups.count), plan: nil, audience: audience)
+        return areas.indices.map { released.area($0, areas[$0]) }
     }
 
     /// The verified counts per cell (`areas` in id order): breakdown groups by their index, every other group

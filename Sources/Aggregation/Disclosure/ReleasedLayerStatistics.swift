@@ -8,12 +8,12 @@ public struct ReleasedLayerStatistics: Sendable {
     /// The k applied (1 = nothing suppressed).
     public let threshold: Int
     /// Every area id of the layer, zeros included.
-    public let areas: [String: ReleasedAreaStatistics]
+    public let areas: AreaMap<ReleasedAreaStatistics>
     /// The layer total.
     public let total: ReleasedAreaStatistics
 
     /// Creates a release (only `DisclosureControl` should).
-    init(request: StatisticsRequest, audience: Audience, threshold: Int, areas: [String: ReleasedAreaStatistics], total: ReleasedAreaStatistics) {
+    init(request: StatisticsRequest, audience: Audience, threshold: Int, areas: AreaMap<ReleasedAreaStatistics>, total: ReleasedAreaStatistics) {
         self.request = request
         self.audience = audience
         self.threshold = threshold

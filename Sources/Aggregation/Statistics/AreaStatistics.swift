@@ -17,6 +17,12 @@ public struct AreaStatistics: Sendable, Hashable {
         self.denominator = denominator
     }
 
+    /// Adds `other` times `factor` (−1 takes an area out of a total); the denominator stays.
+    mutating func add(_ other: AreaStatistics, times factor: Int) {
+        for (group, counts) in other.verified { verified[group, default: SegmentCounts()].add(counts, times: factor) }
+        pending.add(other.pending, times: factor)
+    }
+
     /// Verified counts per segment, all groups together.
     public var allGroups: SegmentCounts { verified.values.reduce(SegmentCounts(), +) }
 

@@ -25,6 +25,11 @@ public struct SegmentCounts: Sendable, Hashable {
     /// The count of the window before `window`; nil for `all`.
     public func previous(_ window: Window) -> Int? { window.previousSegment.map { self[$0] } }
 
+    /// Adds `other` times `factor`.
+    mutating func add(_ other: SegmentCounts, times factor: Int) {
+        for i in values.indices { values[i] += factor * other.values[i] }
+    }
+
     static func + (lhs: SegmentCounts, rhs: SegmentCounts) -> SegmentCounts {
         var out = lhs
         for s in TimeSegment.allCases { out[s] += rhs[s] }

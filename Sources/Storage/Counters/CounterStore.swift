@@ -12,6 +12,13 @@ public protocol CounterStore: Sendable {
     /// read), with the data version they belong to.
     func counterSnapshot(layer: String, basis: TimeBasis) async throws -> CounterSnapshot
 
+    /// The areas of one layer and basis whose counters changed at or after data version `since`
+    /// and their current cells, or nil when more than `limit` areas changed (a full snapshot is
+    /// then the cheaper read). Reading at or after `since`, not after it, makes the answer
+    /// complete whichever side of a reader's snapshot a change at `since` committed on; reading an
+    /// area twice is harmless, since its cells are read whole.
+    func counterChanges(layer: String, basis: TimeBasis, since: Int64, limit: Int) async throws -> CounterAreaChanges?
+
     /// Recomputes every counter from the reports and returns the cells where the stored
     /// counters differ (empty when they agree).
     func checkCounters() async throws -> [CounterDifference]

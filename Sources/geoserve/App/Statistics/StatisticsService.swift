@@ -18,6 +18,7 @@ final class StatisticsService: Sendable {
     let timeZone: TimeZone
     private let releases: VersionedMemo<ReleasedLayerStatistics>
     private let fragments: VersionedMemo<FeatureStatistics>
+    private let liveViews: LiveViews
 
     /// - Parameter entries: releases and fragments kept (each); 0 keeps none.
     init(counters: any CounterStore, publications: PublicationBook, policy: DisclosurePolicy, timeZone: TimeZone, entries: Int = 256) {
@@ -25,6 +26,7 @@ final class StatisticsService: Sendable {
         self.publications = publications
         releases = VersionedMemo(bound: entries)
         fragments = VersionedMemo(bound: entries)
+        liveViews = LiveViews(bound: entries == 0 ? 0 : 16)
         self.control = DisclosureControl(policy: policy)
         self.timeZone = timeZone
     }
@@ -86,16 +88,27 @@ final class StatisticsService: Sendable {
         return released
     }
 
-    /// The live statistics of a layer (verifiers) at the current data version.
+    /// The live statistics of a layer (verifiers) at the current data version: brought up to
+    /// date from the areas whose counters changed since the view was last released, or computed
+    /// whole the first time, after a layer or day change, or when more than an eighth of the
+    /// areas changed (then one full read is cheaper than many small ones).
     private func live(_ layer: PublishedLayer, _ request: StatisticsRequest, for audience: Audience, dataVersion: Int64) async throws -> ReleasedLayerStatistics {
-        if let hit = releases.get(Self.key(layer, request, audience, dataVersion)) { return hit }
+        let key = Self.key(layer, request, audience, dataVersion)
+        let held = liveViews.get(key)
+        if let held, held.dataVersion >= dataVersion { return held.statistics.released }
+        if let held, let changes = try await counters.counterChanges(layer: layer.info.layer, basis: request.basis, since: held.dataVersion,
+                                                                       limit: max(64, layer.encoded.ids.count / 8)) {
+            let updated = held.statistics.updating(areaIDs: changes.areaIDs, cells: changes.cells)
+            liveViews.put(key, LiveViews.Entry(dataVersion: changes.dataVersion, statistics: updated))
+            return updated.released
+        }
         let snapshot = try await counters.counterSnapshot(layer: layer.info.layer, basis: request.basis)
         let stats = Statistics.compute(request, areaIDs: layer.encoded.ids, counters: snapshot.cells, denominators: layer.denominators)
-        let released = control.release(stats, for: audience)
+        guard let kept = LiveStatistics(stats, control: control, audience: audience) else { return control.release(stats, for: audience) }
         // Kept under the version the counters were read at, which a commit since the caller's
         // read may have moved on.
-        releases.put(Self.key(layer, request, audience, snapshot.dataVersion), released)
-        return released
+        liveViews.put(key, LiveViews.Entry(dataVersion: snapshot.dataVersion, statistics: kept))
+        return kept.released
     }
 
     /// Everything a release depends on.

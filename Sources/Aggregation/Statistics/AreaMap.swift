@@ -1,0 +1,87 @@
+/// Values by area id, kept in shards, so that a copy with a few areas changed copies a few
+/// shards instead of every entry: copying a 300,000-entry dictionary of released statistics
+/// took about 100 ms (a retain per field of every entry), which made each verification's live
+/// release cost as much as the layer was large.
+///
+/// Shards are picked by the id's hash: the layout is the same for every map of one process, and
+/// equality compares entries, never layouts.
+public struct AreaMap<Value: Sendable>: Sendable {
+    private var shards: [[String: Value]]
+    /// Number of entries.
+    public private(set) var count: Int = 0
+
+    /// An empty map sized for about `capacity` entries (the shard count is fixed from then on).
+    public init(minimumCapacity capacity: Int = 0) {
+        var shardCount = 1
+        while shardCount < 4096, shardCount * Self.entriesPerShard < capacity { shardCount *= 2 }
+        let perShard = capacity / shardCount + 1
+        shards = (0..<shardCount).map { _ in [String: Value](minimumCapacity: perShard) }
+    }
+
+    /// The entries of a dictionary.
+    public init(_ dictionary: [String: Value]) {
+        self.init(minimumCapacity: dictionary.count)
+        for (id, value) in dictionary { self[id] = value }
+    }
+
+    /// Entries a shard holds at most before the shard count doubles (at construction): small
+    /// enough to copy in microseconds.
+    static var entriesPerShard: Int { 256 }
+
+    private func shard(_ id: String) -> Int { id.hashValue & (shards.count - 1) }
+
+    /// The value of an area; setting nil removes it.
+    public subscript(id: String) -> Value? {
+        get { shards[shard(id)][id] }
+        set {
+            let s = shard(id)
+            let old = newValue == nil ? shards[s].removeValue(forKey: id) : shards[s].updateValue(newValue!, forKey: id)
+            if old == nil && newValue != nil { count += 1 } else if old != nil && newValue == nil { count -= 1 }
+        }
+    }
+
+    /// Every id, in no particular order.
+    public var keys: [String] { shards.flatMap(\.keys) }
+    /// Every value, in no particular order.
+    public var values: [Value] { shards.flatMap(\.values) }
+    public var isEmpty: Bool { count == 0 }
+}
+
+extension AreaMap: Sequence {
+    public typealias Element = (key: String, value: Value)
+
+    public func makeIterator() -> AnyIterator<Element> {
+        var outer = shards.makeIterator()
+        var inner: Dictionary<String, Value>.Iterator?
+        return AnyIterator {
+            while true {
+                if let next = inner?.next() { return next }
+                guard let shard = outer.next() else { return nil }
+                inner = shard.makeIterator()
+            }
+        }
+    }
+
+    public var underestimatedCount: Int { count }
+}
+
+extension AreaMap: Equatable where Value: Equatable {
+    public static func == (lhs: AreaMap, rhs: AreaMap) -> Bool {
+        lhs.count == rhs.count && lhs.allSatisfy { rhs[$0.key] == $0.value }
+    }
+}
+
+extension AreaMap: Encodable where Value: Encodable {
+    private struct Key: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    /// An object keyed by area id, as a dictionary encodes.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for (id, value) in self { try container.encode(value, forKey: Key(stringValue: id)) }
+    }
+}
