@@ -16,10 +16,12 @@ struct SimplificationTests {
             return try! Position(lon: -87.6 + r * cos(t), lat: 41.8 + r * sin(t))
         }
         ring.append(ring[0])
-        let layer = TileLayer(id: "m", version: "1", areas: [IndexedArea(id: "star", polygons: [try Polygon(rings: [ring])])])
+        let cache = TileGeometryCache(capacityBytes: .max)
+        let layer = TileLayer(id: "m", version: "1", areas: [IndexedArea(id: "star", polygons: [try Polygon(rings: [ring])])], geometryCache: cache)
         layer.prepare(zooms: 0...22)
         #expect(layer.fullPointCount >= n)
-        #expect(layer.cachedPointCount <= 3 * layer.fullPointCount, "\(layer.cachedPointCount) points kept for \(layer.fullPointCount)")
+        let full = layer.geometry(zoom: 22).byteCount
+        #expect(cache.statistics.bytes <= 3 * full, "\(cache.statistics.bytes) bytes kept for \(full) of full detail")
         // The deepest zooms draw the full detail, one geometry shared between them.
         #expect(layer.geometry(zoom: 22).pointCount >= layer.fullPointCount * 9 / 10)
         let same = layer.geometry(zoom: 21).coordinates == layer.geometry(zoom: 22).coordinates

@@ -27,22 +27,15 @@ public final class TileLayer: Sendable {
     /// Borders of the areas as shared arcs, simplified per zoom.
     let topology: ArcTopology
     private let ordinals: [String: Int]
-    /// Simplified geometry by zoom and scale.
-    private let zooms: Mutex<[GeometryKey: ZoomGeometry]>
+    /// Simplified geometry by zoom and scale, and the full detail, in a cache shared by layers.
+    private let geometryCache: TileGeometryCache
     /// Per scale, the first zoom whose simplification kept nearly every point: it and every
     /// deeper zoom draw `fullDetail` instead of a copy per zoom.
     private let saturatedZoom: Mutex<[TileScale: Int]>
-    /// The unsimplified geometry, built once on first need; it does not depend on the scale.
-    private let fullDetail: Mutex<ZoomGeometry?>
     /// Points of the full-detail geometry.
     let fullPointCount: Int
     /// A zoom whose geometry keeps this share of the full detail's points is saturated.
     static let saturation = 0.9
-
-    private struct GeometryKey: Hashable {
-        let zoom: Int
-        let scale: TileScale
-    }
 
     /// Projects the areas and builds the index.
     /// - Parameters:
@@ -53,7 +46,10 @@ public final class TileLayer: Sendable {
     ///   - anchors: a point inside each area, by position, where the caller has them already
     ///     (`IndexedArea.interiorPoints(of:)`); computed when nil. An area without one is
     ///     labelled at the centre of its bounding box.
-    public init(id: String, version: String, areas: [IndexedArea], labels: [String: String] = [:], anchors: [Position?]? = nil) {
+    ///   - geometryCache: where simplified geometry is kept; by default a cache of this layer's
+    ///     own that keeps every zoom.
+    public init(id: String, version: String, areas: [IndexedArea], labels: [String: String] = [:], anchors: [Position?]? = nil,
+                geometryCache: TileGeometryCache = TileGeometryCache(capacityBytes: .max)) {
         self.id = id
         self.version = version
         self.areaIDs = areas.map(\.id)
@@ -96,9 +92,8 @@ public final class TileLayer: Sendable {
         self.labelPoints = points
         self.index = TileAreaIndex(boxes: boxes)
         self.bounds = bounds
-        self.zooms = Mutex([:])
+        self.geometryCache = geometryCache
         self.saturatedZoom = Mutex([:])
-        self.fullDetail = Mutex(nil)
         self.fullPointCount = full.reduce(0) { $0 + $1.reduce(0) { $0 + $1.pointCount } }
     }
 
@@ -111,12 +106,12 @@ public final class TileLayer: Sendable {
     /// Label anchor of an area in unit Mercator coordinates.
     public func labelPoint(ofArea i: Int) -> (x: Double, y: Double) { (labelPoints[2 * i], labelPoints[2 * i + 1]) }
 
-    /// The geometry to draw at a zoom and scale, simplified on first use and kept for the
-    /// layer's life. Every tile of a zoom and scale draws the same geometry, which is what keeps
-    /// tile edges seamless.
+    /// The geometry to draw at a zoom and scale, simplified on first use and kept in the
+    /// geometry cache until evicted. Every tile of a zoom and scale draws the same geometry,
+    /// which is what keeps tile edges seamless (a rebuilt zoom is the same geometry again).
     ///
-    /// The build runs outside the lock, so tiles of other, already built zooms never wait for
-    /// it; two threads that miss the same zoom at once may both build it and the first stored wins.
+    /// The build runs outside the cache's lock, so tiles of other zooms never wait for it; two
+    /// threads that miss the same zoom at once may both build it.
     ///
     /// Memory stays bounded whatever the zoom: once a zoom's simplification keeps nearly every
     /// point (90 %), deeper zooms could add no more than a tenth and each would be a near-full
@@ -125,34 +120,24 @@ public final class TileLayer: Sendable {
     /// halves the points of the next, so all zooms together hold about twice the full detail.
     public func geometry(zoom: Int, scale: TileScale = .x1) -> ZoomGeometry {
         if let z = saturatedZoom.withLock({ $0[scale] }), zoom >= z { return unsimplified() }
-        let key = GeometryKey(zoom: zoom, scale: scale)
-        if let g = zooms.withLock({ $0[key] }) { return g }
+        let key = TileGeometryCache.Key(layer: id, version: version, zoom: zoom, scale: scale)
+        if let g = geometryCache.geometry(key) { return g }
         let built = simplified(tolerance: Self.tolerance(zoom: zoom, scale: scale))
         if Double(built.pointCount) >= Self.saturation * Double(fullPointCount) {
             saturatedZoom.withLock { $0[scale] = min($0[scale] ?? zoom, zoom) }
             return unsimplified()
         }
-        return zooms.withLock { cache in
-            if let g = cache[key] { return g }
-            cache[key] = built
-            return built
-        }
+        geometryCache.insert(built, for: key)
+        return built
     }
 
     /// The full-detail geometry, built on first use (outside the lock, as zooms are).
     private func unsimplified() -> ZoomGeometry {
-        if let g = fullDetail.withLock({ $0 }) { return g }
+        let key = TileGeometryCache.Key(layer: id, version: version, zoom: -1, scale: .x1)
+        if let g = geometryCache.geometry(key) { return g }
         let built = simplified(tolerance: 0)
-        return fullDetail.withLock { stored in
-            if let g = stored { return g }
-            stored = built
-            return built
-        }
-    }
-
-    /// Points held by the geometry built so far, every zoom and scale together.
-    var cachedPointCount: Int {
-        zooms.withLock { $0.values.reduce(0) { $0 + $1.pointCount } } + (fullDetail.withLock { $0 }?.pointCount ?? 0)
+        geometryCache.insert(built, for: key)
+        return built
     }
 
     /// Builds the geometry of a range of zooms ahead of the first tile (for example on layer load).

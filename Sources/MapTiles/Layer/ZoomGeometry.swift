@@ -80,6 +80,12 @@ public struct ZoomGeometry: Sendable {
     /// Number of points over all areas (to compare zooms and measure simplification).
     public var pointCount: Int { coordinates.count / 2 }
 
+    /// Bytes the arrays hold: what the tile-geometry cache's budget counts.
+    public var byteCount: Int {
+        8 * (coordinates.count + arcCoordinates.count) + 4 * (ringStarts.count + areaStarts.count + arcStarts.count + outlineArcs.count + outlineStarts.count)
+            + ownOutline.count
+    }
+
     /// The rings of one area as flat `x, y` pairs: a ring of positive signed area starts a
     /// polygon, the negative ones after it are its holes.
     public func rings(ofArea i: Int) -> [[Double]] {

@@ -86,6 +86,8 @@ struct AppConfiguration: Sendable {
     var responseCacheBytes = 64 << 20
     /// Bytes of encoded tiles kept in memory.
     var tileCacheBytes = 128 << 20
+    /// Bytes of simplified tile geometry (per layer version, zoom and scale) kept in memory.
+    var tileGeometryBytes = 256 << 20
     /// Released statistics, feature fragments and tile paintings kept (each); 0 keeps none.
     var statisticsCacheEntries = 256
     /// How often the store's data version is polled: another process's changes (a layer

@@ -109,7 +109,8 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     let links = configuration.linkBase
     FeaturesController(catalog: catalog, cache: cache, links: links, statistics: statistics)
         .addRoutes(to: authenticated)
-    let tiles = TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes, paintings: configuration.statisticsCacheEntries)
+    let tiles = TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes, geometryBytes: configuration.tileGeometryBytes,
+                            paintings: configuration.statisticsCacheEntries)
     let tileResponses = ResponseCache(capacityBytes: configuration.tileCacheBytes / 4)
     TilesController(catalog: catalog, tiles: tiles, links: links, responses: tileResponses)
         .addRoutes(to: router.group())

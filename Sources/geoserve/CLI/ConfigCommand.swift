@@ -45,6 +45,7 @@ struct ConfigCommand: ParsableCommand {
             ("Serving", "GEOSERVE_PRECISION", "\(c.coordinatePrecision)"),
             ("", "GEOSERVE_RESPONSE_CACHE_MB", mb(c.responseCacheBytes)),
             ("", "GEOSERVE_TILE_CACHE_MB", mb(c.tileCacheBytes)),
+            ("", "GEOSERVE_TILE_GEOMETRY_MB", mb(c.tileGeometryBytes)),
             ("", "GEOSERVE_STATISTICS_CACHE_ENTRIES", "\(c.statisticsCacheEntries)"),
             ("", "GEOSERVE_LEAFLET_FOLDER", c.leafletFolder),
             ("Limits", "GEOSERVE_ATTACHMENT_MB", mb(c.maxAttachmentBytes)),

@@ -35,6 +35,9 @@ struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("tile-cache-mb"), help: "MiB of encoded tiles kept in memory; 0 keeps none (env GEOSERVE_TILE_CACHE_MB, default 128).")
     var tileCacheMB: Int?
 
+    @Option(name: .customLong("tile-geometry-mb"), help: "MiB of simplified tile geometry kept in memory, per layer and zoom; an evicted zoom is simplified again on its next tile (env GEOSERVE_TILE_GEOMETRY_MB, default 256).")
+    var tileGeometryMB: Int?
+
     @Option(name: .customLong("statistics-cache-entries"), help: "Released statistics kept per kind (releases, feature fragments, tile paintings); 0 keeps none (env GEOSERVE_STATISTICS_CACHE_ENTRIES, default 256).")
     var statisticsCacheEntries: Int?
 
@@ -90,12 +93,14 @@ struct ServeOptions: ParsableArguments {
         guard (1...15).contains(config.coordinatePrecision) else { throw ValidationError("precision must be 1 to 15") }
         let responseMB = try EnvironmentDefault.int(responseCacheMB, "GEOSERVE_RESPONSE_CACHE_MB", config.responseCacheBytes >> 20)
         let tileMB = try EnvironmentDefault.int(tileCacheMB, "GEOSERVE_TILE_CACHE_MB", config.tileCacheBytes >> 20)
+        let geometryMB = try EnvironmentDefault.int(tileGeometryMB, "GEOSERVE_TILE_GEOMETRY_MB", config.tileGeometryBytes >> 20)
         config.statisticsCacheEntries = try EnvironmentDefault.int(statisticsCacheEntries, "GEOSERVE_STATISTICS_CACHE_ENTRIES", config.statisticsCacheEntries)
-        guard (0...65_536).contains(responseMB), (0...65_536).contains(tileMB), (0...1_000_000).contains(config.statisticsCacheEntries) else {
+        guard (0...65_536).contains(responseMB), (0...65_536).contains(tileMB), (0...65_536).contains(geometryMB), (0...1_000_000).contains(config.statisticsCacheEntries) else {
             throw ValidationError("cache sizes must be 0 or more (MiB at most 65536, entries at most 1000000)")
         }
         config.responseCacheBytes = responseMB << 20
         config.tileCacheBytes = tileMB << 20
+        config.tileGeometryBytes = geometryMB << 20
         config.demoReports = demoReports || ["1", "true", "yes"].contains(EnvironmentDefault.string(nil, "GEOSERVE_DEMO_REPORTS", "0").lowercased())
         config.leafletFolder = EnvironmentDefault.string(leafletFolder, "GEOSERVE_LEAFLET_FOLDER", config.leafletFolder)
         try limits.apply(to: &config)

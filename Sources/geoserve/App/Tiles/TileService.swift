@@ -17,6 +17,8 @@ import Synchronization
 final class TileService: Sendable {
     let statistics: StatisticsService
     let cache: TileCache
+    /// Simplified geometry per layer version, zoom and scale.
+    let geometry: TileGeometryCache
     let renderer = TileRenderer()
     /// Tiles drawn since start, for the metrics.
     let renders = Atomic<Int>(0)
@@ -25,11 +27,13 @@ final class TileService: Sendable {
 
     /// - Parameters:
     ///   - cacheBytes: encoded tiles kept, in bytes.
+    ///   - geometryBytes: simplified geometry kept, in bytes.
     ///   - paintings: paintings kept; 0 keeps none.
-    init(statistics: StatisticsService, cacheBytes: Int, paintings: Int = 256) {
+    init(statistics: StatisticsService, cacheBytes: Int, geometryBytes: Int = 256 << 20, paintings: Int = 256) {
         self.paintings = VersionedMemo(bound: paintings)
         self.statistics = statistics
         self.cache = TileCache(capacityBytes: cacheBytes)
+        self.geometry = TileGeometryCache(capacityBytes: geometryBytes)
     }
 
     /// The tile geometry of a published layer version, built on first use.
@@ -40,7 +44,7 @@ final class TileService: Sendable {
             // The published layer's own areas and interior points: nothing is converted twice.
             TileLayer(id: layer.info.layer, version: String(layer.info.version), areas: layer.areaIndex?.areas ?? [],
                       labels: Dictionary(uniqueKeysWithValues: layer.features.compactMap { f in f.name.map { (f.id, $0) } }),
-                      anchors: layer.interiorPoints)
+                      anchors: layer.interiorPoints, geometryCache: self.geometry)
         }
         layers.withLock { cache in
             // Only current versions are asked for; drop other versions of the same layer.
