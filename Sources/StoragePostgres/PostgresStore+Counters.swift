@@ -89,17 +89,27 @@ extension PostgresStore: CounterStore {
         GROUP BY a.layer, b.basis, a.area_id, b.day, r.kind, r.status, r.group_key
         """
 
-    /// Makes the temporary table `recount` (dropped at commit) and returns the cells where it and
-    /// the stored counters disagree.
-    static func recount(zone: TimeZone, _ db: PostgresConnection) throws -> [CounterDifference] {
+    /// The cells where the temporary table `recount` and the stored counters disagree, as
+    /// columns key…, stored n, recounted n.
+    static let differencesSQL = """
+        SELECT coalesce(c.layer, r.layer) AS layer, coalesce(c.basis, r.basis) AS basis, coalesce(c.area_id, r.area_id) AS area_id,
+               coalesce(c.day, r.day) AS day, coalesce(c.kind, r.kind) AS kind, coalesce(c.status, r.status) AS status,
+               coalesce(c.grp, r.grp) AS grp, coalesce(c.n, 0) AS stored, coalesce(r.n, 0) AS recounted
+        FROM counters c FULL JOIN recount r
+          ON (c.layer, c.basis, c.area_id, c.day, c.kind, c.status, c.grp) = (r.layer, r.basis, r.area_id, r.day, r.kind, r.status, r.grp)
+        WHERE coalesce(c.n, 0) <> coalesce(r.n, 0)
+        """
+
+    /// Makes the temporary table `recount` (dropped at commit).
+    static func makeRecount(zone: TimeZone, _ db: PostgresConnection) throws {
         try db.query("CREATE TEMPORARY TABLE recount ON COMMIT DROP AS " + recountSQL, [.text(zone.identifier)], prepare: false)
-        let s = try db.query("""
-            SELECT coalesce(c.layer, r.layer), coalesce(c.basis, r.basis), coalesce(c.area_id, r.area_id), coalesce(c.day, r.day),
-                   coalesce(c.kind, r.kind), coalesce(c.status, r.status), coalesce(c.grp, r.grp), coalesce(c.n, 0), coalesce(r.n, 0)
-            FROM counters c FULL JOIN recount r
-              ON (c.layer, c.basis, c.area_id, c.day, c.kind, c.status, c.grp) = (r.layer, r.basis, r.area_id, r.day, r.kind, r.status, r.grp)
-            WHERE coalesce(c.n, 0) <> coalesce(r.n, 0)
-            """, prepare: false)
+    }
+
+    /// Makes the temporary table `recount` and returns the cells where it and the stored
+    /// counters disagree.
+    static func recount(zone: TimeZone, _ db: PostgresConnection) throws -> [CounterDifference] {
+        try makeRecount(zone: zone, db)
+        let s = try db.query(differencesSQL, prepare: false)
         return try (0..<s.count).map { i in
             guard let basis = TimeBasis(rawValue: s.string(i, 1)), let day = try s.day(i, 3), let status = try s.reportStatus(i, 5) else {
                 throw StorageError.unreadable("counter cell")
@@ -122,19 +132,21 @@ extension PostgresStore: CounterStore {
     public func rebuildCounters() async throws -> Int {
         let zone = timeZone
         return try await pool.writeTransaction("rebuild counters") { db in
-            let wrong = try Self.recount(zone: zone, db)
-            guard !wrong.isEmpty else { return 0 }
-            // Wrong cells take their recount (zero included, so the change is found like any
-            // other), stamped with the bumped version.
-            try Self.bumpDataVersion(db)
-            try db.query("""
-                INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n, data_version)
-                SELECT layer, basis, area_id, day, kind, status, grp, n::bigint, \(Self.currentVersionSQL)
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-                     AS t (layer, basis, area_id, day, kind, status, grp, n)
-                ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = excluded.n, data_version = excluded.data_version
-                """, Self.counterKeyArrays(wrong.map { (key: $0.key, change: $0.recomputed) }) + [.textArray(wrong.map { String($0.recomputed) })], prepare: false)
-            return wrong.count
+            try Self.makeRecount(zone: zone, db)
+            // Wrong cells take their recount where the data lives (zero included, so the change
+            // is found like any other), stamped with the version the bump below makes.
+            let wrong = try db.query("""
+                WITH fixed AS (
+                    INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n, data_version)
+                    SELECT layer, basis, area_id, day, kind, status, grp, recounted, \(Self.currentVersionSQL) + 1 FROM (\(Self.differencesSQL)) d
+                    ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = excluded.n, data_version = excluded.data_version
+                    RETURNING 1
+                )
+                SELECT count(*) FROM fixed
+                """, prepare: false).firstInt ?? 0
+            if wrong > 0 { try Self.bumpDataVersion(db) }
+            return Int(wrong)
         }
     }
 }
+
