@@ -166,6 +166,35 @@ struct AreaIndexTests {
         #expect(counts.total == xy.count / 2)
     }
 
+    @Test("a batch visited in cell order (as on large layers) gives every point the answer it gets alone, in input order")
+    func cellOrderedBatch() {
+        let layer = WarpedGridLayer(n: 20, seed: 9)
+        let ordered = AreaIndex(areas: layer.areas, cellsPerSegment: 2, threads: 1, orderedVisitCells: 0)
+        var rng = SeededRandom(seed: 91)
+        var xy: [Double] = []
+        for _ in 0..<30_000 {
+            xy.append(Double.random(in: (layer.box.west - 0.1)...(layer.box.east + 0.1), using: &rng))
+            xy.append(Double.random(in: (layer.box.south - 0.1)...(layer.box.north + 0.1), using: &rng))
+        }
+        xy.append(contentsOf: layer.vertices.flatMap { [$0.0, $0.1] })
+        xy.append(contentsOf: [.nan, 0, .infinity, -.infinity])
+        let sorted = xy.withUnsafeBufferPointer { ordered.regionOrdered($0) }
+        #expect(sorted.map { $0.positions.sorted() } == (0..<Int32(xy.count / 2)).map { $0 }, "every point once")
+        let cells = sorted.map { s in (0..<s.positions.count).map { k in ordered.grid.cell(x: s.coordinates[2 * k], y: s.coordinates[2 * k + 1]).map { $0.row * ordered.grid.frame.nx + $0.column } ?? 0 } } ?? []
+        #expect(zip(cells, cells.dropFirst()).allSatisfy { $0 <= $1 }, "visited in cell order")
+        let perPoint = (0..<(xy.count / 2)).map { Int32(ordered.locate(lon: xy[2 * $0], lat: xy[2 * $0 + 1]) ?? -1) }
+        for threads in [1, 3] {
+            #expect(xy.withUnsafeBufferPointer { ordered.assign($0, threads: threads) } == perPoint)
+        }
+        var histogram = [Int](repeating: 0, count: ordered.areas.count)
+        for a in perPoint where a >= 0 { histogram[Int(a)] += 1 }
+        let counts = xy.withUnsafeBufferPointer { ordered.count($0, threads: 2) }
+        #expect(counts.perArea == histogram)
+        #expect(counts.unassigned == perPoint.filter { $0 < 0 }.count)
+        // A small layer keeps the input order: no sort below the threshold.
+        #expect(xy.withUnsafeBufferPointer { AreaIndex(areas: layer.areas, threads: 1).regionOrdered($0) } == nil)
+    }
+
     @Test("concurrent single-point queries from many tasks equal the serial answers")
     func concurrentLocate() async {
         let layer = WarpedGridLayer(n: 10, seed: 11)

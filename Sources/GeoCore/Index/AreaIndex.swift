@@ -36,13 +36,22 @@ public final class AreaIndex: Sendable {
     let grid: AreaGrid
     private let coverage: GEOSCoveragePool
     private let ordinals: [String: Int]
+    /// A grid of more cells than this does not stay in the processor's caches: a batch's points
+    /// are then visited in cell order (`regionOrdered`).
+    let orderedVisitCells: Int
 
     /// Builds the index. The areas must be GEOS-valid (`AreaValidator` output) with unique ids.
     /// - Parameters:
     ///   - areas: the layer's areas, in any order.
     ///   - cellsPerSegment: grid density (cells per boundary segment).
     ///   - threads: workers for the build; defaults to every core.
-    public init(areas: [IndexedArea], cellsPerSegment: Double = 2, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public convenience init(areas: [IndexedArea], cellsPerSegment: Double = 2, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.init(areas: areas, cellsPerSegment: cellsPerSegment, threads: threads, orderedVisitCells: 1 << 17)
+    }
+
+    /// The same, with the grid size from which batches are visited in cell order (tests use 0).
+    init(areas: [IndexedArea], cellsPerSegment: Double, threads: Int, orderedVisitCells: Int) {
+        self.orderedVisitCells = orderedVisitCells
         let sorted = areas.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
         self.areas = sorted
         var segments: [Segment] = []
@@ -88,11 +97,20 @@ public final class AreaIndex: Sendable {
     public func assign(_ lonLat: UnsafeBufferPointer<Double>, threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> [Int32] {
         let n = lonLat.count / 2
         guard n > 0 else { return [] }
-        let points = SharedReads(base: lonLat.baseAddress!, count: lonLat.count)
         return [Int32](unsafeUninitializedCapacity: n) { out, initialized in
             let sink = DisjointWrites(base: out.baseAddress!)
-            forEachChunk(n, threads: threads) { _, range, coverage in
-                for i in range { sink.write(self.locateUnchecked(points, i, coverage), at: i) }
+            if let ordered = regionOrdered(lonLat) {
+                ordered.coordinates.withUnsafeBufferPointer { c in
+                    let points = SharedReads(base: c.baseAddress!, count: c.count)
+                    forEachChunk(n, threads: threads) { _, range, coverage in
+                        for k in range { sink.write(self.locateUnchecked(points, k, coverage), at: Int(ordered.positions[k])) }
+                    }
+                }
+            } else {
+                let points = SharedReads(base: lonLat.baseAddress!, count: lonLat.count)
+                forEachChunk(n, threads: threads) { _, range, coverage in
+                    for i in range { sink.write(self.locateUnchecked(points, i, coverage), at: i) }
+                }
             }
             initialized = n
         }
@@ -100,6 +118,11 @@ public final class AreaIndex: Sendable {
 
     /// Counts many points per area (interleaved lon, lat pairs) using `threads` workers.
     public func count(_ lonLat: UnsafeBufferPointer<Double>, threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> AssignmentCounts {
+        guard let ordered = regionOrdered(lonLat) else { return count(points: lonLat, threads: threads) }
+        return ordered.coordinates.withUnsafeBufferPointer { count(points: $0, threads: threads) }
+    }
+
+    private func count(points lonLat: UnsafeBufferPointer<Double>, threads: Int) -> AssignmentCounts {
         let chunks = max(1, threads)
         let width = areas.count + 1
         var tallies = [Int](repeating: 0, count: chunks * width)
@@ -121,6 +144,72 @@ public final class AreaIndex: Sendable {
             for a in 0..<areas.count { perArea[a] += tallies[c * width + 1 + a] }
         }
         return AssignmentCounts(perArea: perArea, unassigned: unassigned)
+    }
+
+    /// Regions of the first of the two sorts (see `regionOrdered`).
+    static let visitRegions = 4096
+
+    /// The points of a large layer's batch sorted by grid cell, with each one's position in the
+    /// input; nil when the grid is small or the batch too small to repay the sort. Random points
+    /// over a 300,000-area grid each missed the caches three times (cell, groups, edges): 1.9 M
+    /// points/s against 13 M/s for 1,000 areas. In cell order the three arrays are read front to
+    /// back, which the processor prefetches.
+    ///
+    /// Two counting sorts keep the sort itself in cache: by region of about a thousand cells
+    /// (4,096 output streams), then within each region by cell.
+    func regionOrdered(_ lonLat: UnsafeBufferPointer<Double>) -> (coordinates: [Double], positions: [Int32])? {
+        let n = lonLat.count / 2
+        let cells = grid.frame.cellCount
+        guard cells >= orderedVisitCells, n >= 4096, n < Int(Int32.max) else { return nil }
+        let regions = Self.visitRegions
+        var cellOf = [Int32](repeating: 0, count: n)
+        var start = [Int](repeating: 0, count: regions + 1)
+        for i in 0..<n {
+            var cell = 0
+            if let (c, row) = grid.cell(x: lonLat[2 * i], y: lonLat[2 * i + 1]) { cell = row * grid.frame.nx + c }
+            cellOf[i] = Int32(cell)
+            start[cell * regions / cells + 1] += 1
+        }
+        for r in 0..<regions { start[r + 1] += start[r] }
+        let bounds = start
+        // By region, carrying everything the second sort reads so that it reads in order.
+        var regionCell = [Int32](repeating: 0, count: n)
+        var regionXY = [Double](repeating: 0, count: 2 * n)
+        var regionPosition = [Int32](repeating: 0, count: n)
+        for i in 0..<n {
+            let cell = cellOf[i]
+            let r = Int(cell) * regions / cells
+            let k = start[r]
+            start[r] = k + 1
+            regionCell[k] = cell
+            regionXY[2 * k] = lonLat[2 * i]
+            regionXY[2 * k + 1] = lonLat[2 * i + 1]
+            regionPosition[k] = Int32(i)
+        }
+        // Within each region, by cell.
+        var coordinates = [Double](repeating: 0, count: 2 * n)
+        var positions = [Int32](repeating: 0, count: n)
+        var counts: [Int] = []
+        for r in 0..<regions where bounds[r + 1] > bounds[r] {
+            let range = bounds[r]..<bounds[r + 1]
+            var low = Int.max, high = Int.min
+            for k in range { let c = Int(regionCell[k]); low = min(low, c); high = max(high, c) }
+            let span = high - low + 1
+            if counts.count < span + 1 { counts = [Int](repeating: 0, count: span + 1) }
+            for c in 0...span { counts[c] = 0 }
+            for k in range { counts[Int(regionCell[k]) - low + 1] += 1 }
+            counts[0] = range.lowerBound
+            for c in 0..<span { counts[c + 1] += counts[c] }
+            for k in range {
+                let c = Int(regionCell[k]) - low
+                let to = counts[c]
+                counts[c] = to + 1
+                coordinates[2 * to] = regionXY[2 * k]
+                coordinates[2 * to + 1] = regionXY[2 * k + 1]
+                positions[to] = regionPosition[k]
+            }
+        }
+        return (coordinates, positions)
     }
 
     @inline(__always)
