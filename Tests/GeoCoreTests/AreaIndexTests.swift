@@ -169,7 +169,7 @@ struct AreaIndexTests {
     @Test("a batch visited in cell order (as on large layers) gives every point the answer it gets alone, in input order")
     func cellOrderedBatch() {
         let layer = WarpedGridLayer(n: 20, seed: 9)
-        let ordered = AreaIndex(areas: layer.areas, cellsPerSegment: 2, threads: 1, orderedVisitCells: 0)
+        let ordered = AreaIndex(areas: layer.areas, cellsPerSegment: 2, threads: 1, orderedVisitBytes: 0)
         var rng = SeededRandom(seed: 91)
         var xy: [Double] = []
         for _ in 0..<30_000 {

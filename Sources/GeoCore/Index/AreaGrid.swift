@@ -104,6 +104,11 @@ struct AreaGrid: Sendable {
         self.edges = edges
     }
 
+    /// Bytes a point's look-up may read from: cell starts, groups and edges.
+    var byteCount: Int {
+        cellStart.count * MemoryLayout<Int32>.stride + groups.count * MemoryLayout<CellGroup>.stride + edges.count * MemoryLayout<CellEdge>.stride
+    }
+
     /// The cell of a point, or nil outside the grid (NaN included).
     @inline(__always)
     func cell(x: Double, y: Double) -> (column: Int, row: Int)? {

@@ -36,9 +36,12 @@ public final class AreaIndex: Sendable {
     let grid: AreaGrid
     private let coverage: GEOSCoveragePool
     private let ordinals: [String: Int]
-    /// A grid of more cells than this does not stay in the processor's caches: a batch's points
-    /// are then visited in cell order (`regionOrdered`).
-    let orderedVisitCells: Int
+    /// A grid larger than this many bytes does not stay in the processor's caches: a batch's
+    /// points are then visited in cell order (`regionOrdered`). Measured on one thread, 1,000,000
+    /// uniform points: grids of 17 MB (10,000 generated areas) and 22 MB (4,000 Chicago cells)
+    /// ran 2.7× and 1.4× faster in cell order; one of 3 MB (77 Chicago community areas, already
+    /// at 38 M points/s) ran at 0.4× of its speed, the sort costing more than the misses it saves.
+    let orderedVisitBytes: Int
 
     /// Builds the index. The areas must be GEOS-valid (`AreaValidator` output) with unique ids.
     /// - Parameters:
@@ -46,12 +49,12 @@ public final class AreaIndex: Sendable {
     ///   - cellsPerSegment: grid density (cells per boundary segment).
     ///   - threads: workers for the build; defaults to every core.
     public convenience init(areas: [IndexedArea], cellsPerSegment: Double = 2, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
-        self.init(areas: areas, cellsPerSegment: cellsPerSegment, threads: threads, orderedVisitCells: 1 << 17)
+        self.init(areas: areas, cellsPerSegment: cellsPerSegment, threads: threads, orderedVisitBytes: 8 << 20)
     }
 
     /// The same, with the grid size from which batches are visited in cell order (tests use 0).
-    init(areas: [IndexedArea], cellsPerSegment: Double, threads: Int, orderedVisitCells: Int) {
-        self.orderedVisitCells = orderedVisitCells
+    init(areas: [IndexedArea], cellsPerSegment: Double, threads: Int, orderedVisitBytes: Int) {
+        self.orderedVisitBytes = orderedVisitBytes
         let sorted = areas.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
         self.areas = sorted
         var segments: [Segment] = []
@@ -160,7 +163,7 @@ public final class AreaIndex: Sendable {
     func regionOrdered(_ lonLat: UnsafeBufferPointer<Double>) -> (coordinates: [Double], positions: [Int32])? {
         let n = lonLat.count / 2
         let cells = grid.frame.cellCount
-        guard cells >= orderedVisitCells, n >= 4096, n < Int(Int32.max) else { return nil }
+        guard grid.byteCount >= orderedVisitBytes, n >= 4096, n < Int(Int32.max) else { return nil }
         let regions = Self.visitRegions
         var cellOf = [Int32](repeating: 0, count: n)
         var start = [Int](repeating: 0, count: regions + 1)
