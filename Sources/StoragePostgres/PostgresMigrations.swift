@@ -277,8 +277,11 @@ enum PostgresMigrations {
         -- Each counter cell remembers the data version of its last change, so that statistics
         -- read once can be brought up to date from the areas changed since instead of from the
         -- whole layer. Cells that fall to zero stay (with their version) for the same reason.
+        -- A counter rebuild replaces cells wholesale and records its version instead: views
+        -- computed before it are then computed again whole.
         ALTER TABLE counters ADD COLUMN data_version BIGINT NOT NULL DEFAULT 0;
         CREATE INDEX counters_changed ON counters (layer, basis, data_version);
+        INSERT INTO meta (key, value) VALUES ('counters_rebuilt', 0);
         """),
     ]
 

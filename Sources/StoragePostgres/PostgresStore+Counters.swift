@@ -49,6 +49,8 @@ extension PostgresStore: CounterStore {
     public func counterChanges(layer: String, basis: TimeBasis, since: Int64, limit: Int) async throws -> CounterAreaChanges? {
         try await pool.transaction("read counter changes", begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { db in
             let version = try db.query("SELECT value FROM meta WHERE key = 'data_version'").firstInt ?? 0
+            let rebuilt = try db.query("SELECT value FROM meta WHERE key = 'counters_rebuilt'").firstInt ?? 0
+            guard rebuilt <= since else { return nil }
             let changed = try db.query("""
                 SELECT DISTINCT area_id FROM counters WHERE layer = $1 AND basis = $2 AND data_version >= $3 LIMIT $4
                 """, [.text(layer), .text(basis.rawValue), .int(since), .int(Int64(limit) + 1)])
@@ -133,18 +135,18 @@ extension PostgresStore: CounterStore {
         let zone = timeZone
         return try await pool.writeTransaction("rebuild counters") { db in
             try Self.makeRecount(zone: zone, db)
-            // Wrong cells take their recount where the data lives (zero included, so the change
-            // is found like any other), stamped with the version the bump below makes.
-            let wrong = try db.query("""
-                WITH fixed AS (
-                    INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n, data_version)
-                    SELECT layer, basis, area_id, day, kind, status, grp, recounted, \(Self.currentVersionSQL) + 1 FROM (\(Self.differencesSQL)) d
-                    ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = excluded.n, data_version = excluded.data_version
-                    RETURNING 1
-                )
-                SELECT count(*) FROM fixed
-                """, prepare: false).firstInt ?? 0
-            if wrong > 0 { try Self.bumpDataVersion(db) }
+            let wrong = try db.query("SELECT count(*) FROM (\(Self.differencesSQL)) d", prepare: false).firstInt ?? 0
+            guard wrong > 0 else { return 0 }
+            // Every cell replaced from the recount where the data lives, stamped with the bumped
+            // version, which is recorded as the last rebuild: live views older than it are
+            // computed again whole (the cells removed here leave no zero row behind to find).
+            try Self.bumpDataVersion(db)
+            try db.execute("""
+                DELETE FROM counters;
+                INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n, data_version)
+                    SELECT layer, basis, area_id, day, kind, status, grp, n, \(Self.currentVersionSQL) FROM recount;
+                UPDATE meta SET value = \(Self.currentVersionSQL) WHERE key = 'counters_rebuilt'
+                """)
             return Int(wrong)
         }
     }

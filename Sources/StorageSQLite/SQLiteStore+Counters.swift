@@ -43,6 +43,9 @@ extension SQLiteStore: CounterStore {
             try db.cached("BEGIN").bind().run()
             defer { try? db.cached("COMMIT").bind().run() }
             let version = try Self.readDataVersion(db)
+            let rebuilt = try db.cached("SELECT value FROM meta WHERE key = 'counters_rebuilt'").bind()
+            defer { try? rebuilt.finish() }
+            guard try rebuilt.firstInt() ?? 0 <= since else { return nil }
             let changed = try db.cached("""
                 SELECT DISTINCT area_id FROM counters WHERE layer = ? AND basis = ? AND data_version >= ? LIMIT ?
                 """).bind(.text(layer), .text(basis.rawValue), .int(since), .int(Int64(limit) + 1))
@@ -125,8 +128,9 @@ extension SQLiteStore: CounterStore {
         }
     }
 
-    /// Sets every wrong cell to its recount (zero included, so the change is found like any
-    /// other) after bumping the data version, which stamps them.
+    /// Sets every wrong cell to its recount (zero included) after bumping the data version,
+    /// which stamps them and is recorded as the last rebuild, as on PostgreSQL: live views older
+    /// than it are computed again whole.
     static func rebuildCounters(zone: TimeZone, _ db: SQLiteConnection) throws -> Int {
         let stored = try storedCounters(db)
         let recomputed = try recomputedCounters(zone: zone, db)
@@ -142,6 +146,7 @@ extension SQLiteStore: CounterStore {
             try upsert.bind(.text(key.layer), .text(key.basis.rawValue), .text(key.areaID), .day(key.day), .text(key.kind.rawValue),
                             .text(key.status.rawValue), .text(key.group), .int(Int64(n))).run()
         }
+        try db.execute("UPDATE meta SET value = (SELECT value FROM meta WHERE key = 'data_version') WHERE key = 'counters_rebuilt'")
         return wrong.count
     }
 

@@ -126,6 +126,27 @@ struct IncrementalStatisticsTests {
         #expect(try await s.counterChanges(layer: "halls", basis: .occurred, since: after.dataVersion + 1, limit: 10)?.areaIDs == [])
     }
 
+    @Test("after a counter rebuild, changes since an older version are refused (the view is computed again whole)", arguments: StoreBackend.allCases)
+    func rebuildRefusesOlderViews(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
+        let at = Date(timeIntervalSince1970: 1_790_000_000)
+        let r = ReportRecord(id: "r1", kind: .covid, status: .pending, version: 1, reporterID: nil, submittedAt: at, updatedAt: at,
+                             occurredOn: Day(year: 2026, month: 9, day: 20), payload: Data("{}".utf8), lon: nil, lat: nil,
+                             areas: [AreaAssignment(layer: "halls", layerVersion: 0, areaID: "H01")], group: "")
+        _ = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil)) { _ in }
+        let before = try await s.dataVersion()
+        #expect(try await s.counterChanges(layer: "halls", basis: .occurred, since: before, limit: 10) != nil)
+        try t.raw("DELETE FROM counters")
+        #expect(try await s.rebuildCounters() > 0)
+        let after = try await s.dataVersion()
+        #expect(after > before)
+        #expect(try await s.counterChanges(layer: "halls", basis: .occurred, since: before, limit: 10) == nil)
+        let fresh = try #require(try await s.counterChanges(layer: "halls", basis: .occurred, since: after, limit: 10))
+        #expect(fresh.cells.map(\.1) == [1], "a view computed after the rebuild is updated as usual")
+    }
+
     /// The release computed whole from a snapshot, and the version it holds.
     static func whole(_ s: any GeoserveStore, _ request: StatisticsRequest, areaIDs: [String]) async throws -> (statistics: LiveStatistics?, version: Int64) {
         let snapshot = try await s.counterSnapshot(layer: request.layer, basis: request.basis)
