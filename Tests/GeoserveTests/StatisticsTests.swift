@@ -47,7 +47,7 @@ struct StatisticsTests {
             try await verifiedReports(client, admin: admin, hall: "H06", count: 12)
             try await verifiedReports(client, admin: admin, hall: "H07", count: 12)
             try await verifiedReports(client, admin: admin, hall: "H08", count: 1)
-            let (pending, _, _) = try await client.submit(Drafts.covid(hall: "H09"))
+            let (pending, pendingReport, _) = try await client.submit(Drafts.covid(hall: "H09"))
             #expect(pending == .created)
             let uri = "/collections/halls/items?limit=100"
             func features(_ body: [String: Any]) -> [String: [String: Any]] {
@@ -86,6 +86,18 @@ struct StatisticsTests {
             #expect(count(vfeatures["H08"] ?? [:], "all") == 1)
             #expect(vfeatures["H09"]?["pending_all"] as? Int == 1)
             #expect((vbody["statistics"] as? [String: Any])?["dataVersion"] is Int)
+            // A verification updates the live view from the area it touched: H09 moves from
+            // pending to verified, the other halls and the total follow exactly.
+            let (verified, _) = try await client.json(.post, "/v1/reports/\(pendingReport["id"] as? String ?? "")/transitions", token: admin,
+                                                      body: #"{"transition":"verify"}"#)
+            #expect(verified == .ok)
+            let (_, _, vafter) = try await client.getJSON(live, headers: [.authorization: "Bearer \(admin)"])
+            let after = features(vafter)
+            #expect(count(after["H09"] ?? [:], "all") == 1 && after["H09"]?["pending_all"] as? Int == 0)
+            #expect(count(after["H06"] ?? [:], "all") == 12 && count(after["H08"] ?? [:], "all") == 1)
+            let liveTotal = (vafter["statistics"] as? [String: Any])?["total"] as? [String: Any] ?? [:]
+            #expect(totalCount(liveTotal, "all") == after.values.compactMap { count($0, "all") }.reduce(0, +))
+            #expect(totalCount(liveTotal, "all") == 26)
             // The HTML page shows the same numbers as a table, and no raw property text.
             let page = try await client.execute(uri: uri + "&f=html", method: .get) { String(buffer: $0.body) }
             func row(_ id: String) -> Substring {

@@ -94,6 +94,7 @@ final class StatisticsService: Sendable {
     /// areas changed (then one full read is cheaper than many small ones).
     private func live(_ layer: PublishedLayer, _ request: StatisticsRequest, for audience: Audience, dataVersion: Int64) async throws -> ReleasedLayerStatistics {
         let key = Self.key(layer, request, audience, dataVersion)
+        if let hit = releases.get(key) { return hit }
         let held = liveViews.get(key)
         if let held, held.dataVersion >= dataVersion { return held.statistics.released }
         if let held, let changes = try await counters.counterChanges(layer: layer.info.layer, basis: request.basis, since: held.dataVersion,
@@ -104,9 +105,14 @@ final class StatisticsService: Sendable {
         }
         let snapshot = try await counters.counterSnapshot(layer: layer.info.layer, basis: request.basis)
         let stats = Statistics.compute(request, areaIDs: layer.encoded.ids, counters: snapshot.cells, denominators: layer.denominators)
-        guard let kept = LiveStatistics(stats, control: control, audience: audience) else { return control.release(stats, for: audience) }
         // Kept under the version the counters were read at, which a commit since the caller's
         // read may have moved on.
+        guard let kept = LiveStatistics(stats, control: control, audience: audience) else {
+            // A verifier threshold above 1: released whole each data version, and memoized.
+            let released = control.release(stats, for: audience)
+            releases.put(Self.key(layer, request, audience, snapshot.dataVersion), released)
+            return released
+        }
         liveViews.put(key, LiveViews.Entry(dataVersion: snapshot.dataVersion, statistics: kept))
         return kept.released
     }
