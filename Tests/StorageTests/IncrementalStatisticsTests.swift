@@ -107,11 +107,7 @@ struct IncrementalStatisticsTests {
         let t = try await backend.make()
         defer { t.remove() }
         let s = t.store
-        let at = Date(timeIntervalSince1970: 1_790_000_000)
-        let r = ReportRecord(id: "r1", kind: .covid, status: .pending, version: 1, reporterID: nil, submittedAt: at, updatedAt: at,
-                             occurredOn: Day(year: 2026, month: 9, day: 20), payload: Data("{}".utf8), lon: nil, lat: nil,
-                             areas: [AreaAssignment(layer: "halls", layerVersion: 0, areaID: "H01")], group: "")
-        _ = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil)) { _ in }
+        try await Self.submitOne(s)
         let before = try await s.dataVersion()
         let first = try #require(try await s.counterChanges(layer: "halls", basis: .occurred, since: before, limit: 10))
         #expect(first.areaIDs == ["H01"])
@@ -131,11 +127,7 @@ struct IncrementalStatisticsTests {
         let t = try await backend.make()
         defer { t.remove() }
         let s = t.store
-        let at = Date(timeIntervalSince1970: 1_790_000_000)
-        let r = ReportRecord(id: "r1", kind: .covid, status: .pending, version: 1, reporterID: nil, submittedAt: at, updatedAt: at,
-                             occurredOn: Day(year: 2026, month: 9, day: 20), payload: Data("{}".utf8), lon: nil, lat: nil,
-                             areas: [AreaAssignment(layer: "halls", layerVersion: 0, areaID: "H01")], group: "")
-        _ = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil)) { _ in }
+        try await Self.submitOne(s)
         let before = try await s.dataVersion()
         #expect(try await s.counterChanges(layer: "halls", basis: .occurred, since: before, limit: 10) != nil)
         try t.raw("DELETE FROM counters")
@@ -145,6 +137,15 @@ struct IncrementalStatisticsTests {
         #expect(try await s.counterChanges(layer: "halls", basis: .occurred, since: before, limit: 10) == nil)
         let fresh = try #require(try await s.counterChanges(layer: "halls", basis: .occurred, since: after, limit: 10))
         #expect(fresh.cells.map(\.1) == [1], "a view computed after the rebuild is updated as usual")
+    }
+
+    /// One pending COVID report in hall H01.
+    static func submitOne(_ s: any GeoserveStore) async throws {
+        let at = Date(timeIntervalSince1970: 1_790_000_000)
+        let r = ReportRecord(id: "r1", kind: .covid, status: .pending, version: 1, reporterID: nil, submittedAt: at, updatedAt: at,
+                             occurredOn: Day(year: 2026, month: 9, day: 20), payload: Data("{}".utf8), lon: nil, lat: nil,
+                             areas: [AreaAssignment(layer: "halls", layerVersion: 0, areaID: "H01")], group: "")
+        _ = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil)) { _ in }
     }
 
     /// The release computed whole from a snapshot, and the version it holds.
