@@ -22,7 +22,7 @@ extension PostgresStore: PublicationStore {
                     """, [.int(record.id), .textArray(planned.blocks.map(\.key.kind.rawValue)), .textArray(planned.blocks.map(\.key.areaClass.key)),
                           .textArray(planned.blocks.map(\.day.iso)), .textArray(planned.blocks.map { String($0.value) })])
             }
-            try Self.replaceLedger(planned.ledger, db)
+            try Self.updateLedger(planned.ledger, from: input.ledger, db)
             try Self.bumpDataVersion(db)
             return record
         }
@@ -67,15 +67,22 @@ extension PostgresStore: PublicationStore {
         return ledger
     }
 
-    private static func replaceLedger(_ ledger: PublicationLedger, _ db: PostgresConnection) throws {
-        try db.query("DELETE FROM publication_ledger")
-        let lines = Array(ledger.entries)
-        if !lines.isEmpty {
+    /// Writes the ledger lines that changed since `previous` (read in the same transaction).
+    private static func updateLedger(_ ledger: PublicationLedger, from previous: PublicationLedger, _ db: PostgresConnection) throws {
+        let (write, remove) = ledger.changes(since: previous)
+        if !write.isEmpty {
             try db.query("""
                 INSERT INTO publication_ledger (kind, class_key, accounted, carry)
                 SELECT kind, class_key, accounted::bigint, carry::bigint FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t (kind, class_key, accounted, carry)
-                """, [.textArray(lines.map(\.key.kind.rawValue)), .textArray(lines.map(\.key.areaClass.key)),
-                      .textArray(lines.map { String($0.value.accounted) }), .textArray(lines.map { String($0.value.carry) })])
+                ON CONFLICT (kind, class_key) DO UPDATE SET accounted = excluded.accounted, carry = excluded.carry
+                """, [.textArray(write.map(\.key.kind.rawValue)), .textArray(write.map(\.key.areaClass.key)),
+                      .textArray(write.map { String($0.entry.accounted) }), .textArray(write.map { String($0.entry.carry) })])
+        }
+        if !remove.isEmpty {
+            try db.query("""
+                DELETE FROM publication_ledger l USING unnest($1::text[], $2::text[]) AS t (kind, class_key)
+                WHERE (l.kind, l.class_key) = (t.kind, t.class_key)
+                """, [.textArray(remove.map(\.kind.rawValue)), .textArray(remove.map(\.areaClass.key))])
         }
     }
 

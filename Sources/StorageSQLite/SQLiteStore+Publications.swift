@@ -19,7 +19,7 @@ extension SQLiteStore: PublicationStore {
                     try insert.bind(.int(record.id), .text(block.key.kind.rawValue), .text(block.key.areaClass.key), .day(block.day),
                                     .int(Int64(block.value))).run()
                 }
-                try Self.replaceLedger(planned.ledger, db)
+                try Self.updateLedger(planned.ledger, from: input.ledger, db)
                 // Public numbers moved: caches and ETags keyed by the data version follow.
                 try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
                 return record
@@ -71,12 +71,18 @@ extension SQLiteStore: PublicationStore {
         return ledger
     }
 
-    private static func replaceLedger(_ ledger: PublicationLedger, _ db: SQLiteConnection) throws {
-        try db.execute("DELETE FROM publication_ledger")
-        let line = try db.cached("INSERT INTO publication_ledger (kind, class_key, accounted, carry) VALUES (?, ?, ?, ?)")
-        for (key, entry) in ledger.entries {
+    /// Writes the ledger lines that changed since `previous` (read in the same transaction).
+    private static func updateLedger(_ ledger: PublicationLedger, from previous: PublicationLedger, _ db: SQLiteConnection) throws {
+        let (write, remove) = ledger.changes(since: previous)
+        let line = try db.cached("""
+            INSERT INTO publication_ledger (kind, class_key, accounted, carry) VALUES (?, ?, ?, ?)
+            ON CONFLICT (kind, class_key) DO UPDATE SET accounted = excluded.accounted, carry = excluded.carry
+            """)
+        for (key, entry) in write {
             try line.bind(.text(key.kind.rawValue), .text(key.areaClass.key), .int(Int64(entry.accounted)), .int(Int64(entry.carry))).run()
         }
+        let drop = try db.cached("DELETE FROM publication_ledger WHERE kind = ? AND class_key = ?")
+        for key in remove { try drop.bind(.text(key.kind.rawValue), .text(key.areaClass.key)).run() }
     }
 
     /// Verified reports by kind, verification day and area class. The class joins a report's

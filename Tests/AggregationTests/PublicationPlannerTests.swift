@@ -141,4 +141,18 @@ struct PublicationPlannerTests {
                                                 denominators: [:], threshold: 11, audience: .public)
         #expect(zones.areas["Z1"]?.counts[.all] == .value(32))
     }
+
+    @Test("the ledger's changes are the new and changed lines and the removed keys, nothing else")
+    func ledgerChanges() {
+        let a = LedgerKey(kind: .covid, areaClass: AreaClass([AreaRef(layer: "halls", areaID: "H01")]))
+        let b = LedgerKey(kind: .covid, areaClass: AreaClass([AreaRef(layer: "halls", areaID: "H02")]))
+        let c = LedgerKey(kind: .misconduct, areaClass: AreaClass([AreaRef(layer: "halls", areaID: "H01")]))
+        let before = PublicationLedger(entries: [a: .init(accounted: 5, carry: 5), b: .init(accounted: 12, carry: 0)])
+        let after = PublicationLedger(entries: [a: .init(accounted: 6, carry: 6), c: .init(accounted: 1, carry: 0)])
+        let (write, remove) = after.changes(since: before)
+        #expect(Set(write.map(\.key)) == [a, c])
+        #expect(write.first { $0.key == a }?.entry == .init(accounted: 6, carry: 6))
+        #expect(remove == [b])
+        #expect(after.changes(since: after).write.isEmpty && after.changes(since: after).remove.isEmpty)
+    }
 }

@@ -3,6 +3,7 @@ import DomainKernel
 import Foundation
 import ReportVerification
 import Storage
+import Synchronization
 import Testing
 
 @Suite("publication store")
@@ -64,6 +65,36 @@ struct PublicationStoreTests {
         // A revocation waits in the ledger: nothing public moves.
         _ = try await s.transition(reportID: "big0", .revoke, reason: "duplicate", actor: "v", expectedVersion: nil)
         #expect(try await s.publish(day: today, at: Date(), plan: plan(today)).blocks == 0)
+    }
+
+    @Test("each publication reads back exactly the ledger the one before planned (only changed lines are written)", arguments: StoreBackend.allCases)
+    func ledgerRoundTrip(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
+        try await layers(s)
+        let today = Day.containing(Date(), in: t.timeZone)
+        let seen = Mutex<[PublicationLedger]>([]), planned = Mutex<[PublicationLedger]>([])
+        let plan = plan(today)
+        let recording: @Sendable (PublicationInput) throws -> PublicationPlan = { input in
+            seen.withLock { $0.append(input.ledger) }
+            let p = try plan(input)
+            planned.withLock { $0.append(p.ledger) }
+            return p
+        }
+        try await verified(s, (0..<14).map { "big\($0)" }, hall: "H01")
+        try await verified(s, (0..<3).map { "small\($0)" }, hall: "H02")
+        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        try await verified(s, ["big14"], hall: "H01")
+        try await verified(s, ["m0"], hall: "H02", kind: .misconduct)
+        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        _ = try await s.transition(reportID: "big0", .revoke, reason: "duplicate", actor: "v", expectedVersion: nil)
+        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        let (read, wrote) = (seen.withLock { $0 }, planned.withLock { $0 })
+        #expect(read.count == 4 && wrote.count == 4)
+        for i in 1..<4 { #expect(read[i].entries == wrote[i - 1].entries, "publication \(i + 1)") }
+        #expect(wrote[1].entries.count > wrote[0].entries.count, "a new line was added")
     }
 
     @Test("a publication dated before the latest is refused and writes nothing", arguments: StoreBackend.allCases)

@@ -26,3 +26,15 @@ public struct PublicationLedger: Sendable, Equatable {
         self.lastDay = lastDay
     }
 }
+
+extension PublicationLedger {
+    /// What turns `previous` into this ledger: the lines to write (new or changed) and the keys
+    /// to remove. A publication after one verification changes one line of a layer's thousands,
+    /// so the store writes that one instead of the whole ledger (which at 300,000 areas took
+    /// seconds of each publication).
+    public func changes(since previous: PublicationLedger) -> (write: [(key: LedgerKey, entry: Entry)], remove: [LedgerKey]) {
+        let write = entries.compactMap { key, entry in previous.entries[key] == entry ? nil : (key: key, entry: entry) }
+        let remove = previous.entries.keys.filter { entries[$0] == nil }
+        return (write, remove)
+    }
+}
