@@ -12,14 +12,21 @@ extension SQLiteStore: CounterStore {
     /// the data version of the transaction (after its bump, if it bumps) and kept at zero rather
     /// than removed, so `counterChanges` finds every area a change touched.
     static func writeCounters(_ changes: CounterChanges, _ db: SQLiteConnection) throws {
+        try upsertCounters(changes.nonZero.map { ($0.key, $0.change) }, adding: true, db)
+    }
+
+    /// Adds `cells` to the stored counts (`adding`) or sets the counts to them, stamping each
+    /// cell with the current data version.
+    private static func upsertCounters(_ cells: [(CounterKey, Int)], adding: Bool, _ db: SQLiteConnection) throws {
         let upsert = try db.cached("""
             INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n, data_version)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT value FROM meta WHERE key = 'data_version'))
-            ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = n + excluded.n, data_version = excluded.data_version
+            ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = \(adding ? "n + " : "")excluded.n,
+                data_version = excluded.data_version
             """)
-        for (key, change) in changes.nonZero {
-            try upsert.bind(values: [.text(key.layer), .text(key.basis.rawValue), .text(key.areaID), .day(key.day), .text(key.kind.rawValue),
-                                     .text(key.status.rawValue), .text(key.group), .int(Int64(change))]).run()
+        for (key, n) in cells {
+            try upsert.bind(.text(key.layer), .text(key.basis.rawValue), .text(key.areaID), .day(key.day), .text(key.kind.rawValue),
+                            .text(key.status.rawValue), .text(key.group), .int(Int64(n))).run()
         }
     }
 
@@ -27,7 +34,7 @@ extension SQLiteStore: CounterStore {
         try await run { db in
             try db.cached("BEGIN").bind().run()
             defer { try? db.cached("COMMIT").bind().run() }
-            let version = try Self.readDataVersion(db)
+            let version = try Self.meta("data_version", db)
             let s = try db.cached("""
                 SELECT area_id, day, kind, status, grp, n FROM counters
                 WHERE layer = ? AND basis = ? AND status IN ('verified', 'pending') AND n <> 0
@@ -42,10 +49,8 @@ extension SQLiteStore: CounterStore {
         try await run { db in
             try db.cached("BEGIN").bind().run()
             defer { try? db.cached("COMMIT").bind().run() }
-            let version = try Self.readDataVersion(db)
-            let rebuilt = try db.cached("SELECT value FROM meta WHERE key = 'counters_rebuilt'").bind()
-            defer { try? rebuilt.finish() }
-            guard try rebuilt.firstInt() ?? 0 <= since else { return nil }
+            let version = try Self.meta("data_version", db)
+            guard try Self.meta("counters_rebuilt", db) <= since else { return nil }
             let changed = try db.cached("""
                 SELECT DISTINCT area_id FROM counters WHERE layer = ? AND basis = ? AND data_version >= ? LIMIT ?
                 """).bind(.text(layer), .text(basis.rawValue), .int(since), .int(Int64(limit) + 1))
@@ -66,9 +71,9 @@ extension SQLiteStore: CounterStore {
         }
     }
 
-    /// The data version, inside the caller's read transaction.
-    private static func readDataVersion(_ db: SQLiteConnection) throws -> Int64 {
-        let read = try db.cached("SELECT value FROM meta WHERE key = 'data_version'").bind()
+    /// A `meta` value (the data version, the last rebuild's), inside the caller's transaction.
+    private static func meta(_ key: String, _ db: SQLiteConnection) throws -> Int64 {
+        let read = try db.cached("SELECT value FROM meta WHERE key = ?").bind(.text(key))
         defer { try? read.finish() }
         return try read.firstInt() ?? 0
     }
@@ -137,15 +142,7 @@ extension SQLiteStore: CounterStore {
         let wrong = stored.differences(from: recomputed)
         guard !wrong.isEmpty else { return 0 }
         try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
-        let upsert = try db.prepare("""
-            INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n, data_version)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT value FROM meta WHERE key = 'data_version'))
-            ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = excluded.n, data_version = excluded.data_version
-            """)
-        for (key, _, n) in wrong {
-            try upsert.bind(.text(key.layer), .text(key.basis.rawValue), .text(key.areaID), .day(key.day), .text(key.kind.rawValue),
-                            .text(key.status.rawValue), .text(key.group), .int(Int64(n))).run()
-        }
+        try upsertCounters(wrong.map { ($0.key, $0.theirs) }, adding: false, db)
         try db.execute("UPDATE meta SET value = (SELECT value FROM meta WHERE key = 'data_version') WHERE key = 'counters_rebuilt'")
         return wrong.count
     }

@@ -37,15 +37,16 @@ public struct LiveStatistics: Sendable {
     /// ignored, as a full computation ignores them.
     public func updating(areaIDs: [String], cells: some Sequence<(CounterKey, Int)>) -> LiveStatistics {
         let request = released.request
-        let known = Array(Set(areaIDs.filter { self.raw[$0] != nil })).sorted()
+        let known = areaIDs.filter { self.raw[$0] != nil }
         guard !known.isEmpty else { return self }
         var denominators: [String: Double] = [:]
         for id in known { if let d = self.raw[id]!.denominator { denominators[id] = d } }
+        // `compute` lists each id once, in order.
         let fresh = Statistics.compute(request, areaIDs: known, counters: cells, denominators: denominators)
-        let freshAreas = known.map { fresh.areas[$0]! }
+        let freshAreas = fresh.areaIDs.map { fresh.areas[$0]! }
         let releasedAreas = DisclosureControl.releaseEach(freshAreas, groups: groups, audience: released.audience)
         var raw = self.raw, total = rawTotal, areas = released.areas
-        for (i, id) in known.enumerated() {
+        for (i, id) in fresh.areaIDs.enumerated() {
             total.add(raw[id]!, times: -1)
             total.add(freshAreas[i], times: 1)
             raw[id] = freshAreas[i]

@@ -102,17 +102,10 @@ public final class AreaIndex: Sendable {
         guard n > 0 else { return [] }
         return [Int32](unsafeUninitializedCapacity: n) { out, initialized in
             let sink = DisjointWrites(base: out.baseAddress!)
-            if let ordered = regionOrdered(lonLat) {
-                ordered.coordinates.withUnsafeBufferPointer { c in
-                    let points = SharedReads(base: c.baseAddress!, count: c.count)
-                    forEachChunk(n, threads: threads) { _, range, coverage in
-                        for k in range { sink.write(self.locateUnchecked(points, k, coverage), at: Int(ordered.positions[k])) }
-                    }
-                }
-            } else {
-                let points = SharedReads(base: lonLat.baseAddress!, count: lonLat.count)
+            inVisitOrder(lonLat) { xy, positions in
+                let points = SharedReads(base: xy.baseAddress!, count: xy.count)
                 forEachChunk(n, threads: threads) { _, range, coverage in
-                    for i in range { sink.write(self.locateUnchecked(points, i, coverage), at: i) }
+                    for k in range { sink.write(self.locateUnchecked(points, k, coverage), at: positions.map { Int($0[k]) } ?? k) }
                 }
             }
             initialized = n
@@ -121,8 +114,14 @@ public final class AreaIndex: Sendable {
 
     /// Counts many points per area (interleaved lon, lat pairs) using `threads` workers.
     public func count(_ lonLat: UnsafeBufferPointer<Double>, threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> AssignmentCounts {
-        guard let ordered = regionOrdered(lonLat) else { return count(points: lonLat, threads: threads) }
-        return ordered.coordinates.withUnsafeBufferPointer { count(points: $0, threads: threads) }
+        inVisitOrder(lonLat) { xy, _ in count(points: xy, threads: threads) }
+    }
+
+    /// Runs `body` over the points in the order they are best visited: cell order for a large
+    /// grid (`regionOrdered`, with each point's input position), else as given (positions nil).
+    private func inVisitOrder<T>(_ lonLat: UnsafeBufferPointer<Double>, _ body: (UnsafeBufferPointer<Double>, [Int32]?) -> T) -> T {
+        guard let ordered = regionOrdered(lonLat) else { return body(lonLat, nil) }
+        return ordered.coordinates.withUnsafeBufferPointer { body($0, ordered.positions) }
     }
 
     private func count(points lonLat: UnsafeBufferPointer<Double>, threads: Int) -> AssignmentCounts {

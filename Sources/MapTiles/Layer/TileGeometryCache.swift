@@ -4,10 +4,12 @@ import Synchronization
 /// The simplified geometry of layer versions per zoom and scale, least recently used evicted
 /// first, bounded in bytes and shared by every `TileLayer` of a process.
 ///
-/// Kept for a layer's life, the geometry of zooms 10 to 18 of a 300,000-area layer grew a
-/// process by about 2.3 GB; a map viewed at a few zooms needs a few of them. An evicted zoom is
-/// simplified again on its next tile (seconds for such a layer, milliseconds for a campus), so
-/// the hit rate in the metrics says whether the budget suits the layers served.
+/// Kept for a layer's life, every zoom and scale of every layer version ever drawn stayed in
+/// memory; the saturation rule (`TileLayer.geometry`) bounds one layer version's zooms to about
+/// three times its full detail (74 MB for 300,000 generated hexagons), this bounds them all
+/// together. An evicted zoom is simplified again on its next tile (seconds for such a layer,
+/// milliseconds for a campus), so the hit rate in the metrics says whether the budget suits the
+/// layers served.
 public final class TileGeometryCache: Sendable {
     struct Key: Hashable, Sendable {
         let layer: String

@@ -15,9 +15,10 @@ public protocol CounterStore: Sendable {
     /// The areas of one layer and basis whose counters changed at or after data version `since`
     /// and their current cells, or nil when more than `limit` areas changed (a full snapshot is
     /// then the cheaper read) or the counters were rebuilt after `since` (a rebuild replaces
-    /// cells wholesale and records its version instead of marking each change). Reading at or after `since`, not after it, makes the answer
-    /// complete whichever side of a reader's snapshot a change at `since` committed on; reading an
-    /// area twice is harmless, since its cells are read whole.
+    /// cells wholesale and records its version instead of marking each change). Reading at or
+    /// after `since`, not after it, makes the answer complete whichever side of a reader's
+    /// snapshot a change at `since` committed on; reading an area twice is harmless, since its
+    /// cells are read whole.
     func counterChanges(layer: String, basis: TimeBasis, since: Int64, limit: Int) async throws -> CounterAreaChanges?
 
     /// Recomputes every counter from the reports and returns the cells where the stored

@@ -1,6 +1,5 @@
 import GeoCore
 import Storage
-import Synchronization
 
 /// Where reports go when a layer gets a new version: by their location; a report that named an
 /// area of this layer keeps it while the area exists; one that named an area of another layer
@@ -19,8 +18,8 @@ enum LayerReassignment {
     /// Stores a layer's new version and publishes it with every report re-assigned, in one
     /// transaction, so a process killed anywhere leaves the old version published or the new one.
     /// The new version's index is built when the first report asks for it: a store without
-    /// reports (a first import) never builds it, which took a 300,000-area import from 1,540 to
-    /// 616 MB at its peak and from 12.9 to 9.0 s.
+    /// reports (a first import) never builds it, which took a 300,000-area import from 1,541 to
+    /// 616 MB at its peak and from 12.7 to 10.2 s.
     static func importLayer(_ layer: LayerImport, into store: any AreaStore) async throws -> (info: LayerVersionInfo, moved: Int) {
         guard layer.kind == .areas else { return try await store.importAndPublish(layer, resolve: nil) }
         let catalog = LayerCatalog()
@@ -30,25 +29,5 @@ enum LayerReassignment {
             resolver(layer: name, index: AreaIndex(areas: areas.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) }), others: others)
         }
         return try await store.importAndPublish(layer, resolve: { lazy.resolve($0) })
-    }
-}
-
-/// A resolver made on its first use, once.
-final class LazyResolver: Sendable {
-    private let make: @Sendable () -> AreaResolver
-    private let made = Mutex<AreaResolver?>(nil)
-
-    init(_ make: @escaping @Sendable () -> AreaResolver) {
-        self.make = make
-    }
-
-    func resolve(_ position: ReportPosition) -> String? {
-        let resolver = made.withLock { made in
-            if let made { return made }
-            let fresh = make()
-            made = fresh
-            return fresh
-        }
-        return resolver(position)
     }
 }

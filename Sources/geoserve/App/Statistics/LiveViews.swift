@@ -1,4 +1,5 @@
 import Aggregation
+import GeoCore
 import Synchronization
 
 /// The newest live statistics of each view (layer version, request, audience), with the data
@@ -10,36 +11,26 @@ final class LiveViews: Sendable {
         let statistics: LiveStatistics
     }
 
-    private struct State {
-        var entries: [VersionedKey: Entry] = [:]
-        /// Views, least recently stored first.
-        var order: [VersionedKey] = []
-    }
+    /// Views by key without data version, least recently used first out (each costs 1).
+    private let views: Mutex<ByteBoundedLRU<VersionedKey, Entry>>
 
-    private let state = Mutex(State())
-    /// Views kept; the least recently stored goes first.
-    let bound: Int
-
+    /// - Parameter bound: views kept; 0 keeps none.
     init(bound: Int = 16) {
-        self.bound = bound
+        views = Mutex(ByteBoundedLRU(capacityBytes: bound) { _, _ in 1 })
     }
 
     /// The view's newest statistics (its key's `dataVersion` is ignored).
     func get(_ key: VersionedKey) -> Entry? {
-        state.withLock { $0.entries[Self.view(key)] }
+        views.withLock { $0.get(Self.view(key)) }
     }
 
     /// Keeps `entry` unless the view already holds a newer data version (two requests updating
     /// at once: the later version wins whichever finishes first).
     func put(_ key: VersionedKey, _ entry: Entry) {
-        guard bound > 0 else { return }
         let view = Self.view(key)
-        state.withLock { state in
-            if let held = state.entries[view], held.dataVersion > entry.dataVersion { return }
-            state.order.removeAll { $0 == view }
-            state.order.append(view)
-            while state.order.count > bound { state.entries[state.order.removeFirst()] = nil }
-            state.entries[view] = entry
+        views.withLock { views in
+            if let held = views.get(view), held.dataVersion > entry.dataVersion { return }
+            views.insert(entry, for: view)
         }
     }
 
