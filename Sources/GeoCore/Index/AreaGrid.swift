@@ -38,10 +38,18 @@ struct CellGroup: Sendable {
 /// GEOS. Decided answers are therefore the exact ones, which are GEOS's `covers` answers.
 struct AreaGrid: Sendable {
     let frame: GridFrame
+    let tables: GridTables
+
     /// Groups of cell c are `groups[cellStart[c] ..< cellStart[c + 1]]`, in ascending area order.
-    let cellStart: [Int32]
-    let groups: [CellGroup]
-    let edges: [CellEdge]
+    var cellStart: UnsafeBufferPointer<Int32> { tables.cellStart }
+    var groups: UnsafeBufferPointer<CellGroup> { tables.groups }
+    var edges: UnsafeBufferPointer<CellEdge> { tables.edges }
+
+    /// A grid read back from its tables (`AreaIndexFile`).
+    init(frame: GridFrame, tables: GridTables) {
+        self.frame = frame
+        self.tables = tables
+    }
 
     /// Outcome of testing one point against one group.
     enum Answer { case inside, outside, undecided }
@@ -75,39 +83,39 @@ struct AreaGrid: Sendable {
         }
         // Merge into cell-major order; groups of a cell come out in ascending area order
         // because areas are visited in order.
-        var start = [Int32](repeating: 0, count: frame.cellCount + 1)
+        let start = UnsafeMutableBufferPointer<Int32>.allocate(capacity: frame.cellCount + 1)
+        start.initialize(repeating: 0)
         for a in perArea { for c in a.cells { start[Int(c) + 1] += 1 } }
         for c in 0..<frame.cellCount { start[c + 1] += start[c] }
-        var cursor = start
-        var groups = [CellGroup](repeating: CellGroup(area: 0, edgeStart: 0, edgeCount: 0, flags: 0), count: Int(start[frame.cellCount]))
+        var cursor = Array(start)
+        let groups = UnsafeMutableBufferPointer<CellGroup>.allocate(capacity: Int(start[frame.cellCount]))
         // Edges are stored in cell order, beside the groups of their cell, not area by area:
         // a point then reads one stretch of memory for its cell (a third of the cache misses
         // at 300,000 areas went to edges stored with areas far apart in id order).
         for (i, a) in perArea.enumerated() {
             for k in a.cells.indices {
                 let c = Int(a.cells[k])
-                groups[Int(cursor[c])] = CellGroup(area: Int32(i), edgeStart: a.edgeStart[k],
-                                                   edgeCount: a.edgeStart[k + 1] - a.edgeStart[k], flags: a.flags[k])
+                groups.initializeElement(at: Int(cursor[c]), to: CellGroup(area: Int32(i), edgeStart: a.edgeStart[k],
+                                                                          edgeCount: a.edgeStart[k + 1] - a.edgeStart[k], flags: a.flags[k]))
                 cursor[c] += 1
             }
         }
-        var edges: [CellEdge] = []
-        edges.reserveCapacity(perArea.reduce(0) { $0 + $1.edges.count })
+        let edges = UnsafeMutableBufferPointer<CellEdge>.allocate(capacity: perArea.reduce(0) { $0 + $1.edges.count })
+        var written = 0
         for k in groups.indices {
             let g = groups[k]
             let from = Int(g.edgeStart)
-            edges.append(contentsOf: perArea[Int(g.area)].edges[from ..< from + Int(g.edgeCount)])
-            groups[k].edgeStart = Int32(edges.count - Int(g.edgeCount))
+            for e in perArea[Int(g.area)].edges[from ..< from + Int(g.edgeCount)] {
+                edges.initializeElement(at: written, to: e)
+                written += 1
+            }
+            groups[k].edgeStart = Int32(written - Int(g.edgeCount))
         }
-        self.cellStart = start
-        self.groups = groups
-        self.edges = edges
+        self.tables = GridTables(allocatedCellStart: start, groups: groups, edges: edges)
     }
 
     /// Bytes a point's look-up may read from: cell starts, groups and edges.
-    var byteCount: Int {
-        cellStart.count * MemoryLayout<Int32>.stride + groups.count * MemoryLayout<CellGroup>.stride + edges.count * MemoryLayout<CellEdge>.stride
-    }
+    var byteCount: Int { tables.byteCount }
 
     /// The cell of a point, or nil outside the grid (NaN included).
     @inline(__always)

@@ -53,10 +53,13 @@ public final class AreaIndex: Sendable {
     }
 
     /// The same, with the grid size from which batches are visited in cell order (tests use 0).
-    init(areas: [IndexedArea], cellsPerSegment: Double, threads: Int, orderedVisitBytes: Int) {
-        self.orderedVisitBytes = orderedVisitBytes
-        let sorted = areas.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
-        self.areas = sorted
+    convenience init(areas: [IndexedArea], cellsPerSegment: Double, threads: Int, orderedVisitBytes: Int) {
+        self.init(sortedAreas: Self.inIndexOrder(areas), cellsPerSegment: cellsPerSegment, threads: threads, orderedVisitBytes: orderedVisitBytes)
+    }
+
+    /// Builds the index over areas already in index order (`inIndexOrder`).
+    convenience init(sortedAreas sorted: [IndexedArea], cellsPerSegment: Double = defaultCellsPerSegment,
+                     threads: Int = ProcessInfo.processInfo.activeProcessorCount, orderedVisitBytes: Int = 8 << 20) {
         var segments: [Segment] = []
         var segmentStart = [0]
         var box: BoundingBox?
@@ -73,12 +76,28 @@ public final class AreaIndex: Sendable {
                 if box == nil { box = a.boundingBox } else { box!.extend(a.boundingBox) }
             }
         }
-        self.boundingBox = box
-        self.grid = AreaGrid(segments: segments, segmentStart: segmentStart,
-                             box: box ?? BoundingBox(west: 0, south: 0, east: 0, north: 0),
-                             cellsPerSegment: cellsPerSegment, threads: threads)
+        let grid = AreaGrid(segments: segments, segmentStart: segmentStart,
+                            box: box ?? BoundingBox(west: 0, south: 0, east: 0, north: 0),
+                            cellsPerSegment: cellsPerSegment, threads: threads)
+        self.init(sortedAreas: sorted, boundingBox: box, grid: grid, orderedVisitBytes: orderedVisitBytes)
+    }
+
+    /// An index from its parts: areas in index order and their grid, built or read back.
+    init(sortedAreas sorted: [IndexedArea], boundingBox: BoundingBox?, grid: AreaGrid, orderedVisitBytes: Int = 8 << 20) {
+        self.orderedVisitBytes = orderedVisitBytes
+        self.areas = sorted
+        self.boundingBox = boundingBox
+        self.grid = grid
         self.coverage = GEOSCoveragePool(areas: sorted)
         self.ordinals = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1.id, $0) })
+    }
+
+    /// Grid cells per boundary segment unless told otherwise: about 2 balances build and query.
+    public static let defaultCellsPerSegment = 2.0
+
+    /// The areas in the index's order: ascending byte order of id.
+    public static func inIndexOrder(_ areas: [IndexedArea]) -> [IndexedArea] {
+        areas.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
     }
 
     /// Position of an area id in `areas`.
@@ -237,20 +256,17 @@ public final class AreaIndex: Sendable {
         guard let (c, r) = grid.cell(x: x, y: y) else { return -1 }
         let cell = r * grid.frame.nx + c
         let cx = grid.frame.centreX(c), cy = grid.frame.centreY(r)
-        return grid.groups.withUnsafeBufferPointer { groups in
-            grid.edges.withUnsafeBufferPointer { edges in
-                let lo = Int(grid.cellStart[cell]), hi = Int(grid.cellStart[cell + 1])
-                for k in lo..<hi {
-                    let g = groups[k]
-                    switch AreaGrid.test(g, x: x, y: y, cx: cx, cy: cy, edges: edges) {
-                    case .inside: return Int(g.area)
-                    case .outside: continue
-                    case .undecided: if covers(Int(g.area)) { return Int(g.area) }
-                    }
-                }
-                return -1
+        let groups = grid.groups, edges = grid.edges
+        let lo = Int(grid.cellStart[cell]), hi = Int(grid.cellStart[cell + 1])
+        for k in lo..<hi {
+            let g = groups[k]
+            switch AreaGrid.test(g, x: x, y: y, cx: cx, cy: cy, edges: edges) {
+            case .inside: return Int(g.area)
+            case .outside: continue
+            case .undecided: if covers(Int(g.area)) { return Int(g.area) }
             }
         }
+        return -1
     }
 }
 

@@ -10,17 +10,28 @@ struct GridFrame: Sendable {
 
     /// A grid of about `cells` cells over the box, with cells as square as the box allows.
     init(box: BoundingBox, cells: Int) {
-        x0 = box.west; y0 = box.south; x1 = box.east; y1 = box.north
-        let w = max(x1 - x0, .leastNormalMagnitude), h = max(y1 - y0, .leastNormalMagnitude)
+        let w = max(box.east - box.west, .leastNormalMagnitude), h = max(box.north - box.south, .leastNormalMagnitude)
         let target = Double(max(cells, 1))
         let fx = (target * w / h).squareRoot()
-        nx = max(1, min(Int(fx.rounded()), 1 << 14))
-        ny = max(1, min(Int((target / Double(nx)).rounded()), 1 << 14))
+        let nx = max(1, min(Int(fx.rounded()), Self.maximumSide))
+        let ny = max(1, min(Int((target / Double(nx)).rounded()), Self.maximumSide))
+        self.init(x0: box.west, y0: box.south, x1: box.east, y1: box.north, nx: nx, ny: ny)
+    }
+
+    /// The grid with these bounds and cells; read back from an index file, it gives the same
+    /// cell centres bit for bit as the grid that was built.
+    init(x0: Double, y0: Double, x1: Double, y1: Double, nx: Int, ny: Int) {
+        self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1
+        self.nx = nx; self.ny = ny
+        let w = max(x1 - x0, .leastNormalMagnitude), h = max(y1 - y0, .leastNormalMagnitude)
         cellWidth = w / Double(nx)
         cellHeight = h / Double(ny)
         inverseWidth = 1 / cellWidth
         inverseHeight = 1 / cellHeight
     }
+
+    /// Columns and rows at most.
+    static let maximumSide = 1 << 14
 
     var cellCount: Int { nx * ny }
 

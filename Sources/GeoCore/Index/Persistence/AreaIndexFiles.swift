@@ -1,0 +1,107 @@
+import Foundation
+
+/// A folder of area index files, one per layer, named after the layer, its version and the key
+/// of its content: a start loads the index a previous start saved instead of building it.
+///
+/// The files are derived data: deleting the folder costs one build per layer at the next start.
+/// A file is used only when its key (every id and coordinate) and the digest of its tables
+/// match, so a store restored from a backup, or a layer imported again under the same version
+/// number, never meets a stale index. Files are written under a temporary name and renamed, so
+/// a reader never sees half a file, and one torn by a crash fails its digest and is rebuilt;
+/// several processes may share the folder.
+public struct AreaIndexFiles: Sendable {
+    public let directory: URL
+    /// Indexes whose grid is smaller than this are built at each start and not saved: a campus
+    /// of 42 halls builds in a millisecond.
+    public let minimumGridBytes: Int
+
+    public init(directory: URL, minimumGridBytes: Int = 4 << 20) {
+        self.directory = directory
+        self.minimumGridBytes = minimumGridBytes
+    }
+
+    /// Where an index came from, for the log.
+    public enum Source: String, Sendable {
+        /// Read back from the folder.
+        case loaded
+        /// Built, and saved for the next start.
+        case saved
+        /// Built and not saved (small, or the folder refused the file: see `problem`).
+        case built
+    }
+
+    /// An index with the interior point of each of its areas, and how it was obtained.
+    public struct Prepared: Sendable {
+        public let index: AreaIndex
+        /// A point inside each area, by the index's ordinal (`IndexedArea.interiorPoints`).
+        public let interiorPoints: [Position?]
+        public let source: Source
+        /// Why an existing file was not used or a new one not written; nil when all went well.
+        public let problem: String?
+    }
+
+    /// The index of a layer version's areas: loaded when a matching file exists, else built (and
+    /// saved when large enough). Never fails: a file that cannot be read or written only costs a
+    /// build, and says why in `problem`.
+    public func prepare(layer: String, version: Int, areas: [IndexedArea]) -> Prepared {
+        let sorted = AreaIndex.inIndexOrder(areas)
+        let key = AreaIndex.contentKey(ofSorted: sorted, cellsPerSegment: AreaIndex.defaultCellsPerSegment)
+        let url = directory.appendingPathComponent("\(layer).v\(version).\(key.hex).areaindex")
+        var problem: String?
+        if FileManager.default.fileExists(atPath: url.path) {
+            do {
+                let (index, interior) = try load(url, sorted: sorted, key: key)
+                return Prepared(index: index, interiorPoints: interior, source: .loaded, problem: nil)
+            } catch {
+                problem = "\(error); rebuilt"
+                try? FileManager.default.removeItem(at: url)
+            }
+        }
+        let built = AreaIndex(sortedAreas: sorted)
+        let interior = IndexedArea.interiorPoints(of: sorted)
+        guard built.grid.byteCount >= minimumGridBytes else {
+            return Prepared(index: built, interiorPoints: interior, source: .built, problem: problem)
+        }
+        do {
+            try save(built, interiorPoints: interior, key: key, to: url, layer: layer)
+            // The saved file replaces the tables just built, so that they leave resident memory.
+            let (index, _) = try load(url, sorted: sorted, key: key)
+            return Prepared(index: index, interiorPoints: interior, source: .saved, problem: problem)
+        } catch {
+            return Prepared(index: built, interiorPoints: interior, source: .built, problem: "\(error)")
+        }
+    }
+
+    private func load(_ url: URL, sorted: [IndexedArea], key: ContentDigest) throws -> (AreaIndex, [Position?]) {
+        let contents = try AreaIndexFile.read(url, key: key, areaCount: sorted.count)
+        let grid = AreaGrid(frame: contents.frame, tables: contents.tables)
+        return (AreaIndex(sortedAreas: sorted, boundingBox: contents.boundingBox, grid: grid), contents.interiorPoints)
+    }
+
+    /// Writes under a temporary name, renames into place, then removes the layer's other files
+    /// (earlier versions, and temporary files left by a crash more than an hour ago).
+    private func save(_ index: AreaIndex, interiorPoints: [Position?], key: ContentDigest, to url: URL, layer: String) throws {
+        let fm = FileManager.default
+        try fm.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = directory.appendingPathComponent("\(url.lastPathComponent).\(getpid()).tmp")
+        try? fm.removeItem(at: temporary)
+        do {
+            try AreaIndexFile.write(index, interiorPoints: interiorPoints, key: key, to: temporary)
+            guard rename(temporary.path, url.path) == 0 else {
+                throw AreaIndexFile.Refused(description: "cannot rename \(temporary.path): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            try? fm.removeItem(at: temporary)
+            throw error
+        }
+        let anHourAgo = Date().addingTimeInterval(-3600)
+        for name in (try? fm.contentsOfDirectory(atPath: directory.path)) ?? [] where name.hasPrefix("\(layer).v") && name != url.lastPathComponent {
+            let other = directory.appendingPathComponent(name)
+            if name.hasSuffix(".tmp") {
+                let modified = (try? fm.attributesOfItem(atPath: other.path)[.modificationDate] as? Date) ?? Date()
+                if modified > anHourAgo { continue }
+            }
+            try? fm.removeItem(at: other)
+        }
+    }
+}
