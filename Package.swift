@@ -32,6 +32,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // glibc's malloc_trim: the server hands freed memory back after loading a large layer.
+        .systemLibrary(name: "CMalloc"),
 
         .target(name: "GeoCore", dependencies: ["CGEOS"], swiftSettings: strict),
         // The domain's shared values (days, report kinds and statuses, area references): strings
@@ -52,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "geoserve",
             dependencies: [
-                "DomainKernel", "GeoCore", "Storage", "StorageSQLite", "StoragePostgres", "ReportVerification", "Aggregation", "MapTiles",
+                "DomainKernel", "GeoCore", "Storage", "StorageSQLite", "StoragePostgres", "ReportVerification", "Aggregation", "MapTiles", "CMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

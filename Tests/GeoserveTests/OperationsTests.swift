@@ -213,6 +213,11 @@ struct OperationsTests {
         #expect(text.contains("GEOSERVE_SHUTDOWN_GRACE=30\n"))
         #expect(text.contains("GEOSERVE_ACCOUNT_WRITES_PER_MINUTE=5\n"))
         #expect(text.contains("GEOSERVE_PUBLISH_AT=06:00\n"))
+        #expect(text.contains("GEOSERVE_INDEX_CACHE=\(FileManager.default.currentDirectoryPath)/var/index-cache\n"), "PostgreSQL's saved indexes default to var/")
+        let sqlite = ConfigCommand.render(try ServeOptions.parse(["--database", "/srv/geoserve/geoserve.sqlite"]).configuration())
+        #expect(sqlite.contains("GEOSERVE_INDEX_CACHE=/srv/geoserve/index-cache\n"), "beside a SQLite file")
+        let none = ConfigCommand.render(try ServeOptions.parse(["--index-cache", "none"]).configuration())
+        #expect(none.contains("GEOSERVE_INDEX_CACHE=none\n"))
         // Webhooks: the receiver's token in the address and the signing secret are masked too.
         let secretFile = NSTemporaryDirectory() + "geoserve-webhook-secret-\(UUID().uuidString)"
         try "a-signing-secret-of-more-than-32-characters\n".write(toFile: secretFile, atomically: true, encoding: .utf8)

@@ -1,5 +1,6 @@
 import Aggregation
 import Foundation
+import GeoCore
 import Logging
 import ReportVerification
 import Storage
@@ -65,6 +66,8 @@ struct AppConfiguration: Sendable {
     var attachmentsPath: String?
     /// The installation's key file: beside the database unless set.
     var keysPath: String?
+    /// Where area indexes are saved: beside the database unless set; "none" saves none.
+    var indexCachePath: String?
     /// Origins allowed to read responses from browser code; `*` for every origin.
     var corsOrigins = ["*"]
     /// Where status notifications are sent, signed; none by default.
@@ -104,6 +107,14 @@ struct AppConfiguration: Sendable {
     /// The key file in effect.
     var keysFile: String {
         get throws { try keysPath ?? InstallationKeys.defaultPath(for: StoreLocation(database)) }
+    }
+
+    /// Where area indexes of large layers are saved and read back; nil when turned off.
+    var indexFiles: AreaIndexFiles? {
+        get throws {
+            if indexCachePath == "none" { return nil }
+            return AreaIndexFiles(directory: try indexCachePath.map { URL(fileURLWithPath: $0) } ?? StoreLocation(database).defaultIndexFolder)
+        }
     }
 
     /// Where attachment files live: the configured folder, else beside the database file.

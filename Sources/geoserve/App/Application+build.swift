@@ -19,7 +19,7 @@ func buildApplication(_ configuration: AppConfiguration, metrics: ServiceMetrics
     if let demo = configuration.demoDataPath {
         try await DemoData.importIfEmpty(into: store, from: demo, logger: logger)
     }
-    let catalog = LayerCatalog(precision: configuration.coordinatePrecision)
+    let catalog = LayerCatalog(precision: configuration.coordinatePrecision, indexFiles: try configuration.indexFiles, logger: logger)
     let watcher = DataVersionWatcher(source: store, layers: store, catalog: catalog, publications: PublicationBook(store: store),
                                      interval: configuration.dataVersionInterval, logger: logger)
     try await watcher.check()
@@ -120,7 +120,8 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     ExportsController(export: AreaStatsExport(publications: watcher.publications, audit: store, policy: configuration.disclosure, timeZone: configuration.timeZone),
                       catalog: catalog).addRoutes(to: v1)
     LayersController(store: store).addRoutes(to: v1)
-    LayerUploadsController(store: store, watcher: watcher, maxBytes: configuration.maxLayerUploadBytes).addRoutes(to: v1)
+    LayerUploadsController(store: store, watcher: watcher, maxBytes: configuration.maxLayerUploadBytes,
+                           indexFiles: try configuration.indexFiles).addRoutes(to: v1)
     let auth = AuthController(accounts: store, credentials: credentials, throttle: configuration.loginThrottle(store),
                               addresses: intakeLimit.addresses)
     auth.addRoutes(to: v1)

@@ -1,3 +1,7 @@
+import CMalloc
+import Foundation
+import GeoCore
+import Logging
 import Storage
 import Synchronization
 
@@ -9,9 +13,14 @@ final class LayerCatalog: Sendable {
     private let layers = Mutex<[String: PublishedLayer]>([:])
     /// Decimal places of coordinates in GeoJSON output.
     let precision: Int
+    /// Where area indexes are saved and read back; nil builds them at every load.
+    let indexFiles: AreaIndexFiles?
+    private let logger: Logger?
 
-    init(precision: Int = 6) {
+    init(precision: Int = 6, indexFiles: AreaIndexFiles? = nil, logger: Logger? = nil) {
         self.precision = precision
+        self.indexFiles = indexFiles
+        self.logger = logger
     }
 
     /// A consistent view of every published layer.
@@ -22,12 +31,33 @@ final class LayerCatalog: Sendable {
     /// Loads every published layer whose version differs from the one held.
     func refresh(from store: any AreaStore) async throws {
         let current = snapshot()
+        var loaded = false
         for summary in try await store.layers() {
             guard let v = summary.publishedVersion, current[summary.name]?.info.version != v,
                   let info = summary.versions.first(where: { $0.version == v }) else { continue }
+            let started = ContinuousClock.now
             let features = try await store.areas(layer: summary.name, version: v)
-            let built = PublishedLayer(info: info, features: features, precision: precision)
+            let built = PublishedLayer(info: info, features: features, precision: precision, indexFiles: indexFiles)
             layers.withLock { $0[summary.name] = built }
+            loaded = true
+            log(built, seconds: (ContinuousClock.now - started).seconds)
+        }
+        // Reading a layer parses every area and its properties into short-lived values that
+        // glibc keeps for reuse: at 300,000 areas 720 MB of a 1.7 GB resident set was such free
+        // memory. Handing it back costs a few milliseconds once per new layer version.
+        if loaded { malloc_trim(0) }
+    }
+
+    private func log(_ layer: PublishedLayer, seconds: Double) {
+        guard let logger else { return }
+        var metadata: Logger.Metadata = ["layer": "\(layer.info.layer)", "version": "\(layer.info.version)",
+                                         "areas": "\(layer.features.count)", "seconds": "\(String(format: "%.3f", seconds))"]
+        if let source = layer.indexSource { metadata["index"] = "\(source.rawValue)" }
+        if let problem = layer.indexProblem {
+            metadata["problem"] = "\(problem)"
+            logger.warning("layer loaded; its saved area index was not used or not saved", metadata: metadata)
+        } else {
+            logger.info("layer loaded", metadata: metadata)
         }
     }
 }

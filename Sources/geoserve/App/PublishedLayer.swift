@@ -16,9 +16,14 @@ struct PublishedLayer: Sendable {
     let encoded: FeatureLayer
     /// Capacity or population per area, for rates.
     let denominators: [String: Double]
+    /// Whether the area index was read from its file, built and saved, or built; nil for points.
+    let indexSource: AreaIndexFiles.Source?
+    /// Why a saved index was not used or a new one not saved, for the log.
+    let indexProblem: String?
     private let byID: [String: Int]
 
-    init(info: LayerVersionInfo, features: [StoredArea], precision: Int = 6) {
+    /// - Parameter indexFiles: where area indexes are saved and read back; nil builds at every load.
+    init(info: LayerVersionInfo, features: [StoredArea], precision: Int = 6, indexFiles: AreaIndexFiles? = nil) {
         self.info = info
         self.features = features
         self.encoded = FeatureLayer(features: features, precision: precision)
@@ -26,16 +31,24 @@ struct PublishedLayer: Sendable {
         self.byID = Dictionary(uniqueKeysWithValues: features.enumerated().map { ($1.id, $0) })
         switch info.kind {
         case .areas:
-            let index = AreaIndex(areas: features.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) })
-            areaIndex = index
+            let areas = features.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) }
+            if let indexFiles {
+                let prepared = indexFiles.prepare(layer: info.layer, version: info.version, areas: areas)
+                (areaIndex, interiorPoints) = (prepared.index, prepared.interiorPoints)
+                (indexSource, indexProblem) = (prepared.source, prepared.problem)
+            } else {
+                let index = AreaIndex(areas: areas)
+                (areaIndex, interiorPoints) = (index, IndexedArea.interiorPoints(of: index.areas))
+                (indexSource, indexProblem) = (.built, nil)
+            }
             pointIndex = nil
-            interiorPoints = IndexedArea.interiorPoints(of: index.areas)
         case .points:
             areaIndex = nil
             pointIndex = PointLayerIndex(sites: features.compactMap { f in
                 if case .point(let p) = f.geometry { PointSite(id: f.id, lon: p.lon, lat: p.lat) } else { nil }
             })
             interiorPoints = []
+            (indexSource, indexProblem) = (nil, nil)
         }
     }
 }

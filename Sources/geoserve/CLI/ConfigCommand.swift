@@ -1,6 +1,7 @@
 import Aggregation
 import ArgumentParser
 import Foundation
+import GeoCore
 import Logging
 import NIOCore
 import Storage
@@ -38,6 +39,7 @@ struct ConfigCommand: ParsableCommand {
             ("", "GEOSERVE_TIME_ZONE", c.timeZone.identifier),
             ("", "GEOSERVE_KEYS", (try? c.keysFile) ?? ""),
             ("", "GEOSERVE_ATTACHMENTS", (try? c.attachmentsFolder.path) ?? ""),
+            ("", "GEOSERVE_INDEX_CACHE", (try? c.indexFiles?.directory.path) ?? "none"),
             ("", "GEOSERVE_DEMO_DATA", c.demoDataPath ?? "none"),
             ("", "GEOSERVE_DEMO_REPORTS", c.demoReports ? "1" : "0"),
             ("Publication", "GEOSERVE_K_PUBLIC", "\(c.disclosure.threshold(for: .public))"),

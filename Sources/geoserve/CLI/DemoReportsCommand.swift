@@ -19,7 +19,7 @@ struct DemoReportsCommand: AsyncParsableCommand {
     func run() async throws {
         guard (1...90).contains(days) else { throw ValidationError("days must be 1 to 90") }
         let db = try await store.open()
-        let catalog = LayerCatalog()
+        let catalog = LayerCatalog(indexFiles: try store.indexFiles())
         try await catalog.refresh(from: db)
         let publisher = Publisher(store: db, policy: try publication.policy(), timeZone: try store.timeZone())
         do {

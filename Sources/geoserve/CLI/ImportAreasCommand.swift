@@ -84,7 +84,7 @@ struct ImportAreasCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let db = try await store.open()
-        let (info, moved) = try await LayerReassignment.importLayer(file.layerImport(name: layer), into: db)
+        let (info, moved) = try await LayerReassignment.importLayer(file.layerImport(name: layer), into: db, indexFiles: try store.indexFiles())
         print("layer \(info.layer) version \(info.version): \(info.featureCount) \(info.kind == .points ? "points" : "areas") published"
               + (info.kind == .areas ? "; \(moved) reports changed area" : ""))
     }

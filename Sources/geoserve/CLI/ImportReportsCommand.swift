@@ -32,7 +32,7 @@ struct ImportReportsCommand: AsyncParsableCommand {
         let read = ReportFile(data: data, geoJSON: geoJSON, now: now, timeZone: zone)
         try refuse(read.problems)
         let db = try await store.open()
-        let catalog = LayerCatalog()
+        let catalog = LayerCatalog(indexFiles: try store.indexFiles())
         try await catalog.refresh(from: db)
         let placement = ReportPlacement(layers: catalog.snapshot(), refusesOutside: false)
         var records: [ReportRecord] = []

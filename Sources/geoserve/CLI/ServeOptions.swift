@@ -74,6 +74,7 @@ struct ServeOptions: ParsableArguments {
         let folder = EnvironmentDefault.string(attachments, "GEOSERVE_ATTACHMENTS", "")
         config.attachmentsPath = folder.isEmpty ? nil : folder
         config.keysPath = try store.keysFile()
+        config.indexCachePath = try store.indexFolder()?.path ?? "none"
         let demo = EnvironmentDefault.string(demoData, "GEOSERVE_DEMO_DATA", "data")
         config.demoDataPath = demo == "none" ? nil : demo
         let level = EnvironmentDefault.string(logLevel, "GEOSERVE_LOG_LEVEL", "info")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoCore
 import Storage
 
 /// The store options shared by every command that opens the database.
@@ -18,6 +19,19 @@ struct StoreOptions: ParsableArguments {
 
     @Option(name: .customLong("keys"), help: ArgumentHelp("The installation's key file, created on first use (env GEOSERVE_KEYS; default geoserve.keys beside a SQLite database, var/geoserve.keys for PostgreSQL).", valueName: "file"))
     var keys: String?
+
+    @Option(name: .customLong("index-cache"), help: ArgumentHelp("Folder where area indexes of large layers are saved and read back at the next start, or 'none' (env GEOSERVE_INDEX_CACHE; default index-cache/ beside a SQLite file, var/index-cache for PostgreSQL).", valueName: "folder"))
+    var indexCache: String?
+
+    /// The index folder in effect; nil when turned off.
+    func indexFolder() throws -> URL? {
+        let given = EnvironmentDefault.string(indexCache, "GEOSERVE_INDEX_CACHE", "")
+        if given == "none" { return nil }
+        return given.isEmpty ? try settings().location.defaultIndexFolder : URL(fileURLWithPath: given)
+    }
+
+    /// The saved area indexes, when kept.
+    func indexFiles() throws -> AreaIndexFiles? { try indexFolder().map { AreaIndexFiles(directory: $0) } }
 
     /// The key file in effect.
     func keysFile() throws -> String {

@@ -44,7 +44,7 @@ struct TilesSeedCommand: AsyncParsableCommand {
         let range = try zoomRange()
         guard TileQuery.metrics.contains(metric) else { throw ValidationError("--metric must be one of \(TileQuery.metrics.joined(separator: ", "))") }
         let db = try await store.open()
-        let catalog = LayerCatalog()
+        let catalog = LayerCatalog(indexFiles: try store.indexFiles())
         try await catalog.refresh(from: db)
         guard let published = catalog.snapshot()[layer], published.areaIndex != nil else { throw ValidationError("no published area layer \"\(layer)\"") }
         var query = TileQuery()

@@ -36,6 +36,13 @@ enum StoreLocation: Hashable, Sendable, CustomStringConvertible {
 
     /// The default folder for attachment files: beside a SQLite file; for PostgreSQL, `var/attachments`
     /// under the working folder (several processes need `--attachments` on storage they share).
+    var defaultIndexFolder: URL {
+        switch self {
+        case .sqlite(let path): URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("index-cache")
+        case .postgres: URL(fileURLWithPath: "var/index-cache")
+        }
+    }
+
     var defaultAttachmentsFolder: URL {
         switch self {
         case .sqlite(let path): URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("attachments")
