@@ -30,7 +30,9 @@ struct ArcTopologyTests {
         let n = 12
         let topology = ArcTopology(full: grid(n))
         var uses: [Int32: [Bool]] = [:]
-        for area in topology.areas { for polygon in area { for ring in polygon { for u in ring { uses[u.arc, default: []].append(u.reversed) } } } }
+        for u in topology.uses { uses[u.arc, default: []].append(u.reversed) }
+        #expect(topology.areaCount == n * n + 1)
+        #expect((0..<topology.areaCount).flatMap { topology.outline(ofArea: $0) } == topology.uses.map(\.arc), "outlines, area by area, are every use")
         // Edges of an n × n grid: 2n(n+1), each one arc between junctions, except at the four
         // outer corners, where two edges meet alone and make one arc. The hole and its island
         // are one closed arc, used by both.

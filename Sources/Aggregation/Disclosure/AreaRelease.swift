@@ -39,9 +39,9 @@ struct AreaRelease {
             return sum
         }
         let windows = Window.allCases.count
-        var counts = [Window: Released<Int>](minimumCapacity: windows), previous = [Window: Released<Int>](minimumCapacity: windows)
-        var change = [Window: Released<Int>](minimumCapacity: windows)
-        var byGroup = [[Window: Released<Int>]](repeating: [Window: Released<Int>](minimumCapacity: windows), count: groups.count)
+        var counts = WindowValues<Released<Int>>(minimumCapacity: windows), previous = WindowValues<Released<Int>>(minimumCapacity: windows)
+        var change = WindowValues<Released<Int>>(minimumCapacity: windows)
+        var byGroup = [WindowValues<Released<Int>>](repeating: WindowValues<Released<Int>>(minimumCapacity: windows), count: groups.count)
         for n in numbers {
             let shown: Released<Int> = plan.map { $0.isPublishable(area: area, segments: n.segments, group: n.group) } ?? true
                 ? .value(value(n)) : .suppressed
@@ -54,12 +54,12 @@ struct AreaRelease {
         for (window, before) in previous {
             if case .value(let now) = counts[window]!, case .value(let then) = before { change[window] = .value(now - then) } else { change[window] = .suppressed }
         }
-        var groupCounts = [String: [Window: Released<Int>]](minimumCapacity: groups.count)
+        var groupCounts = [String: WindowValues<Released<Int>>](minimumCapacity: groups.count)
         for (g, name) in groups.enumerated() { groupCounts[name] = byGroup[g] }
         let rates = AreaStatistics.releasedRate(denominator: stats.denominator).map { counts.mapValues($0) }
-        var pending: [Window: Int]?
+        var pending: WindowValues<Int>?
         if audience == .verifier {
-            var p = [Window: Int](minimumCapacity: windows)
+            var p = WindowValues<Int>(minimumCapacity: windows)
             for window in Window.allCases { p[window] = stats.pendingCount(window) }
             pending = p
         }

@@ -13,10 +13,17 @@ struct ArcTopology: Sendable {
         let reversed: Bool
     }
 
-    /// Arcs at full detail, flat `x, y` pairs; an arc of a ring without junctions is closed.
-    let arcs: [[Double]]
-    /// Per area, per polygon, per ring (exterior first): the arcs in order.
-    let areas: [[[[Use]]]]
+    /// Arcs at full detail; an arc of a ring without junctions is closed.
+    let arcs: ArcSet
+    /// Every ring's arcs in order, rings one after the other: ring r's are
+    /// `uses[ringStarts[r] ..< ringStarts[r + 1]]`, polygon p's rings are
+    /// `polygonStarts[p] ..< polygonStarts[p + 1]` (exterior first), area i's polygons
+    /// `areaStarts[i] ..< areaStarts[i + 1]`. Flat, as the arcs are: at 300,000 areas nested
+    /// arrays cost three allocations an area.
+    let uses: [Use]
+    let ringStarts: [Int32]
+    let polygonStarts: [Int32]
+    let areaStarts: [Int32]
 
     private struct Point: Hashable, Comparable {
         let x: UInt64, y: UInt64
@@ -58,7 +65,7 @@ struct ArcTopology: Sendable {
             }
         }
 
-        var arcs: [[Double]] = []
+        var arcs = ArcSet()
         // Arcs by key, and per arc the next one with the same key (-1: none): two different
         // borders between one pair of junctions are rare, so the chains are short.
         var firstWithKey: [ArcKey: Int32] = [:]
@@ -69,9 +76,10 @@ struct ArcTopology: Sendable {
             var i = firstWithKey[key] ?? -1
             while i >= 0 {
                 let known = arcs[Int(i)]
-                if (0..<arc.count).allSatisfy({ Point(known[2 * $0], known[2 * $0 + 1]) == arc[$0] }) { return Use(arc: i, reversed: false) }
+                let base = known.startIndex
+                if (0..<arc.count).allSatisfy({ Point(known[base + 2 * $0], known[base + 2 * $0 + 1]) == arc[$0] }) { return Use(arc: i, reversed: false) }
                 let n = arc.count - 1
-                if (0..<arc.count).allSatisfy({ Point(known[2 * $0], known[2 * $0 + 1]) == arc[n - $0] }) { return Use(arc: i, reversed: true) }
+                if (0..<arc.count).allSatisfy({ Point(known[base + 2 * $0], known[base + 2 * $0 + 1]) == arc[n - $0] }) { return Use(arc: i, reversed: true) }
                 i = nextWithKey[Int(i)]
             }
             let added = Int32(arcs.count)
@@ -83,16 +91,19 @@ struct ArcTopology: Sendable {
             arcs.append(flat)
             return Use(arc: added, reversed: false)
         }
-        self.areas = full.map { polygons in
-            polygons.map { polygon in
-                polygon.rings.map { ring -> [Use] in
+        var uses: [Use] = []
+        var ringStarts: [Int32] = [0], polygonStarts: [Int32] = [0], areaStarts: [Int32] = [0]
+        for polygons in full {
+            for polygon in polygons {
+                for ring in polygon.rings {
+                    defer { ringStarts.append(Int32(uses.count)) }
                     let ps = points(ring)
                     let n = ps.count
                     guard let start = ps.indices.first(where: { neighbours[ps[$0]]?.2 == true }) else {
                         // No junction: the whole ring is one closed arc.
-                        return [use(ps + [ps[0]])]
+                        uses.append(use(ps + [ps[0]]))
+                        continue
                     }
-                    var uses: [Use] = []
                     var current = [ps[start]]
                     for k in 1...n {
                         let p = ps[(start + k) % n]
@@ -102,38 +113,59 @@ struct ArcTopology: Sendable {
                             current = [p]
                         }
                     }
-                    return uses
                 }
+                polygonStarts.append(Int32(ringStarts.count - 1))
             }
+            areaStarts.append(Int32(polygonStarts.count - 1))
         }
         self.arcs = arcs
+        self.uses = uses
+        self.ringStarts = ringStarts
+        self.polygonStarts = polygonStarts
+        self.areaStarts = areaStarts
+    }
+
+    /// Number of areas.
+    var areaCount: Int { areaStarts.count - 1 }
+
+    /// The arcs outlining area `i`, every ring's in order.
+    func outline(ofArea i: Int) -> [Int32] {
+        let rings = Int(polygonStarts[Int(areaStarts[i])])..<Int(polygonStarts[Int(areaStarts[i + 1])])
+        return uses[Int(ringStarts[rings.lowerBound]) ..< Int(ringStarts[rings.upperBound])].map(\.arc)
     }
 
     /// The arcs simplified with a tolerance, each with GEOS's topology-preserving simplifier
     /// (end points kept). An arc GEOS cannot simplify, or a closed arc that would fall below a
     /// ring's four points, keeps its full detail.
-    func simplifiedArcs(tolerance: Double, context: GEOSContext) -> [[Double]] {
-        arcs.map { arc in
-            guard arc.count > 4, let out = try? context.simplifiedLine(arc, tolerance: tolerance) else { return arc }
-            let closed = arc[0] == arc[arc.count - 2] && arc[1] == arc[arc.count - 1]
-            return closed && out.count < 8 ? arc : out
+    func simplifiedArcs(tolerance: Double, context: GEOSContext) -> ArcSet {
+        var out = ArcSet()
+        out.reserve(arcs: arcs.count, points: arcs.points.count / 4)
+        for a in 0..<arcs.count {
+            let arc = arcs[a]
+            guard arc.count > 4, let simple = try? context.simplifiedLine(Array(arc), tolerance: tolerance) else { out.append(arc); continue }
+            let s = arc.startIndex, e = arc.endIndex
+            let closed = arc[s] == arc[e - 2] && arc[s + 1] == arc[e - 1]
+            if closed && simple.count < 8 { out.append(arc) } else { out.append(simple) }
         }
+        return out
     }
 
-    /// The polygons of an area assembled from (simplified) arcs.
-    func polygons(ofArea i: Int, arcs: [[Double]]) -> [PlanarPolygon] {
-        areas[i].map { rings in
-            PlanarPolygon(rings: rings.map { uses in
+    /// The polygons of an area assembled from (simplified) arcs; from `arcs` themselves, the
+    /// area's own rings, each perhaps started at another point.
+    func polygons(ofArea i: Int, arcs: ArcSet) -> [PlanarPolygon] {
+        (Int(areaStarts[i])..<Int(areaStarts[i + 1])).map { p in
+            PlanarPolygon(rings: (Int(polygonStarts[p])..<Int(polygonStarts[p + 1])).map { r in
                 var ring: [Double] = []
-                for u in uses {
+                for u in uses[Int(ringStarts[r]) ..< Int(ringStarts[r + 1])] {
                     let a = arcs[Int(u.arc)]
+                    let base = a.startIndex
                     let n = a.count / 2
                     // Each arc starts where the previous one ended: skip the repeated point.
                     let skip = ring.isEmpty ? 0 : 1
                     if u.reversed {
-                        for k in stride(from: n - 1 - skip, through: 0, by: -1) { ring.append(a[2 * k]); ring.append(a[2 * k + 1]) }
+                        for k in stride(from: n - 1 - skip, through: 0, by: -1) { ring.append(a[base + 2 * k]); ring.append(a[base + 2 * k + 1]) }
                     } else {
-                        for k in skip..<n { ring.append(a[2 * k]); ring.append(a[2 * k + 1]) }
+                        for k in skip..<n { ring.append(a[base + 2 * k]); ring.append(a[base + 2 * k + 1]) }
                     }
                 }
                 return ring

@@ -16,14 +16,15 @@ extension TileLayer {
         let arcs = topology.simplifiedArcs(tolerance: tolerance, context: context)
         var polygons: [[PlanarPolygon]] = []
         var outlineArcs: [[Int32]?] = []
-        polygons.reserveCapacity(full.count)
-        for i in full.indices {
+        polygons.reserveCapacity(topology.areaCount)
+        for i in 0..<topology.areaCount {
             let assembled = topology.polygons(ofArea: i, arcs: arcs)
             if assembled.allSatisfy({ $0.rings.allSatisfy { $0.count >= 8 } }), Self.isValid(assembled, context) {
                 polygons.append(assembled)
-                outlineArcs.append(topology.areas[i].flatMap { $0.flatMap { $0.map(\.arc) } })
+                outlineArcs.append(topology.outline(ofArea: i))
             } else {
-                polygons.append(Self.simplifiedAlone(full[i], tolerance: tolerance, context))
+                // The full detail is kept only as arcs: the area's own rings, put together again.
+                polygons.append(Self.simplifiedAlone(topology.polygons(ofArea: i, arcs: topology.arcs), tolerance: tolerance, context))
                 outlineArcs.append(nil)
             }
         }

@@ -22,9 +22,8 @@ public final class TileLayer: Sendable {
     public let index: TileAreaIndex
     /// Extent of all areas in degrees (nil for an empty layer).
     public let bounds: BoundingBox?
-    /// Full-detail projected geometry, the source of every zoom's simplification.
-    let full: [[PlanarPolygon]]
-    /// Borders of the areas as shared arcs, simplified per zoom.
+    /// Borders of the areas as shared arcs at full detail, simplified per zoom: the only copy
+    /// of the projected geometry the layer keeps (areas are put together from it).
     let topology: ArcTopology
     private let ordinals: [String: Int]
     /// Simplified geometry by zoom and scale, and the full detail, in a cache shared by layers.
@@ -87,7 +86,6 @@ public final class TileLayer: Sendable {
             points.append(u.x); points.append(u.y)
             if bounds == nil { bounds = area.boundingBox } else { bounds!.extend(area.boundingBox) }
         }
-        self.full = full
         self.topology = ArcTopology(full: full)
         self.labelPoints = points
         self.index = TileAreaIndex(boxes: boxes)
@@ -95,6 +93,7 @@ public final class TileLayer: Sendable {
         self.geometryCache = geometryCache
         self.saturatedZoom = Mutex([:])
         self.fullPointCount = full.reduce(0) { $0 + $1.reduce(0) { $0 + $1.pointCount } }
+        // The projected polygons are dropped here; a zoom reassembles them from the arcs.
     }
 
     /// Number of areas.

@@ -28,12 +28,9 @@ public struct ZoomGeometry: Sendable {
     ///   - areas: polygons per area.
     ///   - arcs: the simplified shared borders.
     ///   - perArea: the arcs outlining each area, nil for an area outlined by its own rings.
-    init(areas: [[PlanarPolygon]], arcs: [[Double]], outlineArcs perArea: [[Int32]?]) {
-        var arcCoordinates: [Double] = []
-        var arcStarts: [Int32] = [0]
-        for a in arcs { arcCoordinates += a; arcStarts.append(Int32(arcCoordinates.count / 2)) }
-        self.arcCoordinates = arcCoordinates
-        self.arcStarts = arcStarts
+    init(areas: [[PlanarPolygon]], arcs: ArcSet, outlineArcs perArea: [[Int32]?]) {
+        self.arcCoordinates = arcs.points
+        self.arcStarts = arcs.starts
         var outlineArcs: [Int32] = []
         var outlineStarts: [Int32] = [0]
         for list in perArea { outlineArcs += list ?? []; outlineStarts.append(Int32(outlineArcs.count)) }

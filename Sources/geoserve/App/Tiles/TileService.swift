@@ -1,4 +1,5 @@
 import Aggregation
+import CMalloc
 import DomainKernel
 import Foundation
 import GeoCore
@@ -51,6 +52,9 @@ final class TileService: Sendable {
             cache = cache.filter { !$0.key.hasPrefix(layer.info.layer + "|") }
             cache[key] = built
         }
+        // Finding the shared borders hashes every point of the layer into short-lived tables
+        // that glibc would otherwise keep (see `LayerCatalog.refresh`).
+        malloc_trim(0)
         return built
     }
 
