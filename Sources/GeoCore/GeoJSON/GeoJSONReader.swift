@@ -81,10 +81,7 @@ public struct GeoJSONReader: Sendable {
     }
 
     private func read<T: Decodable>(_ type: T.Type, from data: Data) throws(GeoJSONError) -> (value: T, notes: [GeoJSONReadingNote]) {
-        guard data.count <= maxBytes else {
-            throw GeoJSONError(path: "$", reason: "document is \(data.count) bytes; the limit is \(maxBytes)")
-        }
-        try checkDepth(data)
+        try checkLimits(data)
         let notes = GeoJSONReadingNotes()
         let decoder = JSONDecoder()
         decoder.userInfo[GeoJSONDecodingOptions.key] = GeoJSONDecodingOptions(
@@ -98,6 +95,15 @@ public struct GeoJSONReader: Sendable {
         } catch {
             throw GeoJSONError(path: "$", reason: "not readable as GeoJSON")
         }
+    }
+
+    /// Rejects documents over `maxBytes`, and nested deeper than `maxJSONDepth` before the
+    /// decoder recurses into them.
+    func checkLimits(_ data: Data) throws(GeoJSONError) {
+        guard data.count <= maxBytes else {
+            throw GeoJSONError(path: "$", reason: "document is \(data.count) bytes; the limit is \(maxBytes)")
+        }
+        try checkDepth(data)
     }
 
     /// Rejects documents nested deeper than `maxJSONDepth` before the decoder recurses into them.

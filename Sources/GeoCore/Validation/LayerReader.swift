@@ -40,43 +40,102 @@ public struct LayerReader: Sendable {
         self.limits = limits
     }
 
-    /// Reads and validates.
+    /// Reads and validates, a feature at a time (`GeoJSONFeatureStream`) where the document
+    /// allows, else decoded whole; both give the same result and the same errors.
     /// - Parameter progress: called with (done, total) every few hundred features.
     /// - Throws: `GeoJSONError` when the document itself is not readable GeoJSON.
     public func read(_ data: Data, progress: ((Int, Int) -> Void)? = nil) throws(GeoJSONError) -> LayerReadResult {
         var reader = GeoJSONReader()
         reader.closeUnclosedRings = true
+        guard let stream = try GeoJSONFeatureStream(data: data, reader: reader) else { return try readWhole(data, reader: reader, progress: progress) }
+        if let kind { return try read(stream, kind: kind, progress: progress)! }
+        // A layer is of points when every geometry is a Point: read as the first geometry
+        // says, and again as areas in the rare file whose first geometry is a point and a later
+        // one is not.
+        var first: LayerGeometryKind = .areas
+        for i in 0..<stream.count {
+            guard let g = try stream.feature(i).feature.geometry else { continue }
+            if case .point = g { first = .points }
+            break
+        }
+        if let result = try read(stream, kind: first, progress: progress, stopUnlessAllPoints: first == .points) { return result }
+        return try read(stream, kind: .areas, progress: progress)!
+    }
+
+    /// The features of a stream as a layer of `kind`; nil when `stopUnlessAllPoints` and a
+    /// geometry other than a point was met.
+    private func read(_ stream: GeoJSONFeatureStream, kind: LayerGeometryKind, progress: ((Int, Int) -> Void)?,
+                      stopUnlessAllPoints: Bool = false) throws(GeoJSONError) -> LayerReadResult? {
+        var collector = Collector(reader: self, kind: kind)
+        let total = stream.count
+        for i in 0..<total {
+            if let progress, i % 250 == 0 { progress(i, total) }
+            let (feature, notes) = try stream.feature(i)
+            if stopUnlessAllPoints, let g = feature.geometry {
+                guard case .point = g else { return nil }
+            }
+            collector.add(feature, index: i, notes: notes.map { Self.repairNote($0, feature: i) })
+        }
+        progress?(total, total)
+        return collector.result
+    }
+
+    /// The document decoded whole: for what the stream does not read, and the source of truth
+    /// the stream is tested against.
+    func readWhole(_ data: Data, reader: GeoJSONReader, progress: ((Int, Int) -> Void)? = nil) throws(GeoJSONError) -> LayerReadResult {
         let (collection, readingNotes) = try reader.featureCollectionWithNotes(from: data)
         var notesByFeature: [Int: [AreaRepairNote]] = [:]
         for n in readingNotes {
-            if let i = Self.featureIndex(inPath: n.path) {
-                let where_ = n.path.replacingOccurrences(of: "$.features[\(i)].geometry.", with: "")
-                notesByFeature[i, default: []].append(AreaRepairNote(problem: "\(where_): ring not closed", action: "closed by repeating its first position"))
-            }
+            if let i = Self.featureIndex(inPath: n.path) { notesByFeature[i, default: []].append(Self.repairNote(n, feature: i)) }
         }
-        let kind = self.kind ?? Self.detectKind(collection)
+        var collector = Collector(reader: self, kind: self.kind ?? Self.detectKind(collection))
+        let total = collection.features.count
+        for (i, f) in collection.features.enumerated() {
+            if let progress, i % 250 == 0 { progress(i, total) }
+            collector.add(f, index: i, notes: notesByFeature[i] ?? [])
+        }
+        progress?(total, total)
+        return collector.result
+    }
+
+    /// A ring the reader closed, as the repair report words it.
+    private static func repairNote(_ n: GeoJSONReadingNote, feature i: Int) -> AreaRepairNote {
+        let where_ = n.path.replacingOccurrences(of: "$.features[\(i)].geometry.", with: "")
+        return AreaRepairNote(problem: "\(where_): ring not closed", action: "closed by repeating its first position")
+    }
+
+    /// Checks features one by one into the accepted list and the report.
+    private struct Collector {
+        let reader: LayerReader
+        let kind: LayerGeometryKind
         let validator = AreaValidator()
         var accepted: [LayerFeature] = []
         var reports: [FeatureReport] = []
         var seen: [String: Int] = [:]
         var layerVertices = 0
-        let total = collection.features.count
-        for (i, f) in collection.features.enumerated() {
-            if let progress, i % 250 == 0 { progress(i, total) }
-            let id = featureID(f)
+
+        init(reader: LayerReader, kind: LayerGeometryKind) {
+            self.reader = reader
+            self.kind = kind
+        }
+
+        var result: LayerReadResult { LayerReadResult(kind: kind, features: accepted, report: LayerValidationReport(features: reports)) }
+
+        mutating func add(_ f: Feature, index i: Int, notes readingNotes: [AreaRepairNote]) {
+            let id = reader.featureID(f)
             guard let id, !id.isEmpty else {
-                let hint = idField.map { "property \"\($0)\" is missing or empty" } ?? "feature has neither an id member nor an id property (use --id-field to name one)"
+                let hint = reader.idField.map { "property \"\($0)\" is missing or empty" } ?? "feature has neither an id member nor an id property (use --id-field to name one)"
                 reports.append(FeatureReport(index: i, id: nil, outcome: .rejected(hint, [])))
-                continue
+                return
             }
             if let first = seen[id] {
                 reports.append(FeatureReport(index: i, id: id, outcome: .rejected("id \"\(id)\" already used by feature \(first)", [])))
-                continue
+                return
             }
             // Before validation, which would otherwise spend its time on a geometry to be refused.
-            if let tooLarge = limits.problem(f.geometry, properties: f.properties, featuresSoFar: accepted.count, layerVerticesSoFar: layerVertices) {
+            if let tooLarge = reader.limits.problem(f.geometry, properties: f.properties, featuresSoFar: accepted.count, layerVerticesSoFar: layerVertices) {
                 reports.append(FeatureReport(index: i, id: id, outcome: .rejected(tooLarge, [])))
-                continue
+                return
             }
             let geometry: Geometry
             let outcome: FeatureReport.Outcome
@@ -84,12 +143,12 @@ public struct LayerReader: Sendable {
             case .points:
                 guard case .point? = f.geometry else {
                     reports.append(FeatureReport(index: i, id: id, outcome: .rejected("geometry is \(f.geometry?.typeName ?? "null"); a point layer needs a Point", [])))
-                    continue
+                    return
                 }
                 geometry = f.geometry!
                 outcome = .valid
             case .areas:
-                switch validator.validate(f.geometry, extraNotes: notesByFeature[i] ?? []) {
+                switch validator.validate(f.geometry, extraNotes: readingNotes) {
                 case .valid(let ps):
                     geometry = ps.count == 1 ? .polygon(ps[0]) : .multiPolygon(ps)
                     outcome = .valid
@@ -98,22 +157,20 @@ public struct LayerReader: Sendable {
                     outcome = .repaired(notes)
                 case .rejected(let reason, let notes):
                     reports.append(FeatureReport(index: i, id: id, outcome: .rejected(reason, notes)))
-                    continue
+                    return
                 }
             }
             seen[id] = i
             layerVertices += geometry.vertexCount
             var props = f.properties ?? [:]
-            let name = (nameField.flatMap { props[$0]?.stringValue }) ?? props["name"]?.stringValue
-            if let idField { props.removeValue(forKey: idField) }
+            let name = (reader.nameField.flatMap { props[$0]?.stringValue }) ?? props["name"]?.stringValue
+            if let idField = reader.idField { props.removeValue(forKey: idField) }
             accepted.append(LayerFeature(id: id, name: name, properties: props, geometry: geometry))
             reports.append(FeatureReport(index: i, id: id, outcome: outcome))
         }
-        progress?(total, total)
-        return LayerReadResult(kind: kind, features: accepted, report: LayerValidationReport(features: reports))
     }
 
-    private func featureID(_ f: Feature) -> String? {
+    fileprivate func featureID(_ f: Feature) -> String? {
         if let idField { return f.properties?[idField]?.stringValue }
         return f.id?.description ?? f.properties?["id"]?.stringValue
     }
