@@ -61,6 +61,7 @@ struct OperationsTests {
             #expect(sampleValue(text, "geoserve_publication") >= 1)
             #expect(sampleValue(text, #"geoserve_cache_misses_total{cache="responses"}"#) >= 1)
             #expect(sampleValue(text, #"geoserve_cache_hits_total{cache="responses"}"#) >= 1)
+            #expect(sampleValue(text, #"geoserve_cache_bytes{cache="statistics"}"#) > 0, "the released statistics items pages were written from")
             // Ids never become label values: the report read counts under its pattern.
             #expect(!text.contains(id))
             #expect(text.contains(#"route="/v1/reports/{id}""#))

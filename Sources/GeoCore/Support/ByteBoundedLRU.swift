@@ -32,8 +32,12 @@ public struct ByteBoundedLRU<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     /// Entries held.
     public var count: Int { slots.count }
 
-    public init(capacityBytes: Int, cost: @escaping @Sendable (Key, Value) -> Int) {
+    /// Bound on the number of entries held.
+    public let maximumCount: Int
+
+    public init(capacityBytes: Int, maximumCount: Int = .max, cost: @escaping @Sendable (Key, Value) -> Int) {
         self.capacityBytes = capacityBytes
+        self.maximumCount = maximumCount
         self.cost = cost
     }
 
@@ -45,13 +49,13 @@ public struct ByteBoundedLRU<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         return nodes[i].value
     }
 
-    /// Stores a value, evicting least recently used entries until it fits. A value costing more
-    /// than the whole bound is not stored.
+    /// Stores a value, evicting least recently used entries until it fits both bounds. A value
+    /// costing more than the whole bound is not stored.
     public mutating func insert(_ value: Value, for key: Key) {
         let size = cost(key, value)
-        guard size <= capacityBytes else { return }
+        guard size <= capacityBytes, maximumCount > 0 else { return }
         if let i = slots[key] { remove(i) }
-        while bytes + size > capacityBytes, let last = tail {
+        while bytes + size > capacityBytes || slots.count >= maximumCount, let last = tail {
             remove(last)
             evictions += 1
         }

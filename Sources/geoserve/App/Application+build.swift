@@ -105,7 +105,8 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     let intakeLimit = configuration.intakeRateLimit()
     MetricsController(metrics: metrics, access: configuration.metricsAllow, addresses: intakeLimit.addresses).addRoutes(to: authenticated)
     let statistics = StatisticsService(counters: store, publications: watcher.publications, policy: configuration.disclosure,
-                                       timeZone: configuration.timeZone, entries: configuration.statisticsCacheEntries)
+                                       timeZone: configuration.timeZone, entries: configuration.statisticsCacheEntries,
+                                       bytes: configuration.statisticsCacheBytes)
     let links = configuration.linkBase
     FeaturesController(catalog: catalog, cache: cache, links: links, statistics: statistics)
         .addRoutes(to: authenticated)

@@ -49,6 +49,7 @@ struct ConfigCommand: ParsableCommand {
             ("", "GEOSERVE_TILE_CACHE_MB", mb(c.tileCacheBytes)),
             ("", "GEOSERVE_TILE_GEOMETRY_MB", mb(c.tileGeometryBytes)),
             ("", "GEOSERVE_STATISTICS_CACHE_ENTRIES", "\(c.statisticsCacheEntries)"),
+            ("", "GEOSERVE_STATISTICS_CACHE_MB", mb(c.statisticsCacheBytes)),
             ("", "GEOSERVE_LEAFLET_FOLDER", c.leafletFolder),
             ("Limits", "GEOSERVE_ATTACHMENT_MB", mb(c.maxAttachmentBytes)),
             ("", "GEOSERVE_REPORT_ATTACHMENTS_MB", mb(c.attachmentLimits.totalBytes)),

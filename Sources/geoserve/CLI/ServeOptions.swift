@@ -41,6 +41,9 @@ struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("statistics-cache-entries"), help: "Released statistics kept per kind (releases, feature fragments, tile paintings); 0 keeps none (env GEOSERVE_STATISTICS_CACHE_ENTRIES, default 256).")
     var statisticsCacheEntries: Int?
 
+    @Option(name: .customLong("statistics-cache-mb"), help: "MiB of released statistics kept, least recently used dropped first; a release of 300,000 areas takes about 180 (env GEOSERVE_STATISTICS_CACHE_MB, default 512).")
+    var statisticsCacheMB: Int?
+
     @Option(help: ArgumentHelp("Folder of attachment files; several processes need one they share (env GEOSERVE_ATTACHMENTS; default attachments/ beside a SQLite file, var/attachments for PostgreSQL).", valueName: "folder"))
     var attachments: String?
 
@@ -96,12 +99,15 @@ struct ServeOptions: ParsableArguments {
         let tileMB = try EnvironmentDefault.int(tileCacheMB, "GEOSERVE_TILE_CACHE_MB", config.tileCacheBytes >> 20)
         let geometryMB = try EnvironmentDefault.int(tileGeometryMB, "GEOSERVE_TILE_GEOMETRY_MB", config.tileGeometryBytes >> 20)
         config.statisticsCacheEntries = try EnvironmentDefault.int(statisticsCacheEntries, "GEOSERVE_STATISTICS_CACHE_ENTRIES", config.statisticsCacheEntries)
-        guard (0...65_536).contains(responseMB), (0...65_536).contains(tileMB), (0...65_536).contains(geometryMB), (0...1_000_000).contains(config.statisticsCacheEntries) else {
+        let statisticsMB = try EnvironmentDefault.int(statisticsCacheMB, "GEOSERVE_STATISTICS_CACHE_MB", config.statisticsCacheBytes >> 20)
+        guard (0...65_536).contains(responseMB), (0...65_536).contains(tileMB), (0...65_536).contains(geometryMB), (0...65_536).contains(statisticsMB),
+              (0...1_000_000).contains(config.statisticsCacheEntries) else {
             throw ValidationError("cache sizes must be 0 or more (MiB at most 65536, entries at most 1000000)")
         }
         config.responseCacheBytes = responseMB << 20
         config.tileCacheBytes = tileMB << 20
         config.tileGeometryBytes = geometryMB << 20
+        config.statisticsCacheBytes = statisticsMB << 20
         config.demoReports = demoReports || ["1", "true", "yes"].contains(EnvironmentDefault.string(nil, "GEOSERVE_DEMO_REPORTS", "0").lowercased())
         config.leafletFolder = EnvironmentDefault.string(leafletFolder, "GEOSERVE_LEAFLET_FOLDER", config.leafletFolder)
         try limits.apply(to: &config)

@@ -16,15 +16,19 @@ final class StatisticsService: Sendable {
     let publications: PublicationBook
     let control: DisclosureControl
     let timeZone: TimeZone
-    private let releases: VersionedMemo<ReleasedLayerStatistics>
+    /// Released statistics by view, within the entry and byte bounds.
+    let releases: VersionedMemo<ReleasedLayerStatistics>
     private let fragments: VersionedMemo<FeatureStatistics>
     private let liveViews: LiveViews
 
-    /// - Parameter entries: releases and fragments kept (each); 0 keeps none.
-    init(counters: any CounterStore, publications: PublicationBook, policy: DisclosurePolicy, timeZone: TimeZone, entries: Int = 256) {
+    /// - Parameters:
+    ///   - entries: releases and fragments kept (each); 0 keeps none.
+    ///   - bytes: approximate bytes of releases kept.
+    init(counters: any CounterStore, publications: PublicationBook, policy: DisclosurePolicy, timeZone: TimeZone, entries: Int = 256,
+         bytes: Int = 512 << 20) {
         self.counters = counters
         self.publications = publications
-        releases = VersionedMemo(bound: entries)
+        releases = VersionedMemo(bound: entries, bytes: bytes) { $0.approximateBytes }
         fragments = VersionedMemo(bound: entries)
         liveViews = LiveViews(bound: entries == 0 ? 0 : 16)
         self.control = DisclosureControl(policy: policy)

@@ -21,6 +21,7 @@ extension ServiceMetrics {
         cache("tile_responses") { tileResponses.statistics }
         cache("tiles") { let s = tiles.cache.statistics; return (s.hits, s.misses, s.bytes) }
         cache("tile_geometry") { let s = tiles.geometry.statistics; return (s.hits, s.misses, s.bytes) }
+        cache("statistics") { let s = tiles.statistics.releases.statistics; return (s.hits, s.misses, s.bytes) }
     }
 
     /// Hits, misses and bytes of one cache, as `cache="name"`.
