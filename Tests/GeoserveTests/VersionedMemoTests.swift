@@ -57,4 +57,30 @@ struct VersionedMemoTests {
         #expect(memo.statistics.count == 2)
         #expect(memo.statistics.bytes <= 2 * large + 1_000)
     }
+
+    @Test("live views are kept within their byte bound: a view larger than it is not kept, a smaller one replaces the older")
+    func liveViewBound() throws {
+        func live(areas: Int) throws -> LiveStatistics {
+            let ids = (0..<areas).map { "a\($0)" }
+            let stats = Statistics.compute(StatisticsRequest(layer: "halls", kind: .covid, basis: .occurred, end: Day(year: 2026, month: 11, day: 26), groups: ["student"]),
+                                           areaIDs: ids, counters: [], denominators: [:])
+            return try #require(LiveStatistics(stats, control: DisclosureControl(), audience: .verifier))
+        }
+        let small = try live(areas: 1_000), large = try live(areas: 10_000)
+        #expect(large.approximateBytes > 9 * small.approximateBytes)
+        #expect(small.approximateBytes > small.released.approximateBytes, "the raw numbers count too")
+        let views = LiveViews(bound: 16, bytes: large.approximateBytes + 1_000)
+        func key(_ selector: String) -> VersionedKey {
+            VersionedKey(layer: "halls", layerVersion: 1, dataVersion: 7, day: Day(year: 2026, month: 11, day: 26), selector: selector)
+        }
+        views.put(key("a"), LiveViews.Entry(dataVersion: 7, statistics: large))
+        #expect(views.get(key("a"))?.dataVersion == 7)
+        views.put(key("b"), LiveViews.Entry(dataVersion: 7, statistics: small))
+        #expect(views.get(key("a")) == nil, "two do not fit: the older went")
+        #expect(views.get(key("b"))?.dataVersion == 7)
+        #expect(views.statistics.bytes <= large.approximateBytes + 1_000)
+        let tight = LiveViews(bound: 16, bytes: small.approximateBytes)
+        tight.put(key("a"), LiveViews.Entry(dataVersion: 7, statistics: large))
+        #expect(tight.get(key("a")) == nil, "a view larger than the bound is not kept")
+    }
 }

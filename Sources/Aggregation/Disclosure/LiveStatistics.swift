@@ -58,3 +58,15 @@ public struct LiveStatistics: Sendable {
                               raw: raw, rawTotal: total, groups: groups)
     }
 }
+
+extension LiveStatistics {
+    /// About the bytes these statistics hold, for byte-bounded caches: the release, and per area
+    /// its raw numbers (a dictionary of counts per group, pending counts) in the map's tables.
+    /// Measured at 300,000 generated areas with one breakdown group: 388 MB of heap, 381 MB
+    /// estimated.
+    public var approximateBytes: Int {
+        let perGroup = MemoryLayout<String>.stride + MemoryLayout<SegmentCounts>.stride
+        let perArea = (MemoryLayout<String>.stride + MemoryLayout<AreaStatistics>.stride) * 7 / 4 + 64 + (groups.count + 1) * perGroup
+        return released.approximateBytes + (raw.count + 1) * perArea
+    }
+}

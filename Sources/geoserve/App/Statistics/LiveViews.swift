@@ -11,13 +11,19 @@ final class LiveViews: Sendable {
         let statistics: LiveStatistics
     }
 
-    /// Views by key without data version, least recently used first out (each costs 1).
+    /// Views by key without data version, least recently used first out.
     private let views: Mutex<ByteBoundedLRU<VersionedKey, Entry>>
 
-    /// - Parameter bound: views kept; 0 keeps none.
-    init(bound: Int = 16) {
-        views = Mutex(ByteBoundedLRU(capacityBytes: bound) { _, _ in 1 })
+    /// - Parameters:
+    ///   - bound: views kept; 0 keeps none.
+    ///   - bytes: approximate bytes of the views kept: one view of a 300,000-area layer holds
+    ///     its release and every area's raw numbers.
+    init(bound: Int = 16, bytes: Int = .max) {
+        views = Mutex(ByteBoundedLRU(capacityBytes: bytes, maximumCount: bound) { key, entry in key.size + entry.statistics.approximateBytes })
     }
+
+    /// Look-ups answered and not, and the approximate bytes held: for the metrics.
+    var statistics: (hits: Int, misses: Int, bytes: Int) { views.withLock { ($0.hits, $0.misses, $0.bytes) } }
 
     /// The view's newest statistics (its key's `dataVersion` is ignored).
     func get(_ key: VersionedKey) -> Entry? {

@@ -19,18 +19,19 @@ final class StatisticsService: Sendable {
     /// Released statistics by view, within the entry and byte bounds.
     let releases: VersionedMemo<ReleasedLayerStatistics>
     private let fragments: VersionedMemo<FeatureStatistics>
-    private let liveViews: LiveViews
+    /// The verifiers' newest live views, within the entry and byte bounds.
+    let liveViews: LiveViews
 
     /// - Parameters:
     ///   - entries: releases and fragments kept (each); 0 keeps none.
-    ///   - bytes: approximate bytes of releases kept.
+    ///   - bytes: approximate bytes of releases kept, and of live views kept.
     init(counters: any CounterStore, publications: PublicationBook, policy: DisclosurePolicy, timeZone: TimeZone, entries: Int = 256,
          bytes: Int = 512 << 20) {
         self.counters = counters
         self.publications = publications
         releases = VersionedMemo(bound: entries, bytes: bytes) { $0.approximateBytes }
         fragments = VersionedMemo(bound: entries)
-        liveViews = LiveViews(bound: entries == 0 ? 0 : 16)
+        liveViews = LiveViews(bound: entries == 0 ? 0 : 16, bytes: bytes)
         self.control = DisclosureControl(policy: policy)
         self.timeZone = timeZone
     }

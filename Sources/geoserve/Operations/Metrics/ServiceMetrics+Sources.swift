@@ -22,6 +22,7 @@ extension ServiceMetrics {
         cache("tiles") { let s = tiles.cache.statistics; return (s.hits, s.misses, s.bytes) }
         cache("tile_geometry") { let s = tiles.geometry.statistics; return (s.hits, s.misses, s.bytes) }
         cache("statistics") { let s = tiles.statistics.releases.statistics; return (s.hits, s.misses, s.bytes) }
+        cache("live_statistics") { tiles.statistics.liveViews.statistics }
     }
 
     /// Hits, misses and bytes of one cache, as `cache="name"`.
