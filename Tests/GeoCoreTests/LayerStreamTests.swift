@@ -33,11 +33,25 @@ struct LayerStreamTests {
         return #"{ "type" : "FeatureCollection", "name": "layer", "bbox": [-180, -90, 180, 90], "features" : ["# + parts.joined(separator: ",") + "] }\n"
     }
 
-    static func bothWays(_ text: String, _ reader: LayerReader = LayerReader()) -> (stream: Result<LayerReadResult, GeoJSONError>, whole: Result<LayerReadResult, GeoJSONError>) {
+    /// The document read by `read`, by the streamed path alone (nil when the scan declines the
+    /// layout) and decoded whole.
+    static func bothWays(_ text: String, _ reader: LayerReader = LayerReader())
+        -> (stream: Result<LayerReadResult, GeoJSONError>, streamedOnly: Result<LayerReadResult?, GeoJSONError>, whole: Result<LayerReadResult, GeoJSONError>) {
         var geoJSON = GeoJSONReader()
         geoJSON.closeUnclosedRings = true
         let data = Data(text.utf8)
-        return (Result { () throws(GeoJSONError) in try reader.read(data) }, Result { () throws(GeoJSONError) in try reader.readWhole(data, reader: geoJSON) })
+        return (Result { () throws(GeoJSONError) in try reader.read(data) },
+                Result { () throws(GeoJSONError) in try reader.readStreamed(data, reader: geoJSON) },
+                Result { () throws(GeoJSONError) in try reader.readWhole(data, reader: geoJSON) })
+    }
+
+    /// The streamed path's own result: it read the document (not declined it) and equals `whole`.
+    static func streamedEquals(_ streamedOnly: Result<LayerReadResult?, GeoJSONError>, _ whole: Result<LayerReadResult, GeoJSONError>) -> Bool {
+        switch streamedOnly {
+        case .success(let result?): same(.success(result), whole)
+        case .success(nil): false
+        case .failure(let error): same(.failure(error), whole)
+        }
     }
 
     static func same(_ a: Result<LayerReadResult, GeoJSONError>, _ b: Result<LayerReadResult, GeoJSONError>) -> Bool {
@@ -53,8 +67,9 @@ struct LayerStreamTests {
         let text = try Self.randomDocument(seed: seed, features: 150, pointsFirst: seed == 6)
         #expect(try GeoJSONFeatureStream(data: Data(text.utf8), reader: GeoJSONReader()) != nil, "an ordinary file is streamed")
         for reader in [LayerReader(), LayerReader(kind: .areas), LayerReader(kind: .points), LayerReader(nameField: "capacity")] {
-            let (stream, whole) = Self.bothWays(text, reader)
+            let (stream, streamedOnly, whole) = Self.bothWays(text, reader)
             #expect(Self.same(stream, whole))
+            #expect(Self.streamedEquals(streamedOnly, whole), "read a feature at a time, not decoded whole")
             let result = try stream.get()
             #expect(result.report.features.count == 150)
             if reader.kind == nil { #expect(result.kind == .areas) }
@@ -66,18 +81,21 @@ struct LayerStreamTests {
     @Test("points throughout make a point layer; a point first and an area later make an area layer")
     func kindDetection() throws {
         let points = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"n","geometry":null,"properties":null},{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[1,2]},"properties":{}},{"type":"Feature","id":"b","geometry":{"type":"Point","coordinates":[3,4]},"properties":{}}]}"#
-        let (stream, whole) = Self.bothWays(points)
+        let (stream, streamedOnly, whole) = Self.bothWays(points)
         #expect(Self.same(stream, whole))
+        #expect(Self.streamedEquals(streamedOnly, whole))
         #expect(try stream.get().kind == .points)
         #expect(try stream.get().features.map(\.id) == ["a", "b"])
         let mixed = points.replacingOccurrences(of: #"{"type":"Point","coordinates":[3,4]}"#, with: #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]]]}"#)
-        let (s2, w2) = Self.bothWays(mixed)
+        let (s2, o2, w2) = Self.bothWays(mixed)
         #expect(Self.same(s2, w2))
+        #expect(Self.streamedEquals(o2, w2), "the streamed path reads it again as areas")
         #expect(try s2.get().kind == .areas)
         #expect(try s2.get().features.map(\.id) == ["b"])
         let empty = #"{"type":"FeatureCollection","features":[]}"#
-        let (s3, w3) = Self.bothWays(empty)
+        let (s3, o3, w3) = Self.bothWays(empty)
         #expect(Self.same(s3, w3))
+        #expect(Self.streamedEquals(o3, w3))
         #expect(try s3.get().kind == .areas)
     }
 
@@ -103,8 +121,9 @@ struct LayerStreamTests {
             ("nesting too deep", collection(String(repeating: "[", count: 70) + String(repeating: "]", count: 70))),
             ("empty", ""),
         ]
-        for (what, text) in cases {
-            let (stream, whole) = Self.bothWays(text)
+        for (k, (what, text)) in cases.enumerated() {
+            let (stream, streamedOnly, whole) = Self.bothWays(text)
+            if k < 4 { #expect(Self.streamedEquals(streamedOnly, whole), "\(what): the streamed path itself gives the error") }
             guard case .failure(let expected) = whole else { Issue.record("\(what): decoded whole without error"); continue }
             guard case .failure(let got) = stream else { Issue.record("\(what): streamed without error"); continue }
             #expect(got == expected, "\(what)")
@@ -114,8 +133,9 @@ struct LayerStreamTests {
                     collection(good, head: #""typ\u0065":"FeatureCollection","#),
                     "\u{FEFF}" + collection(good)] {
             #expect(try GeoJSONFeatureStream(data: Data(odd.utf8), reader: GeoJSONReader()) == nil)
-            let (stream, whole) = Self.bothWays(odd)
+            let (stream, streamedOnly, whole) = Self.bothWays(odd)
             #expect(Self.same(stream, whole))
+            #expect(try streamedOnly.get() == nil, "declined by the scan, read whole")
         }
         let spaced = collection(good, head: #""type":"FeatureCollection","name":"a \"quoted\" name","#)
         #expect(try GeoJSONFeatureStream(data: Data(spaced.utf8), reader: GeoJSONReader()) != nil)

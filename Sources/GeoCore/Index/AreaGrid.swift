@@ -105,11 +105,9 @@ struct AreaGrid: Sendable {
         for k in groups.indices {
             let g = groups[k]
             let from = Int(g.edgeStart)
-            for e in perArea[Int(g.area)].edges[from ..< from + Int(g.edgeCount)] {
-                edges.initializeElement(at: written, to: e)
-                written += 1
-            }
-            groups[k].edgeStart = Int32(written - Int(g.edgeCount))
+            groups[k].edgeStart = Int32(written)
+            written = UnsafeMutableBufferPointer(rebasing: edges[written...])
+                .initialize(fromContentsOf: perArea[Int(g.area)].edges[from ..< from + Int(g.edgeCount)]) + written
         }
         self.tables = GridTables(allocatedCellStart: start, groups: groups, edges: edges)
     }

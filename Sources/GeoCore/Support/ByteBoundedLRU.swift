@@ -49,6 +49,11 @@ public struct ByteBoundedLRU<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         return nodes[i].value
     }
 
+    /// The value for a key without marking it used or counting the look-up.
+    public func peek(_ key: Key) -> Value? {
+        slots[key].flatMap { nodes[$0].value }
+    }
+
     /// Stores a value, evicting least recently used entries until it fits both bounds. A value
     /// costing more than the whole bound is not stored.
     public mutating func insert(_ value: Value, for key: Key) {

@@ -47,7 +47,13 @@ public struct LayerReader: Sendable {
     public func read(_ data: Data, progress: ((Int, Int) -> Void)? = nil) throws(GeoJSONError) -> LayerReadResult {
         var reader = GeoJSONReader()
         reader.closeUnclosedRings = true
-        guard let stream = try GeoJSONFeatureStream(data: data, reader: reader) else { return try readWhole(data, reader: reader, progress: progress) }
+        if let streamed = try readStreamed(data, reader: reader, progress: progress) { return streamed }
+        return try readWhole(data, reader: reader, progress: progress)
+    }
+
+    /// The document read a feature at a time; nil when its layout is not one the stream reads.
+    func readStreamed(_ data: Data, reader: GeoJSONReader, progress: ((Int, Int) -> Void)? = nil) throws(GeoJSONError) -> LayerReadResult? {
+        guard let stream = try GeoJSONFeatureStream(data: data, reader: reader) else { return nil }
         if let kind { return try read(stream, kind: kind, progress: progress)! }
         // A layer is of points when every geometry is a Point: read as the first geometry
         // says, and again as areas in the rare file whose first geometry is a point and a later

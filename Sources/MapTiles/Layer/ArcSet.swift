@@ -12,9 +12,6 @@ struct ArcSet: Sendable {
     /// Number of arcs.
     var count: Int { starts.count - 1 }
 
-    /// Number of points of arc `a`.
-    func pointCount(_ a: Int) -> Int { Int(starts[a + 1] - starts[a]) }
-
     /// The flat coordinates of arc `a`.
     subscript(a: Int) -> ArraySlice<Double> { points[2 * Int(starts[a]) ..< 2 * Int(starts[a + 1])] }
 

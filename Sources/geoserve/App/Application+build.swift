@@ -122,7 +122,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
                       catalog: catalog).addRoutes(to: v1)
     LayersController(store: store).addRoutes(to: v1)
     LayerUploadsController(store: store, watcher: watcher, maxBytes: configuration.maxLayerUploadBytes,
-                           indexFiles: try configuration.indexFiles).addRoutes(to: v1)
+                           catalog: catalog).addRoutes(to: v1)
     let auth = AuthController(accounts: store, credentials: credentials, throttle: configuration.loginThrottle(store),
                               addresses: intakeLimit.addresses)
     auth.addRoutes(to: v1)

@@ -1,4 +1,3 @@
-import CMalloc
 import Foundation
 import GeoCore
 import Logging
@@ -42,10 +41,7 @@ final class LayerCatalog: Sendable {
             loaded = true
             log(built, seconds: (ContinuousClock.now - started).seconds)
         }
-        // Reading a layer parses every area and its properties into short-lived values that
-        // glibc keeps for reuse: at 300,000 areas 720 MB of a 1.7 GB resident set was such free
-        // memory. Handing it back costs a few milliseconds once per new layer version.
-        if loaded { malloc_trim(0) }
+        if loaded { FreedMemory.handBack() }
     }
 
     private func log(_ layer: PublishedLayer, seconds: Double) {

@@ -32,15 +32,9 @@ struct PublishedLayer: Sendable {
         switch info.kind {
         case .areas:
             let areas = features.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) }
-            if let indexFiles {
-                let prepared = indexFiles.prepare(layer: info.layer, version: info.version, areas: areas)
-                (areaIndex, interiorPoints) = (prepared.index, prepared.interiorPoints)
-                (indexSource, indexProblem) = (prepared.source, prepared.problem)
-            } else {
-                let index = AreaIndex(areas: areas)
-                (areaIndex, interiorPoints) = (index, IndexedArea.interiorPoints(of: index.areas))
-                (indexSource, indexProblem) = (.built, nil)
-            }
+            let prepared = indexFiles?.prepare(layer: info.layer, version: info.version, areas: areas) ?? AreaIndexFiles.build(areas: areas)
+            (areaIndex, interiorPoints) = (prepared.index, prepared.interiorPoints)
+            (indexSource, indexProblem) = (prepared.source, prepared.problem)
             pointIndex = nil
         case .points:
             areaIndex = nil

@@ -84,7 +84,9 @@ struct ImportAreasCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let db = try await store.open()
-        let (info, moved) = try await LayerReassignment.importLayer(file.layerImport(name: layer), into: db, indexFiles: try store.indexFiles())
+        let catalog = LayerCatalog(indexFiles: try store.indexFiles())
+        try await catalog.refresh(from: db)
+        let (info, moved) = try await LayerReassignment.importLayer(file.layerImport(name: layer), into: db, others: catalog.snapshot())
         print("layer \(info.layer) version \(info.version): \(info.featureCount) \(info.kind == .points ? "points" : "areas") published"
               + (info.kind == .areas ? "; \(moved) reports changed area" : ""))
     }

@@ -57,23 +57,33 @@ public struct AreaIndexFiles: Sendable {
                 try? FileManager.default.removeItem(at: url)
             }
         }
-        let built = AreaIndex(sortedAreas: sorted)
-        let interior = IndexedArea.interiorPoints(of: sorted)
-        guard built.grid.byteCount >= minimumGridBytes else {
-            return Prepared(index: built, interiorPoints: interior, source: .built, problem: problem)
+        let built = Self.build(sortedAreas: sorted)
+        guard built.index.grid.byteCount >= minimumGridBytes else {
+            return Prepared(index: built.index, interiorPoints: built.interiorPoints, source: .built, problem: problem)
         }
         do {
-            try save(built, interiorPoints: interior, key: key, to: url, layer: layer)
+            try save(built.index, interiorPoints: built.interiorPoints, key: key, to: url, layer: layer)
             // The saved file replaces the tables just built, so that they leave resident memory.
-            let (index, _) = try load(url, sorted: sorted, key: key)
-            return Prepared(index: index, interiorPoints: interior, source: .saved, problem: problem)
+            // Its digest was computed from those tables a moment ago: not read back to check it.
+            let (index, _) = try load(url, sorted: sorted, key: key, checkDigest: false)
+            return Prepared(index: index, interiorPoints: built.interiorPoints, source: .saved, problem: problem)
         } catch {
-            return Prepared(index: built, interiorPoints: interior, source: .built, problem: "\(error)")
+            return Prepared(index: built.index, interiorPoints: built.interiorPoints, source: .built, problem: "\(error)")
         }
     }
 
-    private func load(_ url: URL, sorted: [IndexedArea], key: ContentDigest) throws -> (AreaIndex, [Position?]) {
-        let contents = try AreaIndexFile.read(url, key: key, areaCount: sorted.count)
+    /// The index and interior points built, with no folder involved (what `prepare` does
+    /// without a file, and what a process without an index folder does at every load).
+    public static func build(areas: [IndexedArea]) -> Prepared {
+        build(sortedAreas: AreaIndex.inIndexOrder(areas))
+    }
+
+    private static func build(sortedAreas sorted: [IndexedArea]) -> Prepared {
+        Prepared(index: AreaIndex(sortedAreas: sorted), interiorPoints: IndexedArea.interiorPoints(of: sorted), source: .built, problem: nil)
+    }
+
+    private func load(_ url: URL, sorted: [IndexedArea], key: ContentDigest, checkDigest: Bool = true) throws -> (AreaIndex, [Position?]) {
+        let contents = try AreaIndexFile.read(url, key: key, areaCount: sorted.count, checkDigest: checkDigest)
         let grid = AreaGrid(frame: contents.frame, tables: contents.tables)
         return (AreaIndex(sortedAreas: sorted, boundingBox: contents.boundingBox, grid: grid), contents.interiorPoints)
     }

@@ -14,8 +14,8 @@ struct LayerUploadsController {
     let watcher: DataVersionWatcher
     /// Bytes one upload may have.
     let maxBytes: Int
-    /// Where the published layers' saved area indexes are read from.
-    let indexFiles: AreaIndexFiles?
+    /// The service's published layers, brought up to the store's data version before use.
+    let catalog: LayerCatalog
 
     /// What an upload did: the version and the validation report's repaired and rejected
     /// features (valid ones are only counted).
@@ -95,7 +95,8 @@ struct LayerUploadsController {
         do {
             let made: UploadView
             if q.bool(QueryParameters.publishNow) ?? false {
-                let (info, moved) = try await LayerReassignment.importLayer(imported, into: store, indexFiles: indexFiles)
+                try await watcher.check()
+                let (info, moved) = try await LayerReassignment.importLayer(imported, into: store, others: catalog.snapshot())
                 await watcher.noteCommit()
                 made = view(version: info.version, published: true, moved: moved)
             } else {
@@ -121,8 +122,7 @@ struct LayerUploadsController {
         let moved: Int
         if info.kind == .areas {
             let areas = try await store.areas(layer: layer, version: version)
-            let catalog = LayerCatalog(indexFiles: indexFiles)
-            try await catalog.refresh(from: store)
+            try await watcher.check()
             let index = try await Self.offload { AreaIndex(areas: areas.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) }) }
             moved = try await store.publish(layer: layer, version: version, resolve: LayerReassignment.resolver(layer: layer, index: index, others: catalog.snapshot()))
         } else {

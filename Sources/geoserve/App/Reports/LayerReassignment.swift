@@ -20,12 +20,10 @@ enum LayerReassignment {
     /// The new version's index is built when the first report asks for it: a store without
     /// reports (a first import) never builds it, which took a 300,000-area import from 1,541 to
     /// 616 MB at its peak and from 12.7 to 10.2 s.
-    /// - Parameter indexFiles: where the published layers' saved indexes are read from.
-    static func importLayer(_ layer: LayerImport, into store: any AreaStore, indexFiles: AreaIndexFiles?) async throws -> (info: LayerVersionInfo, moved: Int) {
+    /// - Parameter others: the published layers, for reports that named an area of another one.
+    static func importLayer(_ layer: LayerImport, into store: any AreaStore, others: [String: PublishedLayer]) async throws -> (info: LayerVersionInfo, moved: Int) {
         guard layer.kind == .areas else { return try await store.importAndPublish(layer, resolve: nil) }
-        let catalog = LayerCatalog(indexFiles: indexFiles)
-        try await catalog.refresh(from: store)
-        let (areas, name, others) = (layer.areas, layer.layer, catalog.snapshot())
+        let (areas, name) = (layer.areas, layer.layer)
         let lazy = LazyResolver {
             resolver(layer: name, index: AreaIndex(areas: areas.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) }), others: others)
         }

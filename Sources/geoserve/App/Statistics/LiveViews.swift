@@ -35,7 +35,7 @@ final class LiveViews: Sendable {
     func put(_ key: VersionedKey, _ entry: Entry) {
         let view = Self.view(key)
         views.withLock { views in
-            if let held = views.get(view), held.dataVersion > entry.dataVersion { return }
+            if let held = views.peek(view), held.dataVersion > entry.dataVersion { return }
             views.insert(entry, for: view)
         }
     }

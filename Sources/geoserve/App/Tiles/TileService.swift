@@ -1,5 +1,4 @@
 import Aggregation
-import CMalloc
 import DomainKernel
 import Foundation
 import GeoCore
@@ -52,9 +51,7 @@ final class TileService: Sendable {
             cache = cache.filter { !$0.key.hasPrefix(layer.info.layer + "|") }
             cache[key] = built
         }
-        // Finding the shared borders hashes every point of the layer into short-lived tables
-        // that glibc would otherwise keep (see `LayerCatalog.refresh`).
-        malloc_trim(0)
+        FreedMemory.handBack()
         return built
     }
 
