@@ -7,7 +7,7 @@ import Storage
 /// Not `Sendable`: libpq calls block on the network, and a connection is used by one thread at a
 /// time; `PostgresPool` confines each connection to the thread that holds it.
 final class PostgresConnection {
-    private let conn: OpaquePointer
+    let conn: OpaquePointer
     /// Statements prepared on this connection, by their SQL: the hot paths are parsed and planned
     /// once per connection, not once per call.
     private var prepared: [String: String] = [:]
@@ -177,7 +177,7 @@ final class PostgresConnection {
         return out
     }
 
-    private func statementName(for sql: String) throws(PostgresError) -> String {
+    func statementName(for sql: String) throws(PostgresError) -> String {
         if let name = prepared[sql] { return name }
         let name = "g\(prepared.count)"
         _ = try check(PQprepare(conn, name, sql, 0, nil), operation: "prepare")
@@ -186,7 +186,7 @@ final class PostgresConnection {
     }
 
     /// Turns a result into a value or an error; the result is freed with the value.
-    private func check(_ result: OpaquePointer?, operation: String) throws(PostgresError) -> PostgresResult {
+    func check(_ result: OpaquePointer?, operation: String) throws(PostgresError) -> PostgresResult {
         guard let result else {
             // A null result: out of memory or a connection that cannot send.
             throw isBroken ? .connectionLost(Self.firstLine(PQerrorMessage(conn))) : .server(sqlstate: "XX000", message: "no result")
@@ -238,7 +238,7 @@ private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeP
 }
 
 /// Runs `body` with a C array of C strings (NULL for nil) that live for the call.
-private func withOptionalCStrings<R, E: Error>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>) throws(E) -> R) throws(E) -> R {
+func withOptionalCStrings<R, E: Error>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>) throws(E) -> R) throws(E) -> R {
     let copies: [UnsafeMutablePointer<CChar>?] = strings.map { $0.map { strdup($0) } }
     defer { for c in copies { free(c) } }
     let pointers = copies.map { UnsafePointer($0) } + [nil]

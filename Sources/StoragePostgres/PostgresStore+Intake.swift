@@ -28,8 +28,8 @@ extension PostgresStore {
         let zone = timeZone
         let start = ContinuousClock.now
         do {
-            // The writer lock is taken with BEGIN, in the same round trip.
-            let results = try await pool.writeTransaction("store submissions") { db in
+            // storeBatch opens and commits its transaction itself, in pipelines.
+            let results = try await pool.run("store submissions") { db in
                 try Self.storeBatch(jobs, zone: zone, db)
             }
             pool.configuration.observer?.intakeBatch(size: jobs.count, duration: ContinuousClock.now - start, failed: false)
@@ -46,50 +46,97 @@ extension PostgresStore {
         }
     }
 
-    /// Stores a batch under the writer lock in a fixed number of round trips, whatever its size:
-    /// one read of the keys already used, one of the reporters' recent reports (each only when
-    /// some submission needs it), one of the audit chain's tail, then one statement that writes
-    /// every table. Each submission is decided in arrival order exactly as if it were
-    /// stored alone: a key used earlier in the batch replays that report, and a report accepted
-    /// earlier counts for the 14-day rule of the same reporter's later ones.
+    /// Stores a batch in one transaction of at most three round trips, whatever its size (libpq
+    /// pipelines), in two parts so that the batches of several processes overlap:
+    /// 1. Without the writer lock: the reporters' advisory locks, the keys already used and the
+    ///    reporters' recent reports (a round trip, only when some submission needs one of
+    ///    them), then the reports and their areas.
+    /// 2. The writer lock and the audit chain's tail, sent with the reports' insert; then the
+    ///    audit entries, the counter changes and the commit in one more round trip. The writer
+    ///    lock is thus held for about two round trips and the commit's flush, not for the batch.
+    /// Each submission is decided in arrival order exactly as if it were stored alone: a key used
+    /// earlier in the batch replays that report, and a report accepted earlier counts for the
+    /// 14-day rule of the same reporter's later ones. Across batches and processes, a reporter's
+    /// advisory lock orders the 14-day rule, and the unique index on keys makes a batch that
+    /// raced another with the same key fail as a whole (then each submission runs alone and
+    /// replays the committed report). Lock order is reporters, then the writer lock, then counter
+    /// rows, as every other writer takes the writer lock first and no writer under it waits for
+    /// a reporter's lock: no cycle.
+    ///
+    /// A connection lost before the commit was sent rolled everything back (`lostBeforeCommit`,
+    /// run again by the pool); lost after, the outcome is unknown and the batch is answered 503.
     static func storeBatch(_ jobs: [IntakeJob], zone: TimeZone, _ db: PostgresConnection) throws -> [Result<SubmissionOutcome, any Error>] {
+        var committing = false
+        do {
+            return try storeBatch(jobs, zone: zone, db, committing: &committing)
+        } catch let error as PostgresError {
+            if !db.isBroken, db.isInTransaction { try? db.execute("ROLLBACK") }
+            if error.isConnectionLost { throw committing ? PostgresError.commitOutcomeUnknown : error.lostBeforeCommit() }
+            throw error
+        } catch {
+            if !db.isBroken, db.isInTransaction { try? db.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    private static func storeBatch(_ jobs: [IntakeJob], zone: TimeZone, _ db: PostgresConnection,
+                                   committing: inout Bool) throws -> [Result<SubmissionOutcome, any Error>] {
         func keyOf(_ scope: String, _ key: String) -> String { scope + "\u{0}" + key }
         func priorOf(_ reporter: String, _ kind: ReportKind) -> String { reporter + "\u{0}" + kind.rawValue }
 
-        // What each key was used for: the report and the digest of the request that carried it.
-        var used: [String: (record: ReportRecord, request: String?)] = [:]
+        let reporters = Set(jobs.compactMap { $0.submission.record.reporterID }).sorted()
         let keyed = jobs.compactMap { j in j.submission.idempotencyKey.map { (j.submission.idempotencyScope, $0) } }
+        var reads = [PipelineStatement("BEGIN")]
+        if !reporters.isEmpty {
+            // Taken in one order (of their hashes) so that two batches never wait on each other.
+            reads.append(PipelineStatement("""
+                SELECT pg_advisory_xact_lock(\(reporterLockClass), k) FROM (
+                    SELECT DISTINCT hashtext(r) AS k FROM unnest($1::text[]) AS r ORDER BY 1
+                ) AS ordered
+                """, [.textArray(reporters)]))
+        }
         if !keyed.isEmpty {
-            let found = try db.query("""
+            reads.append(PipelineStatement("""
                 SELECT \(reportColumns), idempotency_scope, idempotency_key, idempotency_request FROM reports
                 WHERE (idempotency_scope, idempotency_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))
-                """, [.textArray(keyed.map(\.0)), .textArray(keyed.map(\.1))])
-            for (i, record) in try readReports(found, db).enumerated() {
-                used[keyOf(found.string(i, reportColumnCount), found.string(i, reportColumnCount + 1))] = (record, found.text(i, reportColumnCount + 2))
-            }
+                """, [.textArray(keyed.map(\.0)), .textArray(keyed.map(\.1))]))
         }
-        var prior: [String: [PriorReport]] = [:]
-        let reporters = Set(jobs.compactMap { $0.submission.record.reporterID })
         if !reporters.isEmpty {
-            let recent = try db.query("""
+            reads.append(PipelineStatement("""
                 SELECT reporter_id, kind, id, submitted_at, status FROM (
                     SELECT reporter_id, kind, id, submitted_at, status,
                            row_number() OVER (PARTITION BY reporter_id, kind ORDER BY submitted_at DESC) AS n
                     FROM reports WHERE reporter_id = ANY($1::text[])
                 ) AS latest WHERE n <= 50 ORDER BY reporter_id, kind, submitted_at DESC
-                """, [.textArray(reporters.sorted())])
+                """, [.textArray(reporters)]))
+        }
+        var read: ArraySlice<PostgresResult> = []
+        var begin: [PipelineStatement] = []
+        if reads.count > 1 {
+            read = try db.pipeline(reads).dropFirst()  // BEGIN's result
+            if !reporters.isEmpty { read = read.dropFirst() }  // the locks'
+        } else {
+            begin = reads  // nothing to read: BEGIN goes with the writes
+        }
+
+        // What each key was used for: the report and the digest of the request that carried it.
+        var used: [String: (record: ReportRecord, request: String?)] = [:]
+        if !keyed.isEmpty, let found = read.popFirst() {
+            for (i, record) in try readReports(found, db).enumerated() {
+                used[keyOf(found.string(i, reportColumnCount), found.string(i, reportColumnCount + 1))] = (record, found.text(i, reportColumnCount + 2))
+            }
+        }
+        var prior: [String: [PriorReport]] = [:]
+        if !reporters.isEmpty, let recent = read.popFirst() {
             for i in 0..<recent.count {
                 prior[priorOf(recent.string(i, 0), try recent.reportKind(i, 1)), default: []]
                     .append(PriorReport(id: recent.string(i, 2), submittedAt: Timestamp.parse(recent.string(i, 3)), status: try recent.reportStatus(i, 4) ?? .pending))
             }
         }
 
-        var audit = try auditTail(db)
-        var entries: [(AuditTail, AuditFields)] = []
         var accepted: [ReportRecord] = []
         var acceptedKeys: [String?] = []
         var acceptedRequests: [String?] = []
-        var counters = CounterChanges(zone: zone)
         var results: [Result<SubmissionOutcome, any Error>] = []
         results.reserveCapacity(jobs.count)
         for job in jobs {
@@ -107,57 +154,76 @@ extension PostgresStore {
                 prior[priorOf(reporter, r.kind), default: []].insert(PriorReport(id: r.id, submittedAt: r.submittedAt, status: r.status), at: 0)
             }
             if let key { used[key] = (r, job.submission.requestDigest) }
-            let fields = AuditFields(reportID: r.id, actor: r.reporterID ?? "anonymous", at: Timestamp.format(r.submittedAt), action: "submit", to: r.status)
-            audit = audit.next(fields)
-            entries.append((audit, fields))
             accepted.append(r)
             acceptedKeys.append(job.submission.idempotencyKey)
             acceptedRequests.append(job.submission.requestDigest)
-            counters.add(from: nil, to: r)
             results.append(.success(.created(r)))
         }
-        guard !accepted.isEmpty else { return results }
+        guard !accepted.isEmpty else {
+            if begin.isEmpty { try db.execute("ROLLBACK") }
+            return results
+        }
 
-        // Every write of the batch in one statement, one round trip: data-modifying CTEs all run,
-        // whatever the final statement reads.
+        // The reports and their areas in one statement (data-modifying CTEs all run, whatever the
+        // final statement reads), then the writer lock and the audit chain's tail.
         let areas = accepted.flatMap { r in r.areas.map { (r.id, $0) } }
-        let cells = counters.nonZero
-        try db.query("""
+        let insertReports = PipelineStatement("""
             WITH new_reports AS (
                 INSERT INTO reports (id, kind, status, version, reporter_id, idempotency_scope, idempotency_key, idempotency_request,
                                      occurred_on, submitted_at, updated_at, lon, lat, payload, group_key)
                 SELECT id, kind, status, version::integer, reporter_id, scope, key, request, occurred_on, submitted_at, submitted_at,
                        lon::double precision, lat::double precision, payload, group_key
                 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                            $10::text[], $11::text[], $12::text[], $13::text[], $35::text[])
+                            $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
                      AS t (id, kind, status, version, reporter_id, scope, key, occurred_on, submitted_at, lon, lat, payload, group_key, request)
-            ), new_areas AS (
-                INSERT INTO report_areas (report_id, layer, layer_version, area_id)
-                SELECT report_id, layer, layer_version::integer, area_id FROM unnest($14::text[], $15::text[], $16::text[], $17::text[])
-                     AS t (report_id, layer, layer_version, area_id)
-            ), new_audit AS (
-                INSERT INTO audit (sequence, report_id, actor, at, action, from_status, to_status, reason, hash)
-                SELECT sequence::bigint, report_id, actor, at, action, from_status, to_status, reason, hash
-                FROM unnest($18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::text[], $25::text[], $26::text[])
-                     AS t (sequence, report_id, actor, at, action, from_status, to_status, reason, hash)
             )
-            INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n, data_version)
-            SELECT layer, basis, area_id, day, kind, status, grp, n::bigint, \(currentVersionSQL)
-            FROM unnest($27::text[], $28::text[], $29::text[], $30::text[], $31::text[], $32::text[], $33::text[], $34::text[])
-                 AS t (layer, basis, area_id, day, kind, status, grp, n)
-            ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = counters.n + excluded.n, data_version = excluded.data_version
+            INSERT INTO report_areas (report_id, layer, layer_version, area_id)
+            SELECT report_id, layer, layer_version::integer, area_id FROM unnest($15::text[], $16::text[], $17::text[], $18::text[])
+                 AS t (report_id, layer, layer_version, area_id)
             """, [.textArray(accepted.map(\.id)), .textArray(accepted.map(\.kind.rawValue)), .textArray(accepted.map(\.status.rawValue)),
                   .textArray(accepted.map { String($0.version) }), .textArray(accepted.map(\.reporterID)), .textArray(accepted.map { $0.reporterID ?? "anonymous" }),
                   .textArray(acceptedKeys),
                   .textArray(accepted.map(\.occurredOn.iso)), .textArray(accepted.map { Timestamp.format($0.submittedAt) }),
                   .textArray(accepted.map { $0.lon.map { "\($0)" } }), .textArray(accepted.map { $0.lat.map { "\($0)" } }),
                   .textArray(accepted.map { String(decoding: $0.payload, as: UTF8.self) }), .textArray(accepted.map(\.group)),
+                  .textArray(acceptedRequests),
                   .textArray(areas.map(\.0)), .textArray(areas.map(\.1.layer)), .textArray(areas.map { String($0.1.layerVersion) }),
-                  .textArray(areas.map(\.1.areaID)),
-                  .textArray(entries.map { String($0.0.sequence) }), .textArray(entries.map(\.1.reportID)), .textArray(entries.map(\.1.actor)),
+                  .textArray(areas.map(\.1.areaID))])
+        begin.append(contentsOf: [insertReports, PipelineStatement(lockWriter), PipelineStatement(auditTailSQL)])
+        var audit = auditTail(try db.pipeline(begin).last!, db)
+
+        // Under the writer lock from here to the commit.
+        var entries: [(AuditTail, AuditFields)] = []
+        var counters = CounterChanges(zone: zone)
+        for r in accepted {
+            let fields = AuditFields(reportID: r.id, actor: r.reporterID ?? "anonymous", at: Timestamp.format(r.submittedAt), action: "submit", to: r.status)
+            audit = audit.next(fields)
+            entries.append((audit, fields))
+            counters.add(from: nil, to: r)
+        }
+        let cells = counters.nonZero
+        let writeAudit = PipelineStatement("""
+            WITH new_audit AS (
+                INSERT INTO audit (sequence, report_id, actor, at, action, from_status, to_status, reason, hash)
+                SELECT sequence::bigint, report_id, actor, at, action, from_status, to_status, reason, hash
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+                     AS t (sequence, report_id, actor, at, action, from_status, to_status, reason, hash)
+            )
+            INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n, data_version)
+            SELECT layer, basis, area_id, day, kind, status, grp, n::bigint, \(currentVersionSQL)
+            FROM unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[])
+                 AS t (layer, basis, area_id, day, kind, status, grp, n)
+            ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = counters.n + excluded.n, data_version = excluded.data_version
+            """, [.textArray(entries.map { String($0.0.sequence) }), .textArray(entries.map(\.1.reportID)), .textArray(entries.map(\.1.actor)),
                   .textArray(entries.map(\.1.at)), .textArray(entries.map(\.1.action)), .textArray(entries.map { $0.1.from?.rawValue }),
                   .textArray(entries.map { $0.1.to?.rawValue }), .textArray(entries.map(\.1.reason)), .textArray(entries.map(\.0.hash)),
-               ] + counterKeyArrays(cells) + [.textArray(cells.map { String($0.change) }), .textArray(acceptedRequests)])
+               ] + counterKeyArrays(cells) + [.textArray(cells.map { String($0.change) })])
+        committing = true
+        _ = try db.pipeline([writeAudit, PipelineStatement("COMMIT")])
         return results
     }
+
+    /// The class of the advisory locks that order one reporter's submissions (the second key is
+    /// the hash of the reporter's id); distinct from every other lock the store takes.
+    static let reporterLockClass: Int32 = 0x6773_7231
 }

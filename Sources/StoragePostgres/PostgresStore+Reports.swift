@@ -70,9 +70,15 @@ extension PostgresStore: ReportStore {
 
     /// The last entry in the audit table, or the chain's start when the trail is empty.
     static func auditTail(_ db: PostgresConnection) throws -> AuditTail {
-        let last = try db.query("SELECT sequence, hash FROM audit ORDER BY sequence DESC LIMIT 1")
-        return last.count > 0 ? AuditTail(sequence: Int(last.int(0, 0)), hash: last.string(0, 1), key: db.auditKey) : .start(db.auditKey)
+        auditTail(try db.query(auditTailSQL), db)
     }
+
+    /// The tail from the result of `auditTailSQL`.
+    static func auditTail(_ last: PostgresResult, _ db: PostgresConnection) -> AuditTail {
+        last.count > 0 ? AuditTail(sequence: Int(last.int(0, 0)), hash: last.string(0, 1), key: db.auditKey) : .start(db.auditKey)
+    }
+
+    static let auditTailSQL = "SELECT sequence, hash FROM audit ORDER BY sequence DESC LIMIT 1"
 
     public func report(id: String) async throws -> ReportRecord? {
         try await pool.run("read a report") { db in try Self.loadReport(id: id, db) }
@@ -119,21 +125,30 @@ extension PostgresStore: ReportStore {
 extension PostgresValue {
     /// A `text[]` parameter, in PostgreSQL's array literal syntax; nil elements are NULL.
     static func textArray(_ values: [String?]) -> Self {
-        var out = "{"
+        // Built as UTF-8 bytes: a batch of intake sends 30 such arrays, and appending to a
+        // String scalar by scalar cost about 20 µs of the service's 130 µs of CPU per report
+        // under load. A quote or backslash byte never occurs inside a multi-byte UTF-8
+        // sequence, so escaping by byte is exact.
+        var out: [UInt8] = []
+        out.reserveCapacity(2 + values.count * 24)
+        out.append(UInt8(ascii: "{"))
         for (i, value) in values.enumerated() {
-            if i > 0 { out += "," }
-            guard let value else {
-                out += "NULL"
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            guard var value else {
+                out.append(contentsOf: "NULL".utf8)
                 continue
             }
-            out += "\""
-            for c in value.unicodeScalars {
-                if c == "\"" || c == "\\" { out += "\\" }
-                out.unicodeScalars.append(c)
+            out.append(UInt8(ascii: "\""))
+            value.withUTF8 { bytes in
+                for byte in bytes {
+                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { out.append(UInt8(ascii: "\\")) }
+                    out.append(byte)
+                }
             }
-            out += "\""
+            out.append(UInt8(ascii: "\""))
         }
-        return .text(out + "}")
+        out.append(UInt8(ascii: "}"))
+        return .text(String(decoding: out, as: UTF8.self))
     }
 
     static func textArray(_ values: [String]) -> Self { textArray(values.map(Optional.some)) }

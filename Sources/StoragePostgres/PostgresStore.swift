@@ -11,7 +11,10 @@ import Synchronization
 ///   chain over the installation, so its appends need a total order; holding the lock for the
 ///   whole transaction also makes the 14-day rule and idempotency keys (checked, then inserted)
 ///   and counter changes exact across processes. Plain reads are not blocked by it. Intake
-///   amortises the lock with group commit: one transaction per batch of submissions.
+///   amortises the lock with group commit (one transaction per batch of submissions) and takes
+///   it late: a batch writes its reports and their areas first, under advisory locks of its
+///   reporters, and holds the writer lock only for the audit entries, the counters and the
+///   commit, so the batches of several processes overlap (see `storeBatch`).
 /// - Claims, accounts, tokens and secrets, which touch one row and no chain, rely on row locks
 ///   and unique constraints (`INSERT … ON CONFLICT`) instead.
 /// - Layer versions are numbered under a row lock on the layer.
@@ -44,7 +47,10 @@ public final class PostgresStore: Sendable {
 
     /// The statements that open a transaction holding the writer lock (see the type's comment),
     /// sent in one round trip.
-    static let beginWriting = "BEGIN; LOCK TABLE audit IN EXCLUSIVE MODE"
+    static let beginWriting = "BEGIN; \(lockWriter)"
+
+    /// The writer lock alone, for a transaction that takes it late (intake).
+    static let lockWriter = "LOCK TABLE audit IN EXCLUSIVE MODE"
 
     /// Moves the data version on, inside the caller's transaction; the trigger notifies every
     /// listening process when the transaction commits.

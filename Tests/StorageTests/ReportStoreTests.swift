@@ -120,6 +120,73 @@ struct ReportStoreTests {
         #expect(halls == 249)
     }
 
+    @Test("two stores on one database, as two processes: each key is stored once and replayed through the other, a reporter's one-report rule holds across both, and transitions running meanwhile leave the audit chain and counters clean",
+          arguments: StoreBackend.allCases)
+    func acrossProcesses(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let stores = [t.store, try t.reopen()]
+        let reporter = try await t.store.createAccount(email: "r@campus.example", role: .reporter, passwordHash: "h").id
+        for i in 0..<20 { _ = try await t.store.submit(ReportSubmission(record: record("v\(i)"), idempotencyKey: nil)) { _ in } }
+        let head = try await t.store.auditHead().sequence
+
+        enum Outcome: Sendable { case submitted(key: Int, SubmissionOutcome?), ruled(stored: Bool), transitioned(Bool) }
+        let outcomes = await withTaskGroup(of: Outcome.self) { group in
+            for i in 0..<60 {
+                // Keys 0..<30, each sent twice, once through each store, with the same request.
+                let store = stores[i % 2]
+                group.addTask {
+                    let sub = ReportSubmission(record: record("k\(i)"), idempotencyKey: "key-\(i % 30)", requestDigest: "body-\(i % 30)")
+                    return .submitted(key: i % 30, try? await store.submit(sub) { _ in })
+                }
+            }
+            for i in 0..<20 {
+                // At most one report of this reporter: the rule the 14-day check stands for.
+                let store = stores[i % 2]
+                group.addTask {
+                    do {
+                        _ = try await store.submit(ReportSubmission(record: record("m\(i)", reporter: reporter), idempotencyKey: nil)) { prior in
+                            if !prior.isEmpty { throw Refused() }
+                        }
+                        return .ruled(stored: true)
+                    } catch { return .ruled(stored: false) }
+                }
+                group.addTask {
+                    .transitioned((try? await store.transition(reportID: "v\(i)", .verify, reason: nil, actor: "admin", expectedVersion: nil)) != nil)
+                }
+            }
+            var all: [Outcome] = []
+            for await o in group { all.append(o) }
+            return all
+        }
+        var byKey: [Int: [SubmissionOutcome?]] = [:]
+        var ruled = 0, transitioned = 0
+        for o in outcomes {
+            switch o {
+            case .submitted(let key, let outcome): byKey[key, default: []].append(outcome)
+            case .ruled(let stored): ruled += stored ? 1 : 0
+            case .transitioned(let ok): transitioned += ok ? 1 : 0
+            }
+        }
+        for key in 0..<30 {
+            let both = try #require(byKey[key]).compactMap { $0 }
+            try #require(both.count == 2, "key \(key): a submission failed")
+            // One created, one replayed, both naming the one stored report.
+            #expect(both.filter { if case .created = $0 { true } else { false } }.count == 1, "key \(key)")
+            #expect(Set(both.map(\.record.id)).count == 1, "key \(key)")
+            let stored = [try await t.store.report(id: "k\(key)"), try await t.store.report(id: "k\(key + 30)")].compactMap { $0 }
+            #expect(stored.map(\.id) == [both[0].record.id], "key \(key)")
+        }
+        #expect(ruled == 1)
+        #expect(transitioned == 20)
+        for store in stores {
+            #expect(try await store.verifyAuditChain() == nil)
+            #expect(try await store.checkCounters().isEmpty)
+        }
+        // 30 + 1 submissions and 20 verifications, each one entry of the one chain.
+        #expect(try await t.store.auditHead().sequence == head + 51)
+    }
+
     @Test("a check that refuses leaves nothing behind, and sees the reporter's earlier reports", arguments: StoreBackend.allCases)
     func check(backend: StoreBackend) async throws {
         let t = try await backend.make()
@@ -214,6 +281,15 @@ struct TimeOrderedIDTests {
         #expect(UUID(uuidString: id) != nil)
         let variant = id[id.index(id.startIndex, offsetBy: 19)]
         #expect("89ab".contains(variant))
+        // The exact layout, as ids already stored have it: the generator's first word low byte
+        // first from the seventh byte (its byte 6 under the version, 7, then 0, 1, 2), the second
+        // word's bytes 3 to 7 after it, version and variant bits set.
+        struct Fixed: RandomNumberGenerator {
+            var words: [UInt64] = [0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210]
+            mutating func next() -> UInt64 { words.removeFirst() }
+        }
+        var fixed = Fixed()
+        #expect(TimeOrderedID.make(milliseconds: 0x0192_F3A4_5B6C, using: &fixed) == "0192f3a4-5b6c-7301-afcd-ab7698badcfe")
     }
 
     @Test("a later millisecond sorts later, and ids of one millisecond differ")
