@@ -189,35 +189,41 @@ extension PostgresStore {
                   .textArray(acceptedRequests),
                   .textArray(areas.map(\.0)), .textArray(areas.map(\.1.layer)), .textArray(areas.map { String($0.1.layerVersion) }),
                   .textArray(areas.map(\.1.areaID))])
+        // Everything but the chain's links is prepared before the writer lock is taken: the lock
+        // is then held only for linking, one round trip and the commit.
+        let fields = accepted.map { r in
+            AuditFields(reportID: r.id, actor: r.reporterID ?? "anonymous", at: Timestamp.format(r.submittedAt), action: "submit", to: r.status)
+        }
+        var counters = CounterChanges(zone: zone)
+        for r in accepted { counters.add(from: nil, to: r) }
+        let cells = counters.nonZero
+        let unlinked: [PostgresValue] = [
+            .textArray(fields.map(\.reportID)), .textArray(fields.map(\.actor)), .textArray(fields.map(\.at)), .textArray(fields.map(\.action)),
+            .textArray(fields.map { $0.from?.rawValue }), .textArray(fields.map { $0.to?.rawValue }), .textArray(fields.map(\.reason)),
+        ] + counterKeyArrays(cells) + [.textArray(cells.map { String($0.change) })]
+
         begin.append(contentsOf: [insertReports, PipelineStatement(lockWriter), PipelineStatement(auditTailSQL)])
         var audit = auditTail(try db.pipeline(begin).last!, db)
-
         // Under the writer lock from here to the commit.
-        var entries: [(AuditTail, AuditFields)] = []
-        var counters = CounterChanges(zone: zone)
-        for r in accepted {
-            let fields = AuditFields(reportID: r.id, actor: r.reporterID ?? "anonymous", at: Timestamp.format(r.submittedAt), action: "submit", to: r.status)
-            audit = audit.next(fields)
-            entries.append((audit, fields))
-            counters.add(from: nil, to: r)
+        var links: [AuditTail] = []
+        links.reserveCapacity(fields.count)
+        for entry in fields {
+            audit = audit.next(entry)
+            links.append(audit)
         }
-        let cells = counters.nonZero
         let writeAudit = PipelineStatement("""
             WITH new_audit AS (
                 INSERT INTO audit (sequence, report_id, actor, at, action, from_status, to_status, reason, hash)
                 SELECT sequence::bigint, report_id, actor, at, action, from_status, to_status, reason, hash
                 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
-                     AS t (sequence, report_id, actor, at, action, from_status, to_status, reason, hash)
+                     AS t (report_id, actor, at, action, from_status, to_status, reason, sequence, hash)
             )
             INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n, data_version)
             SELECT layer, basis, area_id, day, kind, status, grp, n::bigint, \(currentVersionSQL)
             FROM unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[])
                  AS t (layer, basis, area_id, day, kind, status, grp, n)
             ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = counters.n + excluded.n, data_version = excluded.data_version
-            """, [.textArray(entries.map { String($0.0.sequence) }), .textArray(entries.map(\.1.reportID)), .textArray(entries.map(\.1.actor)),
-                  .textArray(entries.map(\.1.at)), .textArray(entries.map(\.1.action)), .textArray(entries.map { $0.1.from?.rawValue }),
-                  .textArray(entries.map { $0.1.to?.rawValue }), .textArray(entries.map(\.1.reason)), .textArray(entries.map(\.0.hash)),
-               ] + counterKeyArrays(cells) + [.textArray(cells.map { String($0.change) })])
+            """, Array(unlinked[0..<7]) + [.textArray(links.map { String($0.sequence) }), .textArray(links.map(\.hash))] + unlinked[7...])
         committing = true
         _ = try db.pipeline([writeAudit, PipelineStatement("COMMIT")])
         return results

@@ -27,6 +27,8 @@ public final class PostgresStore: Sendable {
     let listener: PostgresListener
     /// The campus's time zone: report days and counter days are its days.
     public let timeZone: TimeZone
+    /// Up to this many wrong cells a counter rebuild upserts them; beyond, it rewrites the table.
+    let rebuildUpsertLimit: Int
 
     /// A store on the database at `location` (a libpq URI or key=value string). Nothing connects
     /// until the first call.
@@ -35,10 +37,11 @@ public final class PostgresStore: Sendable {
     ///   - statementTimeout: the longest one statement may run.
     ///   - observer: told of every call's duration (the service's metrics).
     public init(location: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!, connections: Int = 4,
-                statementTimeout: Duration = .seconds(30), observer: (any StoreObserver)? = nil) {
+                statementTimeout: Duration = .seconds(30), observer: (any StoreObserver)? = nil, rebuildUpsertLimit: Int = 20_000) {
         pool = PostgresPool(.init(location: location, size: max(1, connections), statementTimeout: statementTimeout, observer: observer))
         listener = PostgresListener(pool: pool)
         self.timeZone = timeZone
+        self.rebuildUpsertLimit = rebuildUpsertLimit
     }
 
     deinit {

@@ -4,6 +4,7 @@ import Foundation
 import ReportVerification
 import Storage
 import Testing
+@testable import StoragePostgres
 
 /// A small deterministic generator (SplitMix64), so a failing sequence can be replayed.
 struct SeededGenerator: RandomNumberGenerator {
@@ -82,5 +83,35 @@ struct CounterStoreTests {
         #expect(try await s.rebuildCounters() == 1)
         #expect(try await s.checkCounters().isEmpty)
         #expect(try await s.dataVersion() == before + 1)
+    }
+
+    @Test("area ids and groups holding tabs, line breaks, backslashes, quotes or the text \\N are recounted and rebuilt exactly",
+          arguments: StoreBackend.allCases)
+    func awkwardText(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
+        let odd = ["a\tb\\c\nd\"e,f\r", "\\N", "ü\\\\t"]
+        for (i, id) in odd.enumerated() {
+            var r = record("r\(i)")
+            r.areas = [AreaAssignment(layer: "halls", layerVersion: 1, areaID: id)]
+            r.group = id + "|group"
+            _ = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil)) { _ in }
+            _ = try await s.transition(reportID: r.id, .verify, reason: nil, actor: "v", expectedVersion: nil)
+        }
+        #expect(try await s.checkCounters().isEmpty)
+        // Both ways a rebuild writes: upserting the wrong cells, and on PostgreSQL, when most
+        // cells are wrong, replacing them all through COPY.
+        for replaceAll in [false, true] {
+            try t.raw("DELETE FROM counters")
+            // Three reports, each counted by occurred, submitted and verified day.
+            #expect(try await s.checkCounters().count == 9)
+            let rebuilder = replaceAll && backend == .postgres ? PostgresStore(location: t.location, timeZone: t.timeZone, rebuildUpsertLimit: 0) : s
+            #expect(try await rebuilder.rebuildCounters() == 9)
+            #expect(try await s.checkCounters().isEmpty)
+            let cells = try await s.counterSnapshot(layer: "halls", basis: .verified).cells
+            #expect(Set(cells.map(\.0.areaID)) == Set(odd))
+            #expect(Set(cells.map(\.0.group)) == Set(odd.map { $0 + "|group" }))
+        }
     }
 }
