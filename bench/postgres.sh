@@ -199,6 +199,7 @@ log "PostgreSQL $pg_version on 127.0.0.1:$pgport ($pg_settings; data on $fs_type
 checkpoint() { psql_ -d postgres -c CHECKPOINT; }
 
 # --- geoserve servers and wrk --------------------------------------------------------------------
+keys_for() { echo "$work/run/$(basename "${1%%\?*}").keys"; }  # database -> its key file
 start_server() {  # name database demo-data; sets server_pid[name], server_base[name]
   local name=$1 db=$2 demo=$3 logf=$work/logs/$1.log attempt port pid extra=()
   case $db in postgres://*) [ -z "$db_conns" ] || extra=(--database-connections "$db_conns") ;; esac
@@ -206,7 +207,10 @@ start_server() {  # name database demo-data; sets server_pid[name], server_base[
     port=$(free_port)
     # Run from the work folder with an attachments folder there: geoserve's default for
     # PostgreSQL is var/attachments under the working folder.
-    (cd "$work/run" && GEOSERVE_ATTACHMENTS="$work/run/attachments" GEOSERVE_ANONYMOUS_PER_MINUTE=0 exec "$bin" serve --port "$port" \
+    # Each database is an installation of its own with its own key file (geoserve refuses a key
+    # file made for another database); processes on one database share it.
+    (cd "$work/run" && GEOSERVE_ATTACHMENTS="$work/run/attachments" GEOSERVE_KEYS="$(keys_for "$db")" \
+      GEOSERVE_ANONYMOUS_PER_MINUTE=0 exec "$bin" serve --port "$port" \
       --database "$db" --demo-data "$demo" --log-level error "${extra[@]}") >> "$logf" 2>&1 &
     pid=$!
     server_pid[$name]=$pid
@@ -424,9 +428,9 @@ workload_items() {
   psql_ -d postgres -c "CREATE DATABASE items"
   uri=$(pg_uri items)
   log "items: importing the peers' campus halls as bhalls into PostgreSQL and SQLite"
-  "$bin" import-areas "$data/campus_halls.geojson" --layer bhalls --database "$uri" >> "$work/logs/items.log" 2>&1 \
+  GEOSERVE_KEYS=$(keys_for "$uri") "$bin" import-areas "$data/campus_halls.geojson" --layer bhalls --database "$uri" >> "$work/logs/items.log" 2>&1 \
     || die "import-areas bhalls into PostgreSQL failed: $(tail -5 "$work/logs/items.log")"
-  "$bin" import-areas "$data/campus_halls.geojson" --layer bhalls --database "$sqlite" >> "$work/logs/items.log" 2>&1 \
+  GEOSERVE_KEYS=$(keys_for "$sqlite") "$bin" import-areas "$data/campus_halls.geojson" --layer bhalls --database "$sqlite" >> "$work/logs/items.log" 2>&1 \
     || die "import-areas bhalls into SQLite failed: $(tail -5 "$work/logs/items.log")"
   start_server items_pg "$uri" none
   start_server items_sqlite "$sqlite" none

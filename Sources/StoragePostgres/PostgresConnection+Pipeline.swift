@@ -30,7 +30,9 @@ extension PostgresConnection {
             names.append(statement.parameters.isEmpty ? nil : try statementName(for: statement.sql))
         }
         guard PQenterPipelineMode(conn) == 1 else { throw lostOrFailed("pipeline") }
-        defer { _ = PQexitPipelineMode(conn) }
+        // Leaving pipeline mode fails while results are unread (a send or read that failed part
+        // way): such a connection is never used again.
+        defer { if PQexitPipelineMode(conn) != 1 { abandon() } }
         for (statement, name) in zip(statements, names) {
             let texts = statement.parameters.map(\.text)
             let sent = withOptionalCStrings(texts) { values in

@@ -39,9 +39,17 @@ final class PostgresConnection {
         PQfinish(conn)
     }
 
-    /// Whether the connection is lost (the server went away or closed it): such a connection is
-    /// discarded, never reused.
-    var isBroken: Bool { PQstatus(conn) != CONNECTION_OK }
+    /// Whether the connection is lost (the server went away or closed it) or was left in a state
+    /// it cannot leave (`abandon`): such a connection is discarded, never reused.
+    var isBroken: Bool { abandoned || PQstatus(conn) != CONNECTION_OK }
+
+    /// Set when a pipeline could not be finished and left: results would be out of step.
+    private var abandoned = false
+
+    /// Marks the connection as not to be used again.
+    func abandon() {
+        abandoned = true
+    }
 
     /// Whether an idle connection can still be used. A server that stopped or restarted closed
     /// its end, which leaves the socket readable. Costs no round trip, so a stale connection is replaced before a statement is lost on it.

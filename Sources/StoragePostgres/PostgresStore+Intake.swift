@@ -163,6 +163,16 @@ extension PostgresStore {
             if begin.isEmpty { try db.execute("ROLLBACK") }
             return results
         }
+        if !keyed.isEmpty {
+            // Keys are inserted in one order in every batch: two batches that each hold a key the
+            // other is inserting would otherwise wait on each other until the deadlock check.
+            let order = accepted.indices.sorted { a, b in
+                let (x, y) = (acceptedKeys[a].map { keyOf(accepted[a].reporterID ?? "anonymous", $0) },
+                              acceptedKeys[b].map { keyOf(accepted[b].reporterID ?? "anonymous", $0) })
+                return (x ?? "\u{10FFFF}").utf8.lexicographicallyPrecedes((y ?? "\u{10FFFF}").utf8)
+            }
+            (accepted, acceptedKeys, acceptedRequests) = (order.map { accepted[$0] }, order.map { acceptedKeys[$0] }, order.map { acceptedRequests[$0] })
+        }
 
         // The reports and their areas in one statement (data-modifying CTEs all run, whatever the
         // final statement reads), then the writer lock and the audit chain's tail.
