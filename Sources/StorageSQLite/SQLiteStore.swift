@@ -48,7 +48,7 @@ public final class SQLiteStore: Sendable {
             PRAGMA synchronous = FULL;
             PRAGMA foreign_keys = ON;
             PRAGMA cache_size = -65536;
-            PRAGMA mmap_size = 268435456;
+            PRAGMA mmap_size = \(Self.mmapSize);
             PRAGMA temp_store = MEMORY;
             """)
         connection = ConfinedConnection(c)
@@ -58,6 +58,9 @@ public final class SQLiteStore: Sendable {
         try reader.execute("PRAGMA busy_timeout = 5000; PRAGMA query_only = ON;")
         versionReader = ConfinedConnection(reader)
     }
+
+    /// Bytes of the database file the writer connection reads through a memory map.
+    static let mmapSize = 268_435_456
 
     /// Runs `body` with the connection on the store's queue. The observer hears of it under the
     /// calling method's name (`#function` up to its parameters: a fixed set, never data).
@@ -284,6 +287,13 @@ extension SQLiteStore: AreaStore {
 
     public func areas(layer: String, version: Int) async throws -> [StoredArea] {
         let rows: [StoredArea.Row] = try await run { db in
+            // Read without the memory map: a layer is read once, whole, and through the map its
+            // pages would stay in the process's resident set afterwards (85 MB of 465 at 300,000
+            // areas). Turning the map off also lets go of the pages touched so far; it comes
+            // back, empty, for the next statement, and the page cache the read filled instead is
+            // handed back.
+            try db.execute("PRAGMA mmap_size = 0")
+            defer { try? db.execute("PRAGMA shrink_memory; PRAGMA mmap_size = \(Self.mmapSize)") }
             let s = try db.prepare("SELECT area_id, name, properties, geometry FROM areas WHERE layer = ? AND version = ? ORDER BY area_id")
                 .bind(.text(layer), .int(Int64(version)))
             var out: [StoredArea.Row] = []

@@ -70,9 +70,18 @@ struct MultiProcessTests {
         try await ImportAreasCommand.parse([file.appendingPathComponent("blocks.geojson").path, "--layer", "blocks", "--database", db, "--keys", testKeysPath(for: db)]).run()
         let imported = ContinuousClock.now
         for server in servers {
-            #expect(try await eventually(within: 1) { try await server.get("/collections/blocks").0 == 200 })
+            // When the request that found the layer was sent: under the whole suite's load one
+            // request can take a tenth of a second, which is the test's time, not the service's.
+            var askedAt: ContinuousClock.Instant?
+            _ = try await eventually(within: 3) {
+                let asked = ContinuousClock.now
+                guard try await server.get("/collections/blocks").0 == 200 else { return false }
+                askedAt = asked
+                return true
+            }
+            let served = try #require(askedAt, "the layer was never served")
+            #expect(served - imported < .seconds(1))
         }
-        #expect(ContinuousClock.now - imported < .seconds(1))
     }
 
     @Test("the same report verified at once through two processes: one 200, one 409, counted once")

@@ -49,7 +49,7 @@ struct PlacesController {
         let hits = catalog.snapshot().values.sorted { $0.info.layer < $1.info.layer }.compactMap { layer -> Containing.Hit? in
             guard let index = layer.areaIndex, let i = index.locate(lon: lon, lat: lat) else { return nil }
             guard let f = layer.feature(id: index.areas[i].id) else { return nil }
-            return .init(layer: layer.info.layer, layerVersion: layer.info.version, id: f.id, name: f.name, properties: f.properties)
+            return .init(layer: layer.info.layer, layerVersion: layer.info.version, id: f.id, name: f.name, properties: layer.properties(of: f.id))
         }
         return Containing(lon: lon, lat: lat, areas: hits)
     }
@@ -68,7 +68,7 @@ struct PlacesController {
             for n in layer.pointIndex!.nearest(lon: lon, lat: lat, count: k) {
                 let f = layer.feature(id: n.site.id)
                 found.append(.init(layer: layer.info.layer, id: n.site.id, name: f?.name, lon: n.site.lon, lat: n.site.lat,
-                                   distanceMetres: (n.distanceMetres * 10).rounded() / 10, properties: f?.properties ?? [:]))
+                                   distanceMetres: (n.distanceMetres * 10).rounded() / 10, properties: layer.properties(of: n.site.id)))
             }
         }
         found.sort { $0.distanceMetres != $1.distanceMetres ? $0.distanceMetres < $1.distanceMetres : ($0.layer, $0.id) < ($1.layer, $1.id) }

@@ -8,22 +8,10 @@ import Storage
 enum CollectionSchema {
     static func document(_ layer: PublishedLayer, statistics flat: FlatStatistics, base: String) -> String {
         var properties: [String] = []
-        if layer.features.contains(where: { $0.name != nil }) {
+        if layer.hasNames {
             properties.append(#""name":{"type":"string","title":"name"}"#)
         }
-        var types: [String: String] = [:]
-        for f in layer.features {
-            for (key, value) in f.properties where key != "name" {
-                let type: String
-                switch value {
-                case .number(let n): type = n == n.rounded() && types[key] != "number" ? "integer" : "number"
-                case .string: type = "string"
-                case .bool: type = "boolean"
-                default: type = "object"
-                }
-                if let known = types[key], known != type { types[key] = known == "integer" && type == "number" ? "number" : "string" } else { types[key] = type }
-            }
-        }
+        let types = layer.propertyTypes
         for key in types.keys.sorted() { properties.append(JSONText.string(key) + #":{"type":"# + JSONText.string(types[key]!) + "}") }
         for field in flat.fields {
             properties.append(JSONText.string(field.name) + #":{"type":"# + (field.isInteger ? #""integer""# : #""number""#)
@@ -38,5 +26,24 @@ enum CollectionSchema {
         s += #""geometry":{"type":"object","format":"# + JSONText.string(geometry) + #","x-ogc-role":"primary-geometry"},"#
         s += #""properties":{"type":"object","properties":{"# + properties.joined(separator: ",") + "}}}}"
         return s
+    }
+
+    /// Each property's JSON Schema type over a layer's features (a key whose values disagree is
+    /// `number` for integers and fractions, `string` otherwise); `name` is the name column's.
+    static func propertyTypes(_ features: [StoredArea]) -> [String: String] {
+        var types: [String: String] = [:]
+        for f in features {
+            for (key, value) in f.properties where key != "name" {
+                let type: String
+                switch value {
+                case .number(let n): type = n == n.rounded() && types[key] != "number" ? "integer" : "number"
+                case .string: type = "string"
+                case .bool: type = "boolean"
+                default: type = "object"
+                }
+                if let known = types[key], known != type { types[key] = known == "integer" && type == "number" ? "number" : "string" } else { types[key] = type }
+            }
+        }
+        return types
     }
 }

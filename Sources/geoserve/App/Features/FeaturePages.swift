@@ -99,7 +99,7 @@ enum FeaturePages {
         let id = layer.encoded.ids[i]
         let json = "\(base)/collections/\(URLQuery.escape(layer.info.layer))/items/\(URLQuery.escape(id))?f=json"
         let feature = layer.feature(id: id)
-        let properties = (feature?.properties ?? [:]).sorted { $0.key < $1.key }.map { key, value in
+        let properties = layer.properties(of: id).sorted { $0.key < $1.key }.map { key, value in
             let text = if case .string(let text) = value { text } else { GeoJSONWriter(precision: nil).string(value) }
             return "<tr><th>\(escape(key))</th><td>\(escape(text))</td></tr>"
         }.joined()
