@@ -37,9 +37,14 @@ struct PublishedLayerTests {
                 // Let go only where it reads back exactly.
                 #expect(f.properties.isEmpty == (c.letGo || c.properties.isEmpty), "\(c.id)")
                 #expect(layer.encoded.ordinal(of: c.id).map { layer.encoded.ids[$0] } == c.id)
+                // The area index finds it by the same halving search over its own order.
+                let index = try #require(layer.areaIndex)
+                #expect(index.ordinal(of: c.id).map { index.areas[$0].id } == c.id)
+                #expect(layer.interiorPoint(of: c.id) != nil)
             }
             for missing in ["", "a", "a1", "zz", "ê", "A10"] {
                 #expect(layer.feature(id: missing) == nil && layer.encoded.ordinal(of: missing) == nil, "\(missing)")
+                #expect(layer.areaIndex?.ordinal(of: missing) == nil && layer.interiorPoint(of: missing) == nil, "\(missing)")
             }
             #expect(layer.propertyTypes == ["capacity": "integer", "open": "boolean", "note": "string", "code": "integer", "empty": "object",
                                             "area": "number", "tags": "object", "title": "string", "big": "integer"])

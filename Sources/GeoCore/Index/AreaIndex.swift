@@ -35,7 +35,6 @@ public final class AreaIndex: Sendable {
     public let boundingBox: BoundingBox?
     let grid: AreaGrid
     private let coverage: GEOSCoveragePool
-    private let ordinals: [String: Int]
     /// A grid larger than this many bytes does not stay in the processor's caches: a batch's
     /// points are then visited in cell order (`regionOrdered`). Measured on one thread, 1,000,000
     /// uniform points: grids of 17 MB (10,000 generated areas) and 22 MB (4,000 Chicago cells)
@@ -84,12 +83,13 @@ public final class AreaIndex: Sendable {
 
     /// An index from its parts: areas in index order and their grid, built or read back.
     init(sortedAreas sorted: [IndexedArea], boundingBox: BoundingBox?, grid: AreaGrid, orderedVisitBytes: Int = 8 << 20) {
+        // `ordinal(of:)` searches the ids by halves.
+        assert(zip(sorted, sorted.dropFirst()).allSatisfy { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }, "areas not in index order")
         self.orderedVisitBytes = orderedVisitBytes
         self.areas = sorted
         self.boundingBox = boundingBox
         self.grid = grid
         self.coverage = GEOSCoveragePool(areas: sorted)
-        self.ordinals = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1.id, $0) })
     }
 
     /// Grid cells per boundary segment unless told otherwise: about 2 balances build and query.
@@ -101,7 +101,16 @@ public final class AreaIndex: Sendable {
     }
 
     /// Position of an area id in `areas`.
-    public func ordinal(of id: String) -> Int? { ordinals[id] }
+    /// The area with this id: a binary search, as the areas are in ascending byte order of id
+    /// (a dictionary beside them took 12.7 MB at 300,000 areas).
+    public func ordinal(of id: String) -> Int? {
+        var (low, high) = (0, areas.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if areas[middle].id.utf8.lexicographicallyPrecedes(id.utf8) { low = middle + 1 } else { high = middle }
+        }
+        return low < areas.count && areas[low].id == id ? low : nil
+    }
 
     /// The area covering the point, as an index into `areas`, or nil when none does.
     public func locate(lon: Double, lat: Double) -> Int? {
