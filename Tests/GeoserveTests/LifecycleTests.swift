@@ -70,7 +70,9 @@ struct LifecycleTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = try await Self.storeWithAdmin(in: folder)
         let server = try await LiveServer(database: db, demoData: repositoryRoot.appendingPathComponent("data").path,
-                                          arguments: ["--shutdown-grace", "10", "--drain-delay", "1"])
+                                          // A drain delay well above the 300 ms the test waits: under the whole
+                                          // suite's load that wait can overrun a second.
+                                          arguments: ["--shutdown-grace", "10", "--drain-delay", "3"])
         let log = SubmissionLog()
         let port = server.port
         let writers = Task { await log.submit(port: port, prefix: "lifecycle", each: 2_000, untilRefused: true) }
