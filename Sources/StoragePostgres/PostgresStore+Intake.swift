@@ -136,6 +136,7 @@ extension PostgresStore {
 
         var accepted: [ReportRecord] = []
         var acceptedKeys: [String?] = []
+        var acceptedScopedKeys: [String?] = []
         var acceptedRequests: [String?] = []
         var results: [Result<SubmissionOutcome, any Error>] = []
         results.reserveCapacity(jobs.count)
@@ -156,6 +157,7 @@ extension PostgresStore {
             if let key { used[key] = (r, job.submission.requestDigest) }
             accepted.append(r)
             acceptedKeys.append(job.submission.idempotencyKey)
+            acceptedScopedKeys.append(key)
             acceptedRequests.append(job.submission.requestDigest)
             results.append(.success(.created(r)))
         }
@@ -167,9 +169,7 @@ extension PostgresStore {
             // Keys are inserted in one order in every batch: two batches that each hold a key the
             // other is inserting would otherwise wait on each other until the deadlock check.
             let order = accepted.indices.sorted { a, b in
-                let (x, y) = (acceptedKeys[a].map { keyOf(accepted[a].reporterID ?? "anonymous", $0) },
-                              acceptedKeys[b].map { keyOf(accepted[b].reporterID ?? "anonymous", $0) })
-                return (x ?? "\u{10FFFF}").utf8.lexicographicallyPrecedes((y ?? "\u{10FFFF}").utf8)
+                (acceptedScopedKeys[a] ?? "\u{10FFFF}").utf8.lexicographicallyPrecedes((acceptedScopedKeys[b] ?? "\u{10FFFF}").utf8)
             }
             (accepted, acceptedKeys, acceptedRequests) = (order.map { accepted[$0] }, order.map { acceptedKeys[$0] }, order.map { acceptedRequests[$0] })
         }

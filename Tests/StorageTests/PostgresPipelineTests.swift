@@ -23,6 +23,8 @@ struct PostgresPipelineTests {
             #expect(out[2].int(0, 0) == 2)
             #expect(!db.isInTransaction)
         }
+        // Two rounds, two statements with parameters: each prepared once on the connection.
+        #expect(try db.query("SELECT count(*) FROM pg_prepared_statements", prepare: false).int(0, 0) == 2)
         let rows = try db.query("SELECT s FROM t WHERE n = 11")
         #expect(rows.text(0, 0) == "a \"quoted\" \\ one")
         #expect(try db.query("SELECT count(*) FROM t WHERE s IS NULL").int(0, 0) == 2)

@@ -34,7 +34,7 @@ struct PublishedLayer: Sendable {
     init(info: LayerVersionInfo, features unordered: [StoredArea], precision: Int = 6, indexFiles: AreaIndexFiles? = nil) {
         // In the served order (ids by their bytes, as both stores already read them): a feature's
         // place is then its ordinal in `encoded`, found without a dictionary of its own.
-        var features = unordered.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        var features = unordered.sorted { ByteOrderedSearch.precedes($0.id, $1.id) }
         self.info = info
         self.encoded = FeatureLayer(features: features, precision: precision)
         self.denominators = StatisticsService.denominators(features)

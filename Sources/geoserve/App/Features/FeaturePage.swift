@@ -1,3 +1,5 @@
+import GeoCore
+
 /// One page of an items request: which features, and whether pages lie before and after it.
 struct FeaturePage {
     /// Ordinals of the features on this page, in id order.
@@ -12,7 +14,7 @@ struct FeaturePage {
         let matched = layer.matching(query.bbox)
         numberMatched = matched.count
         let ids = layer.ids
-        func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+        let precedes = ByteOrderedSearch.precedes
         var start = 0, end = matched.count
         switch query.cursor {
         case .after(let id)?:
