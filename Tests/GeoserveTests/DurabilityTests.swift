@@ -65,14 +65,19 @@ final class SubmissionLog: Sendable {
     /// Idempotency key -> report id, for every 201.
     let acknowledged = Mutex<[String: String]>([:])
     let sent = Mutex<Set<String>>([])
+    /// Set when the writers are to start no more requests, as a load balancer does once a
+    /// process's `/readyz` says it is draining; requests already sent still run to their answer.
+    let stopSending = Mutex(false)
 
     /// Eight writers each submitting up to `each` anonymous misconduct reports with keys of their
-    /// own; a writer stops when the server stops answering or (`untilRefused`) answers other than 201.
+    /// own; a writer stops when the server stops answering, (`untilRefused`) answers other than
+    /// 201, or `stopSending` is set.
     func submit(port: Int, prefix: String, each: Int, untilRefused: Bool = false) async {
         await withTaskGroup(of: Void.self) { group in
             for w in 0..<8 {
                 group.addTask {
                     for i in 0..<each {
+                        if self.stopSending.withLock({ $0 }) { return }
                         let key = "\(prefix)-\(w)-\(i)-\(UUID().uuidString)"
                         self.sent.withLock { _ = $0.insert(key) }
                         guard let (status, body) = try? await LiveServer.post(port: port, path: "/v1/reports", body: Drafts.misconduct(), key: key) else { return }
