@@ -56,7 +56,7 @@ extension PostgresStore: AreaStore {
     }
 
     /// Stores a new version inside the caller's transaction; nil when `onlyIfNew` and the layer exists.
-    private static func stage(_ layer: LayerImport, rows: [LayerImport.Row], onlyIfNew: Bool, _ db: PostgresConnection) throws -> LayerVersionInfo? {
+    private static func stage(_ layer: LayerImport, rows: LayerImport.Rows, onlyIfNew: Bool, _ db: PostgresConnection) throws -> LayerVersionInfo? {
         let now = Timestamp.now()
         // Of two processes creating one layer, the second waits here for the first's commit.
         let created = try db.query("INSERT INTO layers (name, kind, published_version, created_at) VALUES ($1, $2, NULL, $3) ON CONFLICT (name) DO NOTHING RETURNING name",

@@ -78,6 +78,39 @@ struct LayerStreamTests {
         #expect(!repaired.isEmpty, "the file has repairs, reading notes included")
     }
 
+    @Test("pagesRead is called after the scan and every 4,096 features, and changes nothing read")
+    func pagesReadCalls() throws {
+        let square = #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]]]}"#
+        let features = (0..<10_000).map { #"{"type":"Feature","properties":{"code":"c\#($0)","name":"Area \#($0)"},"geometry":\#(square)}"# }
+        let data = Data((#"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}").utf8)
+        let reader = LayerReader(idField: "code")
+        let calls = Counter()
+        let withCalls = try reader.read(data, pagesRead: { calls.value += 1 })
+        #expect(calls.value == 1 + 10_000 / LayerReader.pagesReadInterval)
+        let without = try reader.read(data)
+        #expect(withCalls.features == without.features && withCalls.report == without.report)
+        #expect(withCalls.features.count == 10_000)
+    }
+
+    @Test("the id field is taken out of the properties; the others are kept, and none leaves them empty")
+    func idFieldLeavesProperties() throws {
+        let square = #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]]]}"#
+        let text = #"{"type":"FeatureCollection","features":["#
+            + #"{"type":"Feature","properties":{"code":"a","name":"A","pop":3,"tags":[1,"x"]},"geometry":\#(square)},"#
+            + #"{"type":"Feature","properties":{"code":"b"},"geometry":\#(square)},"#
+            + #"{"type":"Feature","properties":{"code":7,"name":"Seven"},"geometry":\#(square)}"#
+            + "]}"
+        let result = try LayerReader(idField: "code").read(Data(text.utf8))
+        #expect(result.features.map(\.id) == ["a", "b", "7"])
+        #expect(result.features[0].properties == ["name": .string("A"), "pop": .number(3), "tags": .array([.number(1), .string("x")])])
+        #expect(result.features[0].name == "A")
+        #expect(result.features[1].properties == [:])
+        #expect(result.features[2].properties == ["name": .string("Seven")])
+        // Without an id field the properties are kept as they are, `id` included.
+        let plain = try LayerReader().read(Data(text.replacingOccurrences(of: "\"code\"", with: "\"id\"").utf8))
+        #expect(plain.features[1].properties == ["id": .string("b")])
+    }
+
     @Test("points throughout make a point layer; a point first and an area later make an area layer")
     func kindDetection() throws {
         let points = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"n","geometry":null,"properties":null},{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[1,2]},"properties":{}},{"type":"Feature","id":"b","geometry":{"type":"Point","coordinates":[3,4]},"properties":{}}]}"#
@@ -142,4 +175,9 @@ struct LayerStreamTests {
         #expect(try GeoJSONFeatureStream(data: Data(("\u{FEFF}" + spaced).utf8), reader: GeoJSONReader()) == nil)
         #expect(try LayerReader().read(Data(("\u{FEFF}" + spaced).utf8)).features.count == LayerReader().read(Data(spaced.utf8)).features.count)
     }
+}
+
+/// A count a non-escaping closure can add to.
+private final class Counter {
+    var value = 0
 }

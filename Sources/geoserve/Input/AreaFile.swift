@@ -10,13 +10,18 @@ struct AreaFile {
     /// Reads and validates a layer file, with a progress line for big files.
     static func read(path: String, idField: String?, nameField: String?, kind: LayerGeometryKind? = nil, limits: AreaLimits = AreaLimits(),
                      showProgress: Bool = true) throws -> AreaFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // Mapped where the file allows it, so that the pages read can be handed back; a pipe or a
+        // file that cannot be mapped is read whole.
+        let mapped = MappedFile(path: path)
+        guard let data = mapped?.data ?? FileManager.default.contents(atPath: path) else {
             throw AreaFileProblem(description: "cannot read \(path)")
         }
         let progress = ProgressLine(label: "validating \(URL(fileURLWithPath: path).lastPathComponent)")
         do {
-            let result = try LayerReader(idField: idField, nameField: nameField, kind: kind, limits: limits)
-                .read(data, progress: showProgress ? { progress.update($0, $1) } : nil)
+            let result = try withExtendedLifetime(mapped) {
+                try LayerReader(idField: idField, nameField: nameField, kind: kind, limits: limits)
+                    .read(data, progress: showProgress ? { progress.update($0, $1) } : nil, pagesRead: mapped.map { m in { m.releasePages() } })
+            }
             return AreaFile(path: path, result: result)
         } catch {
             throw AreaFileProblem(description: "\(path): \(error)")
