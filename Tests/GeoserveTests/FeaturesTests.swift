@@ -166,6 +166,24 @@ struct FeaturesTests {
             let html = try await client.execute(uri: "/collections/halls/items/H03?f=html", method: .get) { $0 }
             #expect(html.headers[.contentType] == "text/html; charset=utf-8")
             #expect(String(buffer: html.body).contains("Cedar Tower"))
+            // Asked for as a page, a refusal is a page: status kept, the message escaped, a way on.
+            for (uri, status, says) in [("/collections/halls/items/H99%3Cb%3E?f=html", HTTPResponse.Status.notFound, "no feature &quot;H99&lt;b&gt;&quot;"),
+                                        ("/collections/nowhere/items?f=html", .notFound, "no collection &quot;nowhere&quot;"),
+                                        ("/collections/halls/items?f=html&limit=0", .badRequest, "limit")] {
+                let page = try await client.execute(uri: uri, method: .get) { $0 }
+                let text = String(buffer: page.body)
+                #expect(page.status == status, "\(uri)")
+                #expect(page.headers[.contentType] == "text/html; charset=utf-8", "\(uri)")
+                #expect(text.hasPrefix("<!doctype html>") && text.contains(says) && text.contains("/collections?f=html\">All collections"), "\(uri): \(text)")
+                #expect(!text.contains("<b>"))
+            }
+            // An id is read percent-decoded, as the items' links encode it.
+            let (encoded, _, h03) = try await client.getJSON("/collections/halls/items/H%303")
+            #expect(encoded == .ok && h03["id"] as? String == "H03")
+            let byAccept = try await client.execute(uri: "/collections/halls/items/H99", method: .get, headers: [.accept: "text/html"]) { $0 }
+            #expect(byAccept.status == .notFound && byAccept.headers[.contentType] == "text/html; charset=utf-8")
+            let json = try await client.execute(uri: "/collections/halls/items/H99?f=json", method: .get, headers: [.accept: "text/html"]) { $0 }
+            #expect(json.status == .notFound && json.headers[.contentType] == "application/json; charset=utf-8")
         }
     }
 

@@ -394,6 +394,9 @@ enum OpenAPIDocument {
                     var content: [String: Any] = [(code == 200 ? op.contentType : "application/json"): ["schema": ref(schema)]]
                     if code == 200 {
                         for type in alternatives { content[type] = ["schema": type == "text/html" ? string : ref(schema)] }
+                    } else if ogcPaths.contains(op.path) {
+                        // Asked for HTML, the OGC resources refuse with a page as well.
+                        content["text/html"] = ["schema": string]
                     }
                     r["content"] = content
                 }

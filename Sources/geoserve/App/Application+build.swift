@@ -109,7 +109,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
                                        bytes: configuration.statisticsCacheBytes)
     let links = configuration.linkBase
     FeaturesController(catalog: catalog, cache: cache, links: links, statistics: statistics)
-        .addRoutes(to: authenticated)
+        .addRoutes(to: authenticated.group().add(middleware: HTMLErrorMiddleware(links: links)))
     let tiles = TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes, geometryBytes: configuration.tileGeometryBytes,
                             paintings: configuration.statisticsCacheEntries)
     let tileResponses = ResponseCache(capacityBytes: configuration.tileCacheBytes / 4)

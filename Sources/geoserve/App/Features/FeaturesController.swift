@@ -88,7 +88,10 @@ struct FeaturesController {
     func item(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let query = try FeatureQuery(request, declared: QueryParameters.item)
         let layer = try published(context)
-        let id = try context.parameters.require("areaId")
+        // Area ids are the layer's own (spaces, slashes, accents): links carry them
+        // percent-encoded, and the router hands the path segment over as it came.
+        let segment = try context.parameters.require("areaId")
+        let id = segment.removingPercentEncoding ?? segment
         guard let i = layer.encoded.ordinal(of: id) else { throw APIError.notFound("layer \(layer.info.layer) has no feature \"\(id)\"") }
         let b = base(request)
         return try await respond(request, context, layer: layer, query: query, resource: "item/" + id) { stats in

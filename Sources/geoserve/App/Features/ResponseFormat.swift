@@ -9,7 +9,21 @@ enum ResponseFormat: String, Hashable, Sendable {
             self = f == "html" ? .html : .json
             return
         }
+        self = Self.byAccept(request)
+    }
+
+    /// The format asked for, read from the raw query: for answering a request whose query was
+    /// refused as a whole.
+    init(requestedBy request: Request) {
+        if let f = request.uri.queryParameters["f"] {
+            self = f == "html" ? .html : .json
+            return
+        }
+        self = Self.byAccept(request)
+    }
+
+    private static func byAccept(_ request: Request) -> ResponseFormat {
         let accept = request.headers[.accept] ?? ""
-        self = accept.contains("text/html") && !accept.contains("json") ? .html : .json
+        return accept.contains("text/html") && !accept.contains("json") ? .html : .json
     }
 }
