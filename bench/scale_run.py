@@ -8,7 +8,7 @@ Per size: `bench assign` (1M uniform points, one thread), `import-areas` (peak R
 reports imported and published, then a server started on the store: time to ready, RSS, and the
 first answer of items, items with kind=covid, the verifiers' live items, TileJSON and one tile at
 z10/z12/z14 — after start, after one verification, after a publication — then every zoom from 10
-to 18 drawn (a 4x4 block of tiles a zoom) and the RSS after it. Standard library only.
+to 18 drawn (a 4x4 block of tiles a zoom) with the RSS before and after. Standard library only.
 """
 import csv
 import datetime
@@ -188,6 +188,9 @@ def measure(binary, work, size, points):
         round_of("published")
 
         log(size, "zooms 10-18")
+        # Beside the RSS after them: what drawing the zooms added, for comparison with the
+        # tile-geometry budget (the layer and the releases before them are not tile geometry).
+        out["rss_before_zooms_mb"] = round(rss(server.pid) / 2**20, 1)
         for z in range(10, 19):
             x0, y0 = tile_of(*CENTRE, z)
             for dx in range(-2, 2):
