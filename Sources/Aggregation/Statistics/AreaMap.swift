@@ -5,13 +5,20 @@
 ///
 /// Shards are picked by the id's hash: the layout is the same for every map of one process, and
 /// equality compares entries, never layouts.
+///
+/// A map may have a fallback: the value of every id it does not hold. A published release holds
+/// the areas that have reports and gives every other area of its layer the same zero numbers.
+/// `count`, iteration and `values` are about the entries held.
 public struct AreaMap<Value: Sendable>: Sendable {
     private var shards: [[String: Value]]
-    /// Number of entries.
+    /// Number of entries held.
     public private(set) var count: Int = 0
+    /// The value of every id not held; nil: such ids have none.
+    public let fallback: Value?
 
     /// An empty map sized for about `capacity` entries (the shard count is fixed from then on).
-    public init(minimumCapacity capacity: Int = 0) {
+    public init(minimumCapacity capacity: Int = 0, fallback: Value? = nil) {
+        self.fallback = fallback
         var shardCount = 1
         while shardCount < 4096, shardCount * Self.entriesPerShard < capacity { shardCount *= 2 }
         let perShard = capacity / shardCount + 1
@@ -30,9 +37,9 @@ public struct AreaMap<Value: Sendable>: Sendable {
 
     private func shard(_ id: String) -> Int { id.hashValue & (shards.count - 1) }
 
-    /// The value of an area; setting nil removes it.
+    /// The value of an area (the fallback for an id not held); setting nil removes it.
     public subscript(id: String) -> Value? {
-        get { shards[shard(id)][id] }
+        get { shards[shard(id)][id] ?? fallback }
         set {
             let s = shard(id)
             let old = newValue == nil ? shards[s].removeValue(forKey: id) : shards[s].updateValue(newValue!, forKey: id)
@@ -40,9 +47,9 @@ public struct AreaMap<Value: Sendable>: Sendable {
         }
     }
 
-    /// Every id, in no particular order.
+    /// Every id held, in no particular order.
     public var keys: [String] { shards.flatMap(\.keys) }
-    /// Every value, in no particular order.
+    /// Every value held, in no particular order.
     public var values: [Value] { shards.flatMap(\.values) }
     public var isEmpty: Bool { count == 0 }
 }
@@ -67,7 +74,7 @@ extension AreaMap: Sequence {
 
 extension AreaMap: Equatable where Value: Equatable {
     public static func == (lhs: AreaMap, rhs: AreaMap) -> Bool {
-        lhs.count == rhs.count && lhs.allSatisfy { rhs[$0.key] == $0.value }
+        lhs.count == rhs.count && lhs.fallback == rhs.fallback && lhs.allSatisfy { rhs[$0.key] == $0.value }
     }
 }
 
@@ -79,8 +86,12 @@ extension AreaMap: Encodable where Value: Encodable {
         init?(intValue: Int) { nil }
     }
 
-    /// An object keyed by area id, as a dictionary encodes.
+    /// An object keyed by area id, as a dictionary encodes: the entries held (a map with a
+    /// fallback cannot list the ids it stands for, and refuses).
     public func encode(to encoder: any Encoder) throws {
+        guard fallback == nil else {
+            throw EncodingError.invalidValue(self, .init(codingPath: encoder.codingPath, debugDescription: "a map with a fallback lists only some of its ids"))
+        }
         var container = encoder.container(keyedBy: Key.self)
         for (id, value) in self { try container.encode(value, forKey: Key(stringValue: id)) }
     }

@@ -55,6 +55,9 @@ public struct AreaStatistics: Sendable, Hashable {
         usable(denominator).map { denominator in { count in count.map { perThousand($0, denominator) } } }
     }
 
+    /// Whether a rate can be computed from `denominator`.
+    static func hasUsableDenominator(_ denominator: Double?) -> Bool { usable(denominator) != nil }
+
     /// The denominator when it is positive and finite.
     private static func usable(_ denominator: Double?) -> Double? {
         guard let denominator, denominator > 0, denominator.isFinite else { return nil }

@@ -70,30 +70,33 @@ final class TileService: Sendable {
                                selector: query.linkQuery)
         if let hit = paintings.get(key) { return hit }
         let released = try await statistics.release(layer, view, for: .public)
-        let painting = TilePainting(values: Self.values(released, query: query), areaCount: layer.areaIndex?.areas.count ?? 0,
-                                    ordinal: { layer.areaIndex?.ordinal(of: $0) }, style: query.style, valuesVersion: version)
+        let areas = layer.areaIndex?.areas ?? []
+        let painting = TilePainting(values: Self.values(released, areas: areas, query: query), areaCount: areas.count,
+                                    style: query.style, valuesVersion: version)
         paintings.put(key, painting)
         return painting
     }
 
-    /// Per area: the released number, suppressed as suppressed, and no data where a rate has no
-    /// denominator.
-    static func values(_ released: ReleasedLayerStatistics, query: TileQuery) -> [String: TileValue] {
-        var out: [String: TileValue] = [:]
-        for (id, stats) in released.areas {
-            let value: Released<Double>?
-            if query.isRate {
-                value = stats.ratePer1000?[query.window]
-            } else {
-                value = stats.counts[query.window].map { $0.map(Double.init) }
-            }
-            switch value {
-            case .value(let v)?: out[id] = .value(v)
-            case .suppressed?: out[id] = .suppressed
-            case nil: out[id] = .noData
-            }
+    /// The value of every area of the index, by its ordinal. Walking the index and looking each
+    /// area up in the release places the values without a map by id and a search of the index
+    /// per area (at 300,000 areas those took most of a first TileJSON's 700 ms).
+    static func values(_ released: ReleasedLayerStatistics, areas: [IndexedArea], query: TileQuery) -> [TileValue] {
+        areas.map { area in released.areas[area.id].map { value(of: $0, query: query) } ?? .noData }
+    }
+
+    /// The released number, suppressed as suppressed, and no data where a rate has no denominator.
+    static func value(of stats: ReleasedAreaStatistics, query: TileQuery) -> TileValue {
+        let value: Released<Double>?
+        if query.isRate {
+            value = stats.ratePer1000?[query.window]
+        } else {
+            value = stats.counts[query.window].map { $0.map(Double.init) }
         }
-        return out
+        switch value {
+        case .value(let v)?: return .value(v)
+        case .suppressed?: return .suppressed
+        case nil: return .noData
+        }
     }
 
     /// One encoded tile, from the cache or rendered now.
