@@ -111,9 +111,16 @@ struct TilesTests {
             let view = try statistics.view(layer: "halls", kind: nil, basis: nil, end: nil, audience: .public, dataVersion: try await store.dataVersion())
             let released = try await statistics.release(halls, view, for: .public)
             let areas = try #require(halls.areaIndex?.areas)
-            let values = TileService.values(released, areas: areas, query: TileQuery())
+            let values = TileService.values(released, areas: areas, ordinal: { halls.areaIndex?.ordinal(of: $0) }, query: TileQuery())
             #expect(values.count == published.count && areas.count == published.count)
             for (area, value) in zip(areas, values) { #expect(value == published[area.id], "\(area.id)") }
+            #expect(released.areas.fallback != nil, "the published release shares one zero")
+            // A release holding every area (no shared zero) is read area by area along the index.
+            let dense = DisclosureControl(policy: DisclosurePolicy(thresholds: [.public: 1])).release(
+                Statistics.compute(released.request, areaIDs: areas.map(\.id), counters: [], denominators: [:]), for: .public)
+            #expect(dense.areas.fallback == nil)
+            let denseValues = TileService.values(dense, areas: areas, ordinal: { _ in nil }, query: TileQuery())
+            #expect(denseValues.count == areas.count && denseValues.allSatisfy { $0 == .value(0) })
             // The painting the tile routes draw from gives every area a class.
             let tiles = TileService(statistics: statistics, cacheBytes: 1 << 20)
             let tileLayer = try await tiles.tileLayer(halls)

@@ -71,17 +71,27 @@ final class TileService: Sendable {
         if let hit = paintings.get(key) { return hit }
         let released = try await statistics.release(layer, view, for: .public)
         let areas = layer.areaIndex?.areas ?? []
-        let painting = TilePainting(values: Self.values(released, areas: areas, query: query), areaCount: areas.count,
-                                    style: query.style, valuesVersion: version)
+        let values = Self.values(released, areas: areas, ordinal: { layer.areaIndex?.ordinal(of: $0) }, query: query)
+        let painting = TilePainting(values: values, areaCount: areas.count, style: query.style, valuesVersion: version)
         paintings.put(key, painting)
         return painting
     }
 
-    /// The value of every area of the index, by its ordinal. Walking the index and looking each
-    /// area up in the release places the values without a map by id and a search of the index
-    /// per area (at 300,000 areas those took most of a first TileJSON's 700 ms).
-    static func values(_ released: ReleasedLayerStatistics, areas: [IndexedArea], query: TileQuery) -> [TileValue] {
-        areas.map { area in released.areas[area.id].map { value(of: $0, query: query) } ?? .noData }
+    /// The value of every area of the index, by its ordinal (`ordinal` finds an id's). A
+    /// published release holds only its areas with reports: every area starts at the shared
+    /// zero and those few are placed by id. A release holding every area (the verifiers' live
+    /// view) is looked up area by area along the index. Either way there is no map by id of
+    /// the whole layer and no search of the index per area (at 300,000 areas those took most
+    /// of a first TileJSON's 700 ms).
+    static func values(_ released: ReleasedLayerStatistics, areas: [IndexedArea], ordinal: (String) -> Int?, query: TileQuery) -> [TileValue] {
+        guard let zero = released.areas.fallback else {
+            return areas.map { area in released.areas[area.id].map { value(of: $0, query: query) } ?? .noData }
+        }
+        var values = [TileValue](repeating: value(of: zero, query: query), count: areas.count)
+        for (id, stats) in released.areas {
+            if let i = ordinal(id) { values[i] = value(of: stats, query: query) }
+        }
+        return values
     }
 
     /// The released number, suppressed as suppressed, and no data where a rate has no denominator.
