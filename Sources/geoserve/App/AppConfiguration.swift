@@ -93,7 +93,8 @@ struct AppConfiguration: Sendable {
     var tileGeometryBytes = 256 << 20
     /// Released statistics, feature fragments and tile paintings kept (each); 0 keeps none.
     var statisticsCacheEntries = 256
-    /// Bytes of released statistics kept, and of live views (about 180 and 390 MB at 300,000 areas).
+    /// Bytes of released statistics kept, and of live views (a live view about 390 MB at 300,000
+    /// areas; a published release holds only its areas with reports).
     var statisticsCacheBytes = 512 << 20
     /// How often the store's data version is polled: another process's changes (a layer
     /// imported by the CLI, a second server) are served within this time.

@@ -41,7 +41,7 @@ struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("statistics-cache-entries"), help: "Released statistics kept per kind (releases, feature fragments, tile paintings); 0 keeps none (env GEOSERVE_STATISTICS_CACHE_ENTRIES, default 256).")
     var statisticsCacheEntries: Int?
 
-    @Option(name: .customLong("statistics-cache-mb"), help: "MiB of released statistics kept, and MiB of the verifiers' live views, least recently used dropped first; at 300,000 areas a release takes about 180, a live view 390 (env GEOSERVE_STATISTICS_CACHE_MB, default 512).")
+    @Option(name: .customLong("statistics-cache-mb"), help: "MiB of released statistics kept, and MiB of the verifiers' live views, least recently used dropped first; at 300,000 areas a published release holds only its areas with reports (a few MiB at most), a live view about 390 (env GEOSERVE_STATISTICS_CACHE_MB, default 512).")
     var statisticsCacheMB: Int?
 
     @Option(help: ArgumentHelp("Folder of attachment files; several processes need one they share (env GEOSERVE_ATTACHMENTS; default attachments/ beside a SQLite file, var/attachments for PostgreSQL).", valueName: "folder"))

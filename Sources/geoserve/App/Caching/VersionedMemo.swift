@@ -2,8 +2,9 @@ import GeoCore
 import Synchronization
 
 /// Values computed once per `VersionedKey`, kept least recently used first out within an entry
-/// bound and a byte bound: a release of a 300,000-area layer holds about 180 MB, so a count alone
-/// (256 releases) did not bound memory at all.
+/// bound and a byte bound: a verifiers' live release of a 300,000-area layer holds about 180 MB
+/// (a published one only its areas with reports), so a count alone (256 releases) did not bound
+/// memory at all.
 final class VersionedMemo<Value: Sendable>: Sendable {
     private let entries: Mutex<ByteBoundedLRU<VersionedKey, Value>>
     let bound: Int
