@@ -20,8 +20,15 @@ struct MappedFileTests {
 
         let mapped = try #require(MappedFile(path: path.path))
         #expect(mapped.data == bytes)
+        // Read whole, the map's pages are resident; handed back, they are not, and reading
+        // brings them back.
+        let start = mapped.data.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+        let fileKB = bytes.count / 1024
+        #expect(try Self.residentKB(mappingAt: start) >= fileKB * 9 / 10)
         mapped.releasePages()
+        #expect(try Self.residentKB(mappingAt: start) <= 8, "pages handed back")
         #expect(mapped.data == bytes, "readable after its pages were handed back")
+        #expect(try Self.residentKB(mappingAt: start) >= fileKB * 9 / 10)
 
         let file = try AreaFile.read(path: path.path, idField: "code", nameField: nil, showProgress: false)
         let direct = try LayerReader(idField: "code").read(bytes)
@@ -35,4 +42,26 @@ struct MappedFileTests {
         #expect(MappedFile(path: folder.appendingPathComponent("missing.geojson").path) == nil)
         #expect(throws: AreaFileProblem.self) { try AreaFile.read(path: empty.path, idField: nil, nameField: nil, showProgress: false) }
     }
+
+    /// The resident kilobytes of this process's mapping that starts at `start` (/proc/self/smaps).
+    static func residentKB(mappingAt start: UInt) throws -> Int {
+        // Read to its end: /proc files report no size, and a read by size stops short.
+        let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/smaps"))
+        defer { try? file.close() }
+        let smaps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+        let header = String(start, radix: 16) + "-"
+        var inMapping = false
+        for line in smaps.split(separator: "\n") {
+            // A mapping's first line begins with its address range; its fields follow as "Key: value".
+            let first = line.prefix { $0 != " " }
+            if first.contains("-"), !first.hasSuffix(":") {
+                inMapping = first.hasPrefix(header)
+            } else if inMapping, first == "Rss:" {
+                return Int(line.split(separator: " ")[1]) ?? -1
+            }
+        }
+        throw MappingNotFound()
+    }
+
+    struct MappingNotFound: Error {}
 }

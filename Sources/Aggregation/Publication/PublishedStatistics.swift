@@ -28,9 +28,10 @@ public enum PublishedStatistics {
         // One walk in the layer's order: the areas with blocks, the zeros with and without a
         // rate, and the total's denominator as `LayerStatistics.total` sums it.
         var counted: [String] = [], zerosWithRate: [String] = [], zerosWithoutRate: [String] = []
-        var denominator: Double? = 0
+        var denominator = TotalDenominator()
         for id in areaIDs {
             let d = denominators.isEmpty ? nil : denominators[id]
+            denominator.add(d)
             if blocked.contains(id) {
                 counted.append(id)
             } else if AreaStatistics.hasUsableDenominator(d) {
@@ -38,7 +39,6 @@ public enum PublishedStatistics {
             } else {
                 zerosWithoutRate.append(id)
             }
-            if let d, d > 0, let sum = denominator { denominator = sum + d } else { denominator = nil }
         }
         let stats = Statistics.compute(request, areaIDs: counted, counters: cells, denominators: denominators)
         let shown = control.release(stats, for: audience)
@@ -49,14 +49,13 @@ public enum PublishedStatistics {
         let withRate = alone(AreaStatistics(denominator: 1)), withoutRate = alone(AreaStatistics())
         let ratesCommon = zerosWithRate.count > zerosWithoutRate.count
         let (held, heldValue) = ratesCommon ? (zerosWithoutRate, withoutRate) : (zerosWithRate, withRate)
-        let hasZeros = !zerosWithRate.isEmpty || !zerosWithoutRate.isEmpty
         var areas = AreaMap<ReleasedAreaStatistics>(minimumCapacity: counted.count + held.count,
-                                                    fallback: hasZeros ? (ratesCommon ? withRate : withoutRate) : nil)
+                                                    fallback: counted.count < areaIDs.count ? (ratesCommon ? withRate : withoutRate) : nil)
         for id in counted { areas[id] = shown.areas[id] }
         for id in held { areas[id] = heldValue }
         // The areas without blocks add nothing to the total's counts, but their denominators.
         var total = stats.total
-        total.denominator = areaIDs.isEmpty ? nil : denominator
+        total.denominator = denominator.value
         return ReleasedLayerStatistics(request: shown.request, audience: audience, threshold: threshold, areas: areas, total: alone(total))
     }
 

@@ -52,6 +52,11 @@ public struct AreaMap<Value: Sendable>: Sendable {
     /// Every value held, in no particular order.
     public var values: [Value] { shards.flatMap(\.values) }
     public var isEmpty: Bool { count == 0 }
+
+    /// Whether any value the map gives, held or the fallback, satisfies `predicate`.
+    public func anyValue(where predicate: (Value) -> Bool) -> Bool {
+        fallback.map(predicate) == true || shards.contains { $0.values.contains(where: predicate) }
+    }
 }
 
 extension AreaMap: Sequence {

@@ -25,14 +25,29 @@ public struct LayerStatistics: Sendable {
     /// when every area has a positive one, so a rate never mixes covered and uncovered areas.
     public var total: AreaStatistics {
         var total = AreaStatistics()
-        var denominator: Double? = 0
+        var denominator = TotalDenominator()
         for id in areaIDs {
             let area = areas[id]!
             for (group, counts) in area.verified { total.verified[group] = (total.verified[group] ?? SegmentCounts()) + counts }
             total.pending = total.pending + area.pending
-            if let d = area.denominator, d > 0, let sum = denominator { denominator = sum + d } else { denominator = nil }
+            denominator.add(area.denominator)
         }
-        total.denominator = areaIDs.isEmpty ? nil : denominator
+        total.denominator = denominator.value
         return total
     }
+}
+
+/// A layer total's denominator, area by area in the layer's order: the sum of the areas' only
+/// when every area has a positive one, so a rate never mixes covered and uncovered areas; none
+/// for a layer without areas.
+struct TotalDenominator {
+    private var sum: Double? = 0
+    private var areas = 0
+
+    mutating func add(_ denominator: Double?) {
+        areas += 1
+        if let d = denominator, d > 0, let s = sum { sum = s + d } else { sum = nil }
+    }
+
+    var value: Double? { areas == 0 ? nil : sum }
 }
