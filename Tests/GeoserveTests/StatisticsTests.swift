@@ -114,6 +114,24 @@ struct StatisticsTests {
         }
     }
 
+    @Test("an items page whose numbers hold a withheld cell says so; one without says nothing of it")
+    func withheldNote() async throws {
+        var service = try await TestService()
+        defer { service.remove() }
+        // Verifiers protected at k = 5: a hall with two reports is withheld from their live view.
+        service.configuration.disclosure = DisclosurePolicy(thresholds: [.public: 11, .researcher: 11, .verifier: 5], publicRecordKinds: [.misconduct])
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            try await verifiedReports(client, admin: admin, hall: "H08", count: 2)
+            let live = "/collections/halls/items?kind=covid&datetime=2026-11-10&limit=100&f=html"
+            let page = try await client.execute(uri: live, method: .get, headers: [.authorization: "Bearer \(admin)"]) { String(buffer: $0.body) }
+            #expect(page.contains("class=\"withheld\">withheld</span>"))
+            _ = try await client.publish(admin)
+            let published = try await client.execute(uri: "/collections/halls/items?limit=100&f=html", method: .get) { String(buffer: $0.body) }
+            #expect(published.contains("published by publication") && !published.contains("withheld"))
+        }
+    }
+
     @Test("researcher export: one row per area and day of the published blocks, zeros included, recorded in the audit trail")
     func export() async throws {
         let service = try await TestService()
