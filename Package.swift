@@ -34,8 +34,10 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // glibc's malloc_trim: the server hands freed memory back after loading a large layer.
         .systemLibrary(name: "CMalloc"),
+        // The processor's prefetch hint, for the assignment of points sorted by grid cell.
+        .systemLibrary(name: "CPrefetch"),
 
-        .target(name: "GeoCore", dependencies: ["CGEOS"], swiftSettings: strict),
+        .target(name: "GeoCore", dependencies: ["CGEOS", "CPrefetch"], swiftSettings: strict),
         // The domain's shared values (days, report kinds and statuses, area references): strings
         // exist only at the SQL and JSON edges.
         .target(name: "DomainKernel", swiftSettings: strict),

@@ -166,10 +166,14 @@ struct AreaIndexTests {
         #expect(counts.total == xy.count / 2)
     }
 
-    @Test("a batch visited in cell order (as on large layers) gives every point the answer it gets alone, in input order")
-    func cellOrderedBatch() {
-        let layer = WarpedGridLayer(n: 20, seed: 9)
+    /// 2 × 2 areas give fewer grid cells than the sort has regions (one cell a region), 20 × 20
+    /// many cells a region, not a multiple of the regions.
+    @Test("a batch visited in cell order (as on large layers) gives every point the answer it gets alone, in input order",
+          arguments: [2, 20])
+    func cellOrderedBatch(side: Int) {
+        let layer = WarpedGridLayer(n: side, seed: 9)
         let ordered = AreaIndex(areas: layer.areas, cellsPerSegment: 2, threads: 1, orderedVisitBytes: 0)
+        #expect((ordered.grid.frame.cellCount < AreaIndex.visitRegions) == (side == 2))
         var rng = SeededRandom(seed: 91)
         var xy: [Double] = []
         for _ in 0..<30_000 {

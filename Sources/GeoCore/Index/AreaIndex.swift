@@ -1,3 +1,4 @@
+import CPrefetch
 import Dispatch
 import Foundation
 
@@ -127,7 +128,9 @@ public final class AreaIndex: Sendable {
             inVisitOrder(lonLat) { xy, positions in
                 let points = SharedReads(base: xy.baseAddress!, count: xy.count)
                 forEachChunk(n, threads: threads) { _, range, coverage in
-                    for k in range { sink.write(self.locateUnchecked(points, k, coverage), at: positions.map { Int($0[k]) } ?? k) }
+                    self.locate(points, range, coverage, prefetching: positions != nil) { k, area in
+                        sink.write(area, at: positions.map { Int($0[k]) } ?? k)
+                    }
                 }
             }
             initialized = n
@@ -136,7 +139,7 @@ public final class AreaIndex: Sendable {
 
     /// Counts many points per area (interleaved lon, lat pairs) using `threads` workers.
     public func count(_ lonLat: UnsafeBufferPointer<Double>, threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> AssignmentCounts {
-        inVisitOrder(lonLat) { xy, _ in count(points: xy, threads: threads) }
+        inVisitOrder(lonLat) { xy, positions in count(points: xy, threads: threads, prefetching: positions != nil) }
     }
 
     /// Runs `body` over the points in the order they are best visited: cell order for a large
@@ -146,7 +149,7 @@ public final class AreaIndex: Sendable {
         return ordered.coordinates.withUnsafeBufferPointer { body($0, ordered.positions) }
     }
 
-    private func count(points lonLat: UnsafeBufferPointer<Double>, threads: Int) -> AssignmentCounts {
+    private func count(points lonLat: UnsafeBufferPointer<Double>, threads: Int, prefetching: Bool) -> AssignmentCounts {
         let chunks = max(1, threads)
         let width = areas.count + 1
         var tallies = [Int](repeating: 0, count: chunks * width)
@@ -157,7 +160,7 @@ public final class AreaIndex: Sendable {
             let sink = DisjointWrites(base: t.baseAddress!)
             forEachChunk(n, threads: chunks) { chunk, range, coverage in
                 var local = [Int](repeating: 0, count: width)
-                for i in range { local[Int(self.locateUnchecked(points, i, coverage)) + 1] += 1 }
+                self.locate(points, range, coverage, prefetching: prefetching) { _, area in local[Int(area) + 1] += 1 }
                 for k in 0..<width { sink.update(at: chunk * width + k) { $0 = local[k] } }
             }
         }
@@ -171,7 +174,14 @@ public final class AreaIndex: Sendable {
     }
 
     /// Regions of the first of the two sorts (see `regionOrdered`).
-    static let visitRegions = 4096
+    static let visitRegions = 256
+
+    /// A point on its way through the first sort: everything the second one reads, in one
+    /// record, so that each region is one stream of writes.
+    private struct SortEntry {
+        var x: Double, y: Double
+        var cell: Int32, position: Int32
+    }
 
     /// The points of a large layer's batch sorted by grid cell, with each one's position in the
     /// input; nil when the grid is small or the batch too small to repay the sort. Random points
@@ -179,61 +189,99 @@ public final class AreaIndex: Sendable {
     /// points/s against 13 M/s for 1,000 areas. In cell order the three arrays are read front to
     /// back, which the processor prefetches.
     ///
-    /// Two counting sorts keep the sort itself in cache: by region of about a thousand cells
-    /// (4,096 output streams), then within each region by cell.
+    /// Two counting sorts keep the sort itself in cache: by region of consecutive cells (a few
+    /// hundred output streams), then within each region by cell (a region's counts stay in the
+    /// second-level cache).
     func regionOrdered(_ lonLat: UnsafeBufferPointer<Double>) -> (coordinates: [Double], positions: [Int32])? {
         let n = lonLat.count / 2
         let cells = grid.frame.cellCount
         guard grid.byteCount >= orderedVisitBytes, n >= 4096, n < Int(Int32.max) else { return nil }
         let regions = Self.visitRegions
-        var cellOf = [Int32](repeating: 0, count: n)
+        let cellsPerRegion = (cells + regions - 1) / regions
+        let cellOf = UnsafeMutableBufferPointer<Int32>.allocate(capacity: n)
+        defer { cellOf.deallocate() }
         var start = [Int](repeating: 0, count: regions + 1)
         for i in 0..<n {
             var cell = 0
             if let (c, row) = grid.cell(x: lonLat[2 * i], y: lonLat[2 * i + 1]) { cell = row * grid.frame.nx + c }
             cellOf[i] = Int32(cell)
-            start[cell * regions / cells + 1] += 1
+            start[cell / cellsPerRegion + 1] += 1
         }
         for r in 0..<regions { start[r + 1] += start[r] }
         let bounds = start
-        // By region, carrying everything the second sort reads so that it reads in order.
-        var regionCell = [Int32](repeating: 0, count: n)
-        var regionXY = [Double](repeating: 0, count: 2 * n)
-        var regionPosition = [Int32](repeating: 0, count: n)
+        let entries = UnsafeMutableBufferPointer<SortEntry>.allocate(capacity: n)
+        defer { entries.deallocate() }
         for i in 0..<n {
             let cell = cellOf[i]
-            let r = Int(cell) * regions / cells
+            let r = Int(cell) / cellsPerRegion
             let k = start[r]
             start[r] = k + 1
-            regionCell[k] = cell
-            regionXY[2 * k] = lonLat[2 * i]
-            regionXY[2 * k + 1] = lonLat[2 * i + 1]
-            regionPosition[k] = Int32(i)
+            (entries.baseAddress! + k).initialize(to: SortEntry(x: lonLat[2 * i], y: lonLat[2 * i + 1], cell: cell, position: Int32(i)))
         }
-        // Within each region, by cell.
-        var coordinates = [Double](repeating: 0, count: 2 * n)
-        var positions = [Int32](repeating: 0, count: n)
-        var counts: [Int] = []
-        for r in 0..<regions where bounds[r + 1] > bounds[r] {
-            let range = bounds[r]..<bounds[r + 1]
-            var low = Int.max, high = Int.min
-            for k in range { let c = Int(regionCell[k]); low = min(low, c); high = max(high, c) }
-            let span = high - low + 1
-            if counts.count < span + 1 { counts = [Int](repeating: 0, count: span + 1) }
-            for c in 0...span { counts[c] = 0 }
-            for k in range { counts[Int(regionCell[k]) - low + 1] += 1 }
-            counts[0] = range.lowerBound
-            for c in 0..<span { counts[c + 1] += counts[c] }
-            for k in range {
-                let c = Int(regionCell[k]) - low
-                let to = counts[c]
-                counts[c] = to + 1
-                coordinates[2 * to] = regionXY[2 * k]
-                coordinates[2 * to + 1] = regionXY[2 * k + 1]
-                positions[to] = regionPosition[k]
+        var positions = [Int32](unsafeUninitializedCapacity: n) { _, initialized in initialized = n }
+        let coordinates = [Double](unsafeUninitializedCapacity: 2 * n) { xy, initialized in
+            positions.withUnsafeMutableBufferPointer { positions in
+                var counts = [Int](repeating: 0, count: cellsPerRegion + 1)
+                for r in 0..<regions where bounds[r + 1] > bounds[r] {
+                    let range = bounds[r]..<bounds[r + 1]
+                    let low = r * cellsPerRegion
+                    for c in counts.indices { counts[c] = 0 }
+                    for k in range { counts[Int(entries[k].cell) - low + 1] += 1 }
+                    counts[0] = range.lowerBound
+                    for c in 0..<cellsPerRegion { counts[c + 1] += counts[c] }
+                    for k in range {
+                        let e = entries[k]
+                        let c = Int(e.cell) - low
+                        let to = counts[c]
+                        counts[c] = to + 1
+                        xy[2 * to] = e.x
+                        xy[2 * to + 1] = e.y
+                        positions[to] = e.position
+                    }
+                }
             }
+            initialized = 2 * n
         }
         return (coordinates, positions)
+    }
+
+    /// How many points ahead of the one being located the loads for its cell are started: the
+    /// groups at twice this distance, the edges (which need the group's start) at this distance.
+    static let prefetchDistance = 8
+
+    /// Locates the points of `range` in order, handing each position and answer to `each`.
+    /// With `prefetching` (points in cell order over a grid larger than the caches), the cell
+    /// tables of the points a little ahead are asked of memory while this one is tested: the
+    /// loads are in ascending order but too far apart for the processor to guess.
+    @inline(__always)
+    private func locate(_ lonLat: SharedReads<Double>, _ range: Range<Int>, _ coverage: LazyCoverage, prefetching: Bool,
+                        _ each: (Int, Int32) -> Void) {
+        guard prefetching else {
+            for k in range { each(k, locateUnchecked(lonLat, k, coverage)) }
+            return
+        }
+        let d = Self.prefetchDistance
+        let groups = grid.groups, edges = grid.edges
+        for k in range {
+            if k + 2 * d < range.upperBound, let cell = cellIndex(lonLat, k + 2 * d) {
+                geoserve_prefetch(groups.baseAddress! + Int(grid.cellStart[cell]))
+            }
+            if k + d < range.upperBound, let cell = cellIndex(lonLat, k + d) {
+                let lo = Int(grid.cellStart[cell])
+                if lo < groups.count {
+                    let edge = edges.baseAddress! + Int(groups[lo].edgeStart)
+                    geoserve_prefetch(edge)
+                    geoserve_prefetch(UnsafeRawPointer(edge) + 64)
+                }
+            }
+            each(k, locateUnchecked(lonLat, k, coverage))
+        }
+    }
+
+    @inline(__always)
+    private func cellIndex(_ lonLat: SharedReads<Double>, _ i: Int) -> Int? {
+        guard let (c, r) = grid.cell(x: lonLat.base[2 * i], y: lonLat.base[2 * i + 1]) else { return nil }
+        return r * grid.frame.nx + c
     }
 
     @inline(__always)
