@@ -70,6 +70,40 @@ struct TileRendererTests {
         #expect(canvas.color(x: Int(edge.x), y: Int(edge.y)) == TileColor(rgb: 0x555555))
     }
 
+    @Test("areas under two pixels across are filled without outlines, which cover them; larger ones are outlined")
+    func smallAreasUnoutlined() throws {
+        // 20 × 20 boxes of 0.001° (0.73 px at zoom 10, 11.7 px at zoom 14), all of the top class.
+        var areas: [IndexedArea] = []
+        var values: [String: TileValue] = [:]
+        for r in 0..<20 {
+            for c in 0..<20 {
+                let id = "b\(r)-\(c)"
+                let west = 0.02 + Double(c) * 0.001, south = 0.02 + Double(r) * 0.001
+                areas.append(Fixtures.box(id, west, south, west + 0.001, south + 0.001))
+                values[id] = .value(100)
+            }
+        }
+        let layer = try layer(areas)
+        var style = Fixtures.threeClasses
+        style.outlineWidth = 2
+        let painting = TilePainting(layer: layer, values: values, style: style, valuesVersion: "d1")
+        let top = TileColor(rgb: 0xf03b20), outline = TileColor(rgb: 0x555555)
+        for zoom in [10, 14] {
+            let frame = try TileKey.containing(lon: 0.03, lat: 0.03, zoom: zoom).frame()
+            let canvas = try #require(TileRenderer().draw(layer: layer, painting: painting, frame: frame))
+            // Pixels well inside the block (at zoom 14 from box edge to box edge along a row).
+            let a = frame.pixel(lon: 0.0255, lat: 0.0305), b = frame.pixel(lon: 0.0345, lat: 0.0305)
+            let row = Int(a.y)
+            let colors = (Int(a.x)...Int(b.x)).map { canvas.color(x: $0, y: row) }
+            if zoom == 10 {
+                #expect(colors.allSatisfy { $0 == top }, "zoom 10: \(Set(colors))")
+            } else {
+                #expect(colors.contains(outline), "zoom 14: box borders outlined")
+                #expect(colors.contains(top), "zoom 14: box interiors filled")
+            }
+        }
+    }
+
     @Test("a tile no area touches is the shared empty PNG")
     func empty() throws {
         let layer = try layer()

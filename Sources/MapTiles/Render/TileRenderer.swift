@@ -68,7 +68,7 @@ public struct TileRenderer: Sendable {
         }
 
         if lineWidth > 0 && style.outline.alpha > 0 {
-            addOutlines(cr, parts, geometry, frame, layer: layer, margin: margin)
+            addOutlines(cr, parts, geometry, frame, layer: layer, margin: margin, smallest: Self.smallestOutlined * Double(scale.rawValue))
             setSource(cr, style.outline)
             cairo_set_line_width(cr, lineWidth)
             // Round caps close the joints where arcs meet at junctions.
@@ -94,14 +94,25 @@ public struct TileRenderer: Sendable {
         box.minX - ox < -limit || box.maxX - ox > limit || box.minY - oy < -limit || box.maxY - oy > limit
     }
 
+    /// Areas narrower and lower than this many pixels (at scale 1) bring no outline. Outlines of
+    /// areas a pixel or two across cover them: a z10 tile of a 300,000-area layer was one grey of
+    /// outlines with no class colour to be seen, and stroking them took a third of its drawing.
+    /// A border such an area shares with a larger one is still drawn, by the larger one; the
+    /// choice depends on the zoom and the area alone, so neighbouring tiles make the same one.
+    static let smallestOutlined = 2.0
+
     /// Appends the outlines of the areas to the current path: each shared border (arc) once,
     /// whichever of its areas brought it, and the rings of areas that outline themselves.
-    func addOutlines(_ cr: OpaquePointer, _ parts: [WorldCopy], _ g: ZoomGeometry, _ frame: TileFrame, layer: TileLayer, margin: Double) {
+    /// Areas under `smallest` pixels in both directions bring none.
+    func addOutlines(_ cr: OpaquePointer, _ parts: [WorldCopy], _ g: ZoomGeometry, _ frame: TileFrame, layer: TileLayer, margin: Double,
+                     smallest: Double) {
         let s = frame.pixelsPerUnit
         let limit = RingClipper.safeLimit / s
         var arcs: [Int64] = []
         var own: [WorldCopy] = []
         for part in parts {
+            let box = layer.index.boxes[part.area]
+            if (box.maxX - box.minX) * s < smallest && (box.maxY - box.minY) * s < smallest { continue }
             if g.ownOutline[part.area] || Self.reachesTooFar(layer.index.boxes[part.area], frame.originX - part.shift, frame.originY, limit) {
                 own.append(part)
                 continue
