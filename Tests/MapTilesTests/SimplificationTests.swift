@@ -94,6 +94,45 @@ struct SimplificationTests {
         #expect(layer.geometry(zoom: 4).pointCount < layer.geometry(zoom: 16).pointCount)
     }
 
+    @Test("a zoom simplified on every core equals the same zoom simplified on one thread")
+    func parallelEqualsSerial() throws {
+        // 50 × 50 cells whose shared edges bend through a jittered midpoint (the same for both
+        // neighbours), so arcs have points to drop; some cells are slivers GEOS must take alone.
+        var rng = SystemRandomNumberGenerator()
+        let n = 50, step = 0.002
+        var corner: [[(Double, Double)]] = []
+        for i in 0...n { corner.append((0...n).map { j in (Double(j) * step + Double.random(in: -0.3...0.3, using: &rng) * step * (j == 0 || j == n ? 0 : 1),
+                                                        Double(i) * step + Double.random(in: -0.3...0.3, using: &rng) * step * (i == 0 || i == n ? 0 : 1)) }) }
+        var bend: [String: (Double, Double)] = [:]
+        func middle(_ a: (Int, Int), _ b: (Int, Int)) -> (Double, Double) {
+            let key = a < b ? "\(a)\(b)" : "\(b)\(a)"
+            if let m = bend[key] { return m }
+            let p = corner[a.0][a.1], q = corner[b.0][b.1]
+            let m = ((p.0 + q.0) / 2 + Double.random(in: -0.1...0.1, using: &rng) * step, (p.1 + q.1) / 2 + Double.random(in: -0.1...0.1, using: &rng) * step)
+            bend[key] = m
+            return m
+        }
+        var areas: [IndexedArea] = []
+        for i in 0..<n {
+            for j in 0..<n {
+                let cs = [(i, j), (i, j + 1), (i + 1, j + 1), (i + 1, j)]
+                var ring: [(Double, Double)] = []
+                for k in 0..<4 { ring.append(corner[cs[k].0][cs[k].1]); ring.append(middle(cs[k], cs[(k + 1) % 4])) }
+                ring.append(ring[0])
+                areas.append(IndexedArea(id: "c\(i)-\(j)", polygons: [try Polygon(rings: [ring.map { try Position(lon: $0.0, lat: $0.1) }])]))
+            }
+        }
+        let layer = TileLayer(id: "cells", version: "1", areas: areas)
+        #expect(layer.areaCount >= TileLayer.parallelFrom)
+        for zoom in [8, 12, 16] {
+            let tolerance = TileLayer.tolerance(zoom: zoom)
+            let serial = layer.simplified(tolerance: tolerance, parallelFrom: .max)
+            let parallel = layer.simplified(tolerance: tolerance, parallelFrom: 1)
+            #expect(parallel == serial, "zoom \(zoom)")
+            #expect(parallel.coordinates.count < layer.simplified(tolerance: 0, parallelFrom: 1).coordinates.count || zoom == 16, "zoom \(zoom) drops points")
+        }
+    }
+
     @Test("tolerance is half a pixel of the tile's scale")
     func tolerance() {
         #expect(TileLayer.tolerance(zoom: 0) == 0.5 / 256)

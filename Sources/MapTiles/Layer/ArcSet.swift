@@ -21,6 +21,13 @@ struct ArcSet: Sendable {
         starts.append(Int32(points.count / 2))
     }
 
+    /// Appends every arc of another set, in its order.
+    mutating func append(contentsOf other: ArcSet) {
+        let offset = Int32(points.count / 2)
+        points.append(contentsOf: other.points)
+        starts.append(contentsOf: other.starts.dropFirst().lazy.map { $0 + offset })
+    }
+
     mutating func reserve(arcs: Int, points count: Int) {
         starts.reserveCapacity(arcs + 1)
         points.reserveCapacity(2 * count)

@@ -171,13 +171,13 @@ struct ArcTopology: Sendable {
         return uses[Int(ringStarts[rings.lowerBound]) ..< Int(ringStarts[rings.upperBound])].map(\.arc)
     }
 
-    /// The arcs simplified with a tolerance, each with GEOS's topology-preserving simplifier
+    /// The arcs of `range` simplified with a tolerance, each with GEOS's topology-preserving simplifier
     /// (end points kept). An arc GEOS cannot simplify, or a closed arc that would fall below a
     /// ring's four points, keeps its full detail.
-    func simplifiedArcs(tolerance: Double, context: GEOSContext) -> ArcSet {
+    func simplifiedArcs(_ range: Range<Int>, tolerance: Double, context: GEOSContext) -> ArcSet {
         var out = ArcSet()
-        out.reserve(arcs: arcs.count, points: arcs.points.count / 4)
-        for a in 0..<arcs.count {
+        out.reserve(arcs: range.count, points: arcs.points.count / 4 * range.count / max(arcs.count, 1))
+        for a in range {
             let arc = arcs[a]
             guard arc.count > 4, let simple = try? context.simplifiedLine(Array(arc), tolerance: tolerance) else { out.append(arc); continue }
             let s = arc.startIndex, e = arc.endIndex

@@ -5,7 +5,7 @@ import GeoCore
 ///
 /// Flat arrays (not an array per ring) keep a layer of thousands of areas in a few allocations
 /// and make drawing a tight loop.
-public struct ZoomGeometry: Sendable {
+public struct ZoomGeometry: Equatable, Sendable {
     /// Coordinates of all rings, `x, y` pairs.
     let coordinates: [Double]
     /// Ring `r` is points `ringStarts[r] ..< ringStarts[r + 1]`.
