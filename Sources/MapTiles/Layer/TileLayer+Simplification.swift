@@ -14,7 +14,8 @@ extension TileLayer {
     /// both neighbours are assembled from the same result; an area whose assembled polygons GEOS
     /// finds invalid (or that has a ring below four points) is simplified on its own instead,
     /// and draws its own outline.
-    /// `parallelFrom`: the count of arcs or areas from which they are done on every core.
+    /// - Parameter parallelFrom: the count of arcs or areas from which they are done on every
+    ///   core (tests compare both ways).
     func simplified(tolerance: Double, parallelFrom: Int = parallelFrom) -> ZoomGeometry {
         let topology = topology
         var arcs = ArcSet()
