@@ -8,7 +8,8 @@ let package = Package(
     name: "geoserve-sanitized",
     targets: [
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
-        .target(name: "GeoCore", dependencies: ["CGEOS"], swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]),
+        .systemLibrary(name: "CPrefetch"),
+        .target(name: "GeoCore", dependencies: ["CGEOS", "CPrefetch"], swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "CGEOS"],
                     swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]),
     ],
