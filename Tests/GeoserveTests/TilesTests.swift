@@ -115,12 +115,17 @@ struct TilesTests {
             #expect(values.count == published.count && areas.count == published.count)
             for (area, value) in zip(areas, values) { #expect(value == published[area.id], "\(area.id)") }
             #expect(released.areas.fallback != nil, "the published release shares one zero")
-            // A release holding every area (no shared zero) is read area by area along the index.
+            // A release holding every area (no shared zero) is read area by area along the index:
+            // each area a count of its own, so a value placed at another area's ordinal shows.
+            let request = released.request
+            let cells = areas.enumerated().map { i, area in
+                (CounterKey(layer: "halls", areaID: area.id, kind: .covid, status: .verified, basis: request.basis, day: request.end, group: ""), i + 1)
+            }
             let dense = DisclosureControl(policy: DisclosurePolicy(thresholds: [.public: 1])).release(
-                Statistics.compute(released.request, areaIDs: areas.map(\.id), counters: [], denominators: [:]), for: .public)
+                Statistics.compute(request, areaIDs: areas.map(\.id), counters: cells, denominators: [:]), for: .public)
             #expect(dense.areas.fallback == nil)
             let denseValues = TileService.values(dense, areas: areas, ordinal: { _ in nil }, query: TileQuery())
-            #expect(denseValues.count == areas.count && denseValues.allSatisfy { $0 == .value(0) })
+            #expect(denseValues == areas.indices.map { .value(Double($0 + 1)) })
             // The painting the tile routes draw from gives every area a class.
             let tiles = TileService(statistics: statistics, cacheBytes: 1 << 20)
             let tileLayer = try await tiles.tileLayer(halls)

@@ -23,7 +23,6 @@ public enum PublishedStatistics {
                                denominators: [String: Double], threshold: Int, audience: Audience) -> ReleasedLayerStatistics {
         let cells = Self.cells(layer: layer, kind: kind, blocks: blocks.lazy.filter { $0.day <= end })
         let request = StatisticsRequest(layer: layer, kind: kind, basis: Self.basis, end: end, groups: [])
-        let control = DisclosureControl(policy: DisclosurePolicy(thresholds: [audience: 1]))
         let blocked = Set(cells.lazy.map(\.0.areaID))
         // One walk in the layer's order: the areas with blocks, the zeros with and without a
         // rate, and the total's denominator as `LayerStatistics.total` sums it.
@@ -41,22 +40,24 @@ public enum PublishedStatistics {
             }
         }
         let stats = Statistics.compute(request, areaIDs: counted, counters: cells, denominators: denominators)
-        let shown = control.release(stats, for: audience)
-        func alone(_ area: AreaStatistics) -> ReleasedAreaStatistics {
-            control.release(LayerStatistics(request: request, areaIDs: [""], breakdownGroups: stats.breakdownGroups, areas: ["": area]), for: audience).areas[""]!
-        }
+        // The areas without blocks add nothing to the total's counts, but their denominators.
+        var total = stats.total
+        total.denominator = denominator.value
+        // With k = 1 nothing is suppressed and every number is released as it is, so each area,
+        // the two zeros and the total are released on their own (as the live view releases the
+        // areas a change touched).
+        let computed = stats.areaIDs.map { stats.areas[$0]! }
+        let released = DisclosureControl.releaseEach(computed + [AreaStatistics(denominator: 1), AreaStatistics(), total],
+                                                     groups: DisclosureControl.uniqueGroups(stats.breakdownGroups), audience: audience)
+        let withRate = released[computed.count], withoutRate = released[computed.count + 1]
         // The more common zero is the map's fallback; the other is held per area.
-        let withRate = alone(AreaStatistics(denominator: 1)), withoutRate = alone(AreaStatistics())
         let ratesCommon = zerosWithRate.count > zerosWithoutRate.count
         let (held, heldValue) = ratesCommon ? (zerosWithoutRate, withoutRate) : (zerosWithRate, withRate)
         var areas = AreaMap<ReleasedAreaStatistics>(minimumCapacity: counted.count + held.count,
                                                     fallback: counted.count < areaIDs.count ? (ratesCommon ? withRate : withoutRate) : nil)
-        for id in counted { areas[id] = shown.areas[id] }
+        for (i, id) in stats.areaIDs.enumerated() { areas[id] = released[i] }
         for id in held { areas[id] = heldValue }
-        // The areas without blocks add nothing to the total's counts, but their denominators.
-        var total = stats.total
-        total.denominator = denominator.value
-        return ReleasedLayerStatistics(request: shown.request, audience: audience, threshold: threshold, areas: areas, total: alone(total))
+        return ReleasedLayerStatistics(request: stats.request, audience: audience, threshold: threshold, areas: areas, total: released[computed.count + 2])
     }
 
     /// The same release computed for every area of the layer, as `DisclosureControl` releases

@@ -122,6 +122,13 @@ struct AreaGrid: Sendable {
         return (frame.column(x), frame.row(y))
     }
 
+    /// The index of a point's cell (row-major), or nil outside the grid.
+    @inline(__always)
+    func cellIndex(x: Double, y: Double) -> Int? {
+        guard let (c, r) = cell(x: x, y: y) else { return nil }
+        return r * frame.nx + c
+    }
+
     /// Tests one point against one group of its cell, whose reference point is (cx, cy).
     @inline(__always)
     static func test(_ g: CellGroup, x: Double, y: Double, cx: Double, cy: Double,

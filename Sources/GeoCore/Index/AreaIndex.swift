@@ -202,8 +202,7 @@ public final class AreaIndex: Sendable {
         defer { cellOf.deallocate() }
         var start = [Int](repeating: 0, count: regions + 1)
         for i in 0..<n {
-            var cell = 0
-            if let (c, row) = grid.cell(x: lonLat[2 * i], y: lonLat[2 * i + 1]) { cell = row * grid.frame.nx + c }
+            let cell = grid.cellIndex(x: lonLat[2 * i], y: lonLat[2 * i + 1]) ?? 0
             cellOf[i] = Int32(cell)
             start[cell / cellsPerRegion + 1] += 1
         }
@@ -280,8 +279,7 @@ public final class AreaIndex: Sendable {
 
     @inline(__always)
     private func cellIndex(_ lonLat: SharedReads<Double>, _ i: Int) -> Int? {
-        guard let (c, r) = grid.cell(x: lonLat.base[2 * i], y: lonLat.base[2 * i + 1]) else { return nil }
-        return r * grid.frame.nx + c
+        grid.cellIndex(x: lonLat.base[2 * i], y: lonLat.base[2 * i + 1])
     }
 
     @inline(__always)

@@ -42,13 +42,24 @@ struct ArcTopology: Sendable {
 
     /// Finds the junctions and arcs of projected areas.
     init(full: [[PlanarPolygon]]) {
-        func points(_ ring: [Double]) -> [Point] {
-            var ps = stride(from: 0, to: ring.count - 1, by: 2).map { Point(ring[$0], ring[$0 + 1]) }
-            if ps.count > 1 && ps.first == ps.last { ps.removeLast() }
-            return ps
+        // Every ring's points once (without the closing repeat), rings one after the other; ring
+        // r is `ringPoints[ringBounds[r] ..< ringBounds[r + 1]]`. Polygons and areas count rings.
+        var ringPoints: [Point] = [], ringBounds = [0]
+        var polygonStarts: [Int32] = [0], areaStarts: [Int32] = [0]
+        ringPoints.reserveCapacity(full.reduce(0) { $0 + $1.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count / 2 } } })
+        for polygons in full {
+            for polygon in polygons {
+                for ring in polygon.rings {
+                    let start = ringPoints.count
+                    for k in stride(from: 0, to: ring.count - 1, by: 2) { ringPoints.append(Point(ring[k], ring[k + 1])) }
+                    if ringPoints.count - start > 1 && ringPoints[start] == ringPoints[ringPoints.count - 1] { ringPoints.removeLast() }
+                    ringBounds.append(ringPoints.count)
+                }
+                polygonStarts.append(Int32(ringBounds.count - 1))
+            }
+            areaStarts.append(Int32(polygonStarts.count - 1))
         }
-        let junction = Self.junctions(full, points: points)
-        var occurrence = 0
+        let junction = Self.junctions(ringPoints, ringBounds: ringBounds)
         var arcs = ArcSet()
         // Arcs by key, and per arc the next one with the same key (-1: none): two different
         // borders between one pair of junctions are rare, so the chains are short.
@@ -81,33 +92,24 @@ struct ArcTopology: Sendable {
             return Use(arc: added, reversed: false)
         }
         var uses: [Use] = []
-        var ringStarts: [Int32] = [0], polygonStarts: [Int32] = [0], areaStarts: [Int32] = [0]
-        for polygons in full {
-            for polygon in polygons {
-                for ring in polygon.rings {
-                    defer { ringStarts.append(Int32(uses.count)) }
-                    let ps = points(ring)
-                    let n = ps.count
-                    let base = occurrence
-                    occurrence += n
-                    guard let start = ps.indices.first(where: { junction[base + $0] }) else {
-                        // No junction: the whole ring is one closed arc.
-                        uses.append(use(ps + [ps[0]]))
-                        continue
-                    }
-                    var current = [ps[start]]
-                    for k in 1...n {
-                        let p = ps[(start + k) % n]
-                        current.append(p)
-                        if junction[base + (start + k) % n] || k == n {
-                            uses.append(use(current))
-                            current = [p]
-                        }
-                    }
-                }
-                polygonStarts.append(Int32(ringStarts.count - 1))
+        var ringStarts: [Int32] = [0]
+        for r in 0..<(ringBounds.count - 1) {
+            defer { ringStarts.append(Int32(uses.count)) }
+            let base = ringBounds[r], n = ringBounds[r + 1] - base
+            guard let start = (0..<n).first(where: { junction[base + $0] }) else {
+                // No junction: the whole ring is one closed arc.
+                uses.append(use(Array(ringPoints[base ..< base + n]) + [ringPoints[base]]))
+                continue
             }
-            areaStarts.append(Int32(polygonStarts.count - 1))
+            var current = [ringPoints[base + start]]
+            for k in 1...n {
+                let i = base + (start + k) % n
+                current.append(ringPoints[i])
+                if junction[i] || k == n {
+                    uses.append(use(current))
+                    current = [ringPoints[i]]
+                }
+            }
         }
         self.arcs = arcs
         self.uses = uses
@@ -116,28 +118,23 @@ struct ArcTopology: Sendable {
         self.areaStarts = areaStarts
     }
 
-    /// For every ring point, rings one after the other as `points` gives them, whether it is a
+    /// For every ring point (`ringPoints`, rings bounded by `ringBounds`), whether it is a
     /// junction: a point with more than two distinct neighbours over all rings. Found by sorting
     /// the points rather than by a table keyed by point: at 300,000 areas (2.1 million ring
     /// points) the table's hashing and growth were the larger part of the topology's build.
-    private static func junctions(_ full: [[PlanarPolygon]], points: ([Double]) -> [Point]) -> [Bool] {
+    private static func junctions(_ ringPoints: [Point], ringBounds: [Int]) -> [Bool] {
         /// A ring point with its neighbours on the ring and its place among all ring points.
         struct Occurrence {
             let point: Point, previous: Point, next: Point
             let index: Int32
         }
         var occurrences: [Occurrence] = []
-        occurrences.reserveCapacity(full.reduce(0) { $0 + $1.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count / 2 } } })
-        for polygons in full {
-            for polygon in polygons {
-                for ring in polygon.rings {
-                    let ps = points(ring)
-                    let n = ps.count
-                    for i in 0..<n {
-                        occurrences.append(Occurrence(point: ps[i], previous: ps[(i + n - 1) % n], next: ps[(i + 1) % n],
-                                                      index: Int32(occurrences.count)))
-                    }
-                }
+        occurrences.reserveCapacity(ringPoints.count)
+        for r in 0..<(ringBounds.count - 1) {
+            let base = ringBounds[r], n = ringBounds[r + 1] - base
+            for i in 0..<n {
+                occurrences.append(Occurrence(point: ringPoints[base + i], previous: ringPoints[base + (i + n - 1) % n],
+                                              next: ringPoints[base + (i + 1) % n], index: Int32(base + i)))
             }
         }
         var junction = [Bool](repeating: false, count: occurrences.count)
