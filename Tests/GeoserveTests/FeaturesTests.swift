@@ -182,6 +182,10 @@ struct FeaturesTests {
             #expect(encoded == .ok && h03["id"] as? String == "H03")
             let byAccept = try await client.execute(uri: "/collections/halls/items/H99", method: .get, headers: [.accept: "text/html"]) { $0 }
             #expect(byAccept.status == .notFound && byAccept.headers[.contentType] == "text/html; charset=utf-8")
+            // A page without areas says so and leads back to all of them.
+            let none = try await client.execute(uri: "/collections/halls/items?f=html&bbox=10,10,11,11", method: .get) { String(buffer: $0.body) }
+            #expect(none.contains("No area of this layer matches these parameters") && none.contains("/collections/halls/items?f=html\">All its areas"))
+            #expect(!none.contains("<table"))
             let json = try await client.execute(uri: "/collections/halls/items/H99?f=json", method: .get, headers: [.accept: "text/html"]) { $0 }
             #expect(json.status == .notFound && json.headers[.contentType] == "application/json; charset=utf-8")
         }

@@ -55,9 +55,13 @@ enum FeaturePages {
         var nav: [String] = []
         if let p = page.previous { nav.append("<a href=\"\(escape(items + "?" + query.linkQuery(cursor: p, format: .html)))\">previous</a>") }
         if let n = page.next { nav.append("<a href=\"\(escape(items + "?" + query.linkQuery(cursor: n, format: .html)))\">next</a>") }
+        // A page without areas says so and leads back, rather than showing a table of headers.
+        let table = rows.isEmpty
+            ? "<p>No area of this layer matches these parameters. <a href=\"\(escape(items))?f=html\">All its areas</a></p>"
+            : "<table><tr><th>id</th><th>name</th>\(windowHeaders)</tr>\(rows)</table>"
         return document("\(layer.info.layer): \(page.ordinals.count) of \(page.numberMatched)", """
             <p><a href="\(escape(items + "?" + query.linkQuery(cursor: query.cursor, format: .json)))">GeoJSON</a> \(nav.joined(separator: " · "))</p>
-            <table><tr><th>id</th><th>name</th>\(windowHeaders)</tr>\(rows)</table>\(note(statistics))
+            \(table)\(note(statistics))
             """)
     }
 
