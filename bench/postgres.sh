@@ -43,6 +43,24 @@
 #           `geoserve import-areas`; both answers are checked before timing (a FeatureCollection
 #           of every hall, the same ids on both). Rounds alternate (PostgreSQL, SQLite, …):
 #           requests/s, p99, and the ratio PostgreSQL / SQLite (target >= 0.80).
+#   bulk    not in the default set (about a minute per round at 1,000,000 rows). Once,
+#           bench/make_reports.py writes BULK_REPORTS rows (default 1,000,000; uniform points
+#           over the Chicago community areas' bounding box). Per round, on a fresh database with
+#           the 77 community areas as its only layer (`import-areas`, layer `areas`), each run
+#           after a CHECKPOINT, wall-clock times:
+#             import   `geoserve import-reports`: read, checked, placed, counted and audited in
+#                      one transaction; beside it `psql \copy` of the same report rows (copied
+#                      out of the imported table) into the reports table of a second, freshly
+#                      migrated database: the table and indexes the import writes, nothing else
+#             export   `geoserve export reports` beside `psql \copy` of the same query to a
+#                      file; the two files are compared byte for byte
+#             rebuild  `geoserve aggregates rebuild` from emptied counters beside the recount
+#                      alone as one GROUP BY on the server (three time bases, the submitted day
+#                      in UTC), its rows read by psql and dropped
+#           Rates are rows per second (the rebuild's: reports per second); ratios: import ÷
+#           psql's copy-in (no target: the import's target, 100,000 reports/s, is a note under
+#           the table), export ÷ psql's copy-out (target >= 0.67, i.e. within 1.5× its time),
+#           rebuild ÷ GROUP BY (target >= 1).
 # Every timed run also gives the whole machine's busy CPU in percent of all cores (/proc/stat):
 # near 100 the figure is bound by CPU, well below it by waiting (round trips, commits).
 # geoserve runs with --log-level error and its default caches and pool size. Servers, wrk,
@@ -51,7 +69,8 @@
 # (runuser). postgresql, postgresql-contrib and wrk are installed with apt-get when missing.
 #
 # Environment:
-#   WORKLOADS     which to run, of "intake items" (default both, in that order)
+#   WORKLOADS     which to run, of "intake items bulk" (default "intake items", in that order)
+#   BULK_REPORTS  rows of the bulk workload's report file (default 1000000)
 #   ROUNDS        rounds per workload (default 3)
 #   DURATION      seconds per timed run (default 10)
 #   WARMUP        seconds of warm-up before each timed run (default 2)
@@ -71,8 +90,9 @@ pgscript=$root/bench/postgres_intake.sql
 shared=${SHARED:-$root/../shared}
 data=$shared/bench/data
 # Each workload NAME is a function workload_NAME below, run once with all its rounds.
-known_workloads="intake items"
-workloads=${WORKLOADS:-$known_workloads}
+known_workloads="intake items bulk"
+workloads=${WORKLOADS:-intake items}
+bulk_reports=${BULK_REPORTS:-1000000}
 rounds=${ROUNDS:-3}; duration=${DURATION:-10}; warmup=${WARMUP:-2}; conns=${CONNECTIONS:-32}
 db_conns=${DATABASE_CONNECTIONS:-}
 binary=${1:-${BINARY:-$root/.build/release/geoserve}}
@@ -451,6 +471,93 @@ PY
   done
   stop_server items_pg; stop_server items_sqlite
   python3 "$report" ratio "$results" items.r items.pg items.sqlite 0.8 "items|PostgreSQL ÷ SQLite requests/s"
+}
+
+# --- workload: bulk ----------------------------------------------------------------------------
+bulk_columns="id, kind, status, version, occurred_on, submitted_at, updated_at, lon, lat, payload, verified_on, group_key"
+# What `geoserve export reports` runs (PostgresStore.exportReports), for psql to run alike.
+bulk_export_sql='SELECT id, kind, status, occurred_on, submitted_at, verified_on, lon, lat,
+  CASE WHEN lon IS NULL THEN (SELECT layer FROM report_areas a WHERE a.report_id = r.id ORDER BY layer LIMIT 1) END AS area_layer,
+  CASE WHEN lon IS NULL THEN (SELECT area_id FROM report_areas a WHERE a.report_id = r.id ORDER BY layer LIMIT 1) END AS area_id,
+  group_key AS "group", payload FROM reports r ORDER BY id'
+# The counters recounted where the data lives: per area, the occurred and submitted days always,
+# the verified day while verified (Counters.contributions).
+bulk_recount_sql="SELECT a.layer, b.basis, a.area_id, b.day, r.kind, r.status, r.group_key AS grp, count(*) AS n
+  FROM reports r JOIN report_areas a ON a.report_id = r.id
+  CROSS JOIN LATERAL (VALUES ('occurred', r.occurred_on),
+    ('submitted', to_char(r.submitted_at::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD')),
+    ('verified', CASE WHEN r.status = 'verified' THEN r.verified_on END)) AS b (basis, day)
+  WHERE b.day IS NOT NULL
+  GROUP BY a.layer, b.basis, a.area_id, b.day, r.kind, r.status, r.group_key"
+bulk_timed() {  # id round "workload|label" rows command...: runs the command once, records rows/s and seconds
+  local id=$1 r=$2 spec=$3 rows=$4 t0 t1 logf=$work/logs/bulk.log
+  shift 4
+  checkpoint
+  t0=$EPOCHREALTIME
+  "$@" >> "$logf" 2>&1 || die "$id round $r failed: $(tail -5 "$logf")"
+  t1=$EPOCHREALTIME
+  awk -v n="$rows" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", n / (b - a) }' \
+    | python3 "$report" record "$results" value "$id" "$r" "$spec|rows/s" > /dev/null
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }' \
+    | python3 "$report" record "$results" value "$id.seconds" "$r" "$spec|s" > /dev/null
+}
+workload_bulk() {
+  local r db uri copydb copyuri keys csv=$work/bulk/reports.csv rows cells
+  [ -f "$data/chicago_areas.geojson" ] || die "missing $data/chicago_areas.geojson"
+  mkdir -p "$work/bulk"
+  log "bulk: writing $bulk_reports report rows (bench/make_reports.py)"
+  python3 "$root/bench/make_reports.py" "$bulk_reports" "$csv"
+  for r in $(seq 1 "$rounds"); do
+    db=bulk_r$r; uri=$(pg_uri "$db"); keys=$(keys_for "$uri")
+    psql_ -d postgres -c "CREATE DATABASE $db"
+    GEOSERVE_KEYS=$keys "$bin" import-areas "$data/chicago_areas.geojson" --layer areas --database "$uri" >> "$work/logs/bulk.log" 2>&1 \
+      || die "import-areas of the community areas failed: $(tail -5 "$work/logs/bulk.log")"
+    log "round $r/$rounds bulk: import-reports of $bulk_reports rows"
+    bulk_timed bulk.import "$r" "bulk|geoserve import-reports" "$bulk_reports" \
+      env GEOSERVE_KEYS="$keys" "$bin" import-reports "$csv" --database "$uri"
+    rows=$(psql_ -d "$db" -c "SELECT count(*) FROM reports")
+    [ "$rows" = "$bulk_reports" ] || die "import-reports stored $rows reports of $bulk_reports"
+    psql_ -d "$db" -c "\copy reports ($bulk_columns) TO '$work/bulk/rows.csv' WITH (FORMAT csv)"
+    copydb=bulkcopy_r$r; copyuri=$(pg_uri "$copydb")
+    psql_ -d postgres -c "CREATE DATABASE $copydb"
+    GEOSERVE_KEYS=$(keys_for "$copyuri") "$bin" migrate --database "$copyuri" >> "$work/logs/bulk.log" 2>&1 \
+      || die "migrate of the copy database failed: $(tail -5 "$work/logs/bulk.log")"
+    log "round $r/$rounds bulk: psql \\copy of the same report rows"
+    bulk_timed bulk.copyin "$r" "bulk|psql \\copy of the report rows into a migrated reports table" "$bulk_reports" \
+      psql_ -d "$copydb" -c "\copy reports ($bulk_columns) FROM '$work/bulk/rows.csv' WITH (FORMAT csv)"
+    psql_ -d postgres -c "DROP DATABASE $copydb"
+
+    log "round $r/$rounds bulk: export reports, then psql \\copy of the same query"
+    # Untimed, once: the first read after the import sets the rows' hint bits (writes pages),
+    # which neither of the timed runs should carry alone.
+    psql_ -d "$db" -c "\copy ($(tr '\n' ' ' <<< "$bulk_export_sql")) TO '/dev/null' WITH (FORMAT csv)"
+    bulk_timed bulk.export "$r" "bulk|geoserve export reports" "$bulk_reports" \
+      env GEOSERVE_KEYS="$keys" "$bin" export reports --out "$work/bulk/export.csv" --database "$uri"
+    bulk_timed bulk.copyout "$r" "bulk|psql \\copy of the export's query" "$bulk_reports" \
+      psql_ -d "$db" -c "\copy ($(tr '\n' ' ' <<< "$bulk_export_sql")) TO '$work/bulk/psql.csv' WITH (FORMAT csv, HEADER)"
+    if ! cmp -s "$work/bulk/export.csv" "$work/bulk/psql.csv"; then
+      failed_checks=$((failed_checks + 1))
+      python3 "$report" note "$results" "**CHECK FAILED** bulk round $r: the export differs from psql's copy of the same query"
+    fi
+
+    log "round $r/$rounds bulk: aggregates rebuild from emptied counters, then the GROUP BY alone"
+    cells=$(psql_ -d "$db" -c "SELECT count(*) FROM counters WHERE n <> 0")
+    psql_ -d "$db" -c "DELETE FROM counters"
+    bulk_timed bulk.rebuild "$r" "bulk|geoserve aggregates rebuild" "$bulk_reports" \
+      env GEOSERVE_KEYS="$keys" "$bin" aggregates rebuild --database "$uri"
+    bulk_timed bulk.groupby "$r" "bulk|the recount GROUP BY alone, rows to psql" "$bulk_reports" \
+      psql_ -d "$db" -o /dev/null -c "$bulk_recount_sql"
+    if [ "$(psql_ -d "$db" -c "SELECT count(*) FROM counters WHERE n <> 0")" != "$cells" ]; then
+      failed_checks=$((failed_checks + 1))
+      python3 "$report" note "$results" "**CHECK FAILED** bulk round $r: the rebuild gave another number of cells than the import ($cells)"
+    fi
+    [ "$r" = 1 ] && python3 "$report" note "$results" "bulk: $bulk_reports reports ($(du -m "$csv" | cut -f1) MB of CSV), $(psql_ -d "$db" -c "SELECT count(*) FROM report_areas") placed in a community area, $cells counter cells"
+    psql_ -d postgres -c "DROP DATABASE $db"
+  done
+  python3 "$report" ratio "$results" bulk.r1 bulk.import bulk.copyin - "bulk|import-reports ÷ psql \\copy of the report rows alone"
+  python3 "$report" ratio "$results" bulk.r2 bulk.export bulk.copyout 0.67 "bulk|export reports ÷ psql \\copy of the same query (within 1.5× its time)"
+  python3 "$report" ratio "$results" bulk.r3 bulk.rebuild bulk.groupby 1.0 "bulk|aggregates rebuild ÷ the GROUP BY alone"
+  python3 "$report" note "$results" "bulk: import-reports against its target of 100,000 reports/s: see the import's rows/s above"
 }
 
 # --- run -------------------------------------------------------------------------------------------
