@@ -114,4 +114,48 @@ struct CounterStoreTests {
             #expect(Set(cells.map(\.0.group)) == Set(odd.map { $0 + "|group" }))
         }
     }
+
+    @Test("a rebuild that replaces the counters' table keeps its indexes and names, and a reader that began before the swap sees the new rows, never an empty table")
+    func replacedTableUnderReaders() async throws {
+        let t = try await StoreBackend.postgres.make()
+        defer { t.remove() }
+        let s = t.store
+        for i in 0..<4 {
+            _ = try await s.submit(ReportSubmission(record: record("r\(i)"), idempotencyKey: nil)) { _ in }
+            _ = try await s.transition(reportID: "r\(i)", .verify, reason: nil, actor: "v", expectedVersion: nil)
+        }
+        let before = try await s.counterSnapshot(layer: "halls", basis: .verified)
+        #expect(before.cells.map(\.1).reduce(0, +) == 4)
+        try t.raw("UPDATE counters SET n = n + 7")
+        let rebuilder = PostgresStore(location: t.location, rebuildUpsertLimit: 0)
+
+        // A reader holds the table: the rebuild writes its new table, then waits to swap.
+        let holder = try PostgresConnection(location: t.location, settings: [])
+        let watcher = try PostgresConnection(location: t.location, settings: [])
+        func waiting(_ mode: String) throws -> Int {
+            Int(try watcher.query("SELECT count(*) FROM pg_locks WHERE NOT granted AND mode = $1", [.text(mode)]).int(0, 0))
+        }
+        func until(_ condition: () throws -> Bool) async throws {
+            for _ in 0..<500 where !(try condition()) { try await Task.sleep(for: .milliseconds(20)) }
+            try #require(try condition())
+        }
+        try holder.execute("BEGIN; LOCK TABLE counters IN ACCESS SHARE MODE")
+        let rebuild = Task { try await rebuilder.rebuildCounters() }
+        try await until { try waiting("AccessExclusiveLock") == 1 }
+        // A snapshot read starts now, behind the swap, and must see the swapped-in rows.
+        let read = Task { try await s.counterSnapshot(layer: "halls", basis: .verified) }
+        try await until { try waiting("AccessShareLock") == 1 }
+        try holder.execute("COMMIT")
+        #expect(try await rebuild.value > 0)
+        let during = try await read.value
+        #expect(during.cells.map(\.1).reduce(0, +) == 4, "the reader saw \(during.cells.count) cells")
+        #expect(Set(during.cells.map(\.0.areaID)) == Set(before.cells.map(\.0.areaID)))
+
+        #expect(try await s.checkCounters().isEmpty)
+        let indexes = try watcher.query("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'counters' ORDER BY 1")
+        #expect((0..<indexes.count).map { indexes.string($0, 0) } == ["counters_changed", "counters_pkey"])
+        // The table takes writes as before: intake upserts through its primary key.
+        _ = try await s.submit(ReportSubmission(record: record("after"), idempotencyKey: nil)) { _ in }
+        #expect(try await s.checkCounters().isEmpty)
+    }
 }
