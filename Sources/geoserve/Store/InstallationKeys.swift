@@ -38,10 +38,14 @@ struct InstallationKeys: Sendable {
         let keys: InstallationKeys
         if let existing = try read(path) {
             keys = existing
-        } else {
-            if try await store.existingSecret(named: fingerprintName) != nil {
+        } else if try await store.existingSecret(named: fingerprintName) != nil {
+            // Another process of a new installation, started at the same moment, may have
+            // created the file and then recorded its fingerprint since the read above.
+            guard let created = try read(path) else {
                 throw Problem(description: "the key file \(path) is missing, but this database was written with one: restore it from a backup, or copy it from the machine that created it (--keys)")
             }
+            keys = created
+        } else {
             // A store from before the key file keeps its receipt key, so receipts already handed out stay valid.
             let legacy = try await store.existingSecret(named: "receipts")
             let candidate = InstallationKeys(receipts: legacy ?? random(), audit: random(), auditFrom: try await store.auditHead().sequence + 1)
