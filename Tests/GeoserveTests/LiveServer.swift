@@ -103,7 +103,7 @@ final class LiveServer: @unchecked Sendable {
         }
         let (bytes, closed) = connection.readAll(timeout: timeout)
         guard closed, let end = bytes.firstRange(of: Array("\r\n\r\n".utf8)) else {
-            throw LiveServerError(description: "\(method) \(path): \(closed ? "the connection ended" : "no whole response within \(timeout)") after \(bytes.count) bytes")
+            throw LiveServerError(description: "\(method) \(path): no whole response within \(timeout)")
         }
         let lines = String(decoding: bytes[..<end.lowerBound], as: UTF8.self).split(separator: "\r\n")
         let status = lines.first.flatMap { $0.split(separator: " ").dropFirst().first }.flatMap { Int($0) } ?? 0

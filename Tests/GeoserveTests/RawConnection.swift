@@ -31,7 +31,6 @@ final class RawConnection {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0, errno == EINTR { continue }  // a signal (a child process ending), not the peer
             if n <= 0 { return false }
             sent += n
         }
@@ -53,7 +52,6 @@ final class RawConnection {
             let ms = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
             guard poll(&p, 1, ms) > 0 else { continue }
             let n = recv(fd, &buffer, buffer.count, 0)
-            if n < 0, errno == EINTR || errno == EAGAIN { continue }
             if n <= 0 { return (out, true) }
             out += buffer[0..<n]
         }
@@ -77,7 +75,6 @@ final class RawConnection {
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&p, 1, 50) > 0 else { continue }
             let n = recv(fd, &buffer, buffer.count, 0)
-            if n < 0, errno == EINTR || errno == EAGAIN { continue }
             if n <= 0 { return nil }
             data += buffer[0..<n]
         }
