@@ -93,9 +93,13 @@ final class SubmissionLog: Sendable {
 extension LiveServer {
     /// POSTs JSON to a server on a loopback port.
     static func post(port: Int, path: String, body: String, key: String? = nil) async throws -> (Int, [String: Any]) {
-        var headers = ["Content-Type": "application/json"]
-        if let key { headers["Idempotency-Key"] = key }
-        let (status, data) = try await request(port: port, "POST", path, body: Data(body.utf8), headers: headers, timeout: .seconds(10))
-        return (status, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
+        var r = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        r.httpMethod = "POST"
+        r.httpBody = Data(body.utf8)
+        r.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let key { r.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
+        r.timeoutInterval = 10
+        let (data, response) = try await URLSession.shared.data(for: r)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
     }
 }

@@ -78,21 +78,15 @@ final class LiveServer: @unchecked Sendable {
     /// unanswered until its timeout while many tests use it at once, which failed tests whose
     /// server had answered.
     func request(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) async throws -> (Int, Data) {
-        try await Self.request(port: port, method, path, body: body, headers: headers)
-    }
-
-    /// The same, to a server on a loopback port, answered within `timeout`.
-    static func request(port: Int, _ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:],
-                        timeout: Duration = .seconds(60)) async throws -> (Int, Data) {
-        try await withCheckedThrowingContinuation { continuation in
+        let port = self.port
+        return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try exchange(port: port, method, path, body: body, headers: headers, timeout: timeout) })
+                continuation.resume(with: Result { try Self.exchange(port: port, method, path, body: body, headers: headers) })
             }
         }
     }
 
-    private static func exchange(port: Int, _ method: String, _ path: String, body: Data?, headers: [String: String],
-                                 timeout: Duration) throws -> (Int, Data) {
+    private static func exchange(port: Int, _ method: String, _ path: String, body: Data?, headers: [String: String]) throws -> (Int, Data) {
         let connection = try RawConnection(port: port)
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         if headers.keys.first(where: { $0.lowercased() == "accept" }) == nil { head += "Accept: */*\r\n" }
@@ -101,9 +95,9 @@ final class LiveServer: @unchecked Sendable {
         guard connection.send(Array((head + "\r\n").utf8) + (body.map { Array($0) } ?? [])) else {
             throw LiveServerError(description: "\(method) \(path): the server closed the connection")
         }
-        let (bytes, closed) = connection.readAll(timeout: timeout)
+        let (bytes, closed) = connection.readAll(timeout: .seconds(60))
         guard closed, let end = bytes.firstRange(of: Array("\r\n\r\n".utf8)) else {
-            throw LiveServerError(description: "\(method) \(path): no whole response within \(timeout)")
+            throw LiveServerError(description: "\(method) \(path): no whole response within 60 s")
         }
         let lines = String(decoding: bytes[..<end.lowerBound], as: UTF8.self).split(separator: "\r\n")
         let status = lines.first.flatMap { $0.split(separator: " ").dropFirst().first }.flatMap { Int($0) } ?? 0
