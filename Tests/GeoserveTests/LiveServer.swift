@@ -73,52 +73,13 @@ final class LiveServer: @unchecked Sendable {
         try await request("GET", path)
     }
 
-    /// One request on a connection of its own (`Connection: close`), off the cooperative pool.
-    /// Not through `URLSession`: on Linux its shared session now and then leaves a request
-    /// unanswered until its timeout while many tests use it at once, which failed tests whose
-    /// server had answered.
     func request(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) async throws -> (Int, Data) {
-        let port = self.port
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try Self.exchange(port: port, method, path, body: body, headers: headers) })
-            }
-        }
-    }
-
-    private static func exchange(port: Int, _ method: String, _ path: String, body: Data?, headers: [String: String]) throws -> (Int, Data) {
-        let connection = try RawConnection(port: port)
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
-        if headers.keys.first(where: { $0.lowercased() == "accept" }) == nil { head += "Accept: */*\r\n" }
-        for (k, v) in headers { head += "\(k): \(v)\r\n" }
-        if let body { head += "Content-Length: \(body.count)\r\n" }
-        guard connection.send(Array((head + "\r\n").utf8) + (body.map { Array($0) } ?? [])) else {
-            throw LiveServerError(description: "\(method) \(path): the server closed the connection")
-        }
-        let (bytes, closed) = connection.readAll(timeout: .seconds(60))
-        guard closed, let end = bytes.firstRange(of: Array("\r\n\r\n".utf8)) else {
-            throw LiveServerError(description: "\(method) \(path): no whole response within 60 s")
-        }
-        let lines = String(decoding: bytes[..<end.lowerBound], as: UTF8.self).split(separator: "\r\n")
-        let status = lines.first.flatMap { $0.split(separator: " ").dropFirst().first }.flatMap { Int($0) } ?? 0
-        let chunked = lines.contains { $0.lowercased().hasPrefix("transfer-encoding:") && $0.lowercased().contains("chunked") }
-        let rest = Array(bytes[end.upperBound...])
-        return (status, method == "HEAD" ? Data() : Data(chunked ? try dechunk(rest) : rest))
-    }
-
-    /// The body of a chunked message.
-    private static func dechunk(_ bytes: [UInt8]) throws -> [UInt8] {
-        var out: [UInt8] = [], i = 0
-        while let lineEnd = bytes[i...].firstRange(of: Array("\r\n".utf8)) {
-            let sizeText = String(decoding: bytes[i..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
-            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else { break }
-            if size == 0 { return out }
-            let start = lineEnd.upperBound
-            guard start + size <= bytes.count else { break }
-            out += bytes[start..<start + size]
-            i = start + size + 2
-        }
-        throw LiveServerError(description: "a chunked body that does not end")
+        var r = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        r.httpMethod = method
+        r.httpBody = body
+        for (k, v) in headers { r.setValue(v, forHTTPHeaderField: k) }
+        let (data, response) = try await URLSession.shared.data(for: r)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
     }
 
     /// Sends a signal and waits for the process to end; returns its exit status.
