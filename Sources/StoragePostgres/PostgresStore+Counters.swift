@@ -51,7 +51,7 @@ extension PostgresStore: CounterStore {
     public func counterSnapshot(layer: String, basis: TimeBasis) async throws -> CounterSnapshot {
         // One snapshot for the version and the cells: whatever carries the version holds its numbers.
         try await pool.transaction("read counters", begin: Self.beginReadingCounters(readOnly: true)) { db in
-            let version = try db.query("SELECT value FROM meta WHERE key = 'data_version'").firstInt ?? 0
+            let version = try Self.dataVersion(db)
             let s = try db.query("""
                 SELECT area_id, day, kind, status, grp, n FROM counters
                 WHERE layer = $1 AND basis = $2 AND status IN ('verified', 'pending') AND n <> 0
@@ -62,7 +62,7 @@ extension PostgresStore: CounterStore {
 
     public func counterChanges(layer: String, basis: TimeBasis, since: Int64, limit: Int) async throws -> CounterAreaChanges? {
         try await pool.transaction("read counter changes", begin: Self.beginReadingCounters(readOnly: true)) { db in
-            let version = try db.query("SELECT value FROM meta WHERE key = 'data_version'").firstInt ?? 0
+            let version = try Self.dataVersion(db)
             let rebuilt = try db.query("SELECT value FROM meta WHERE key = 'counters_rebuilt'").firstInt ?? 0
             guard rebuilt <= since else { return nil }
             let changed = try db.query("""
@@ -201,7 +201,7 @@ extension PostgresStore: CounterStore {
     /// `lock_timeout` for reads under way (the rebuild then fails whole and can be run again).
     /// Plans that name the table are made again by PostgreSQL against the new one.
     static func replaceCounters(with recounted: CounterTable, _ db: PostgresConnection) throws {
-        let version = String(try db.query("SELECT value FROM meta WHERE key = 'data_version'").firstInt ?? 0)
+        let version = String(try dataVersion(db))
         try db.execute("CREATE TABLE counters_rebuilt (LIKE counters INCLUDING DEFAULTS INCLUDING CONSTRAINTS)")
         var cells = recounted.counts.makeIterator()
         try db.copyIn("COPY counters_rebuilt (layer, basis, area_id, day, kind, status, grp, n, data_version) FROM STDIN WITH (FORMAT csv)") {

@@ -101,9 +101,12 @@ extension PostgresStore: StoreAdmin {
 
 extension PostgresStore: DataVersionSource {
     public func dataVersion() async throws -> Int64 {
-        try await pool.run("read the data version") { db in
-            try db.query("SELECT value FROM meta WHERE key = 'data_version'").firstInt ?? 0
-        }
+        try await pool.run("read the data version") { db in try Self.dataVersion(db) }
+    }
+
+    /// The data version, read inside the caller's transaction.
+    static func dataVersion(_ db: PostgresConnection) throws -> Int64 {
+        try db.query("SELECT value FROM meta WHERE key = 'data_version'").firstInt ?? 0
     }
 
     public func observeChanges(_ handler: @escaping @Sendable () -> Void) {

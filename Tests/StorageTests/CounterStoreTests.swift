@@ -133,7 +133,11 @@ struct CounterStoreTests {
         let holder = try PostgresConnection(location: t.location, settings: [])
         let watcher = try PostgresConnection(location: t.location, settings: [])
         func waiting(_ mode: String) throws -> Int {
-            Int(try watcher.query("SELECT count(*) FROM pg_locks WHERE NOT granted AND mode = $1", [.text(mode)]).int(0, 0))
+            // Waits on this test's counters table only: other tests share the server.
+            Int(try watcher.query("""
+                SELECT count(*) FROM pg_locks WHERE NOT granted AND mode = $1 AND relation = 'counters'::regclass
+                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                """, [.text(mode)]).int(0, 0))
         }
         func until(_ condition: () throws -> Bool) async throws {
             for _ in 0..<500 where !(try condition()) { try await Task.sleep(for: .milliseconds(20)) }
