@@ -283,6 +283,52 @@ enum PostgresMigrations {
         CREATE INDEX counters_changed ON counters (layer, basis, data_version);
         INSERT INTO meta (key, value) VALUES ('counters_rebuilt', 0);
         """),
+        (16, """
+        -- Ledger lines: reports are accounted to a line, which keeps its released history and its
+        -- carry when the areas change around them (a new layer, a renamed area) and only takes
+        -- a new class. Blocks name their line; the lines' classes say where they count now.
+        CREATE TABLE publication_lines (
+            id        BIGINT PRIMARY KEY,
+            kind      TEXT COLLATE "C" NOT NULL,
+            class_key TEXT COLLATE "C" NOT NULL,
+            accounted BIGINT NOT NULL,
+            carry     BIGINT NOT NULL
+        );
+        INSERT INTO publication_lines (id, kind, class_key, accounted, carry)
+            SELECT row_number() OVER (ORDER BY kind, class_key), kind, class_key, sum(accounted), sum(carry) FROM (
+                SELECT kind, class_key, accounted, carry FROM publication_ledger
+                UNION ALL SELECT DISTINCT kind, class_key, 0, 0 FROM publication_blocks) AS both_sides
+            GROUP BY kind, class_key;
+        CREATE TABLE line_blocks (
+            publication BIGINT NOT NULL REFERENCES publications (id),
+            position    INTEGER NOT NULL,
+            line        BIGINT NOT NULL REFERENCES publication_lines (id),
+            day         TEXT COLLATE "C" NOT NULL,
+            value       BIGINT NOT NULL,
+            PRIMARY KEY (publication, position)
+        );
+        INSERT INTO line_blocks (publication, position, line, day, value)
+            SELECT b.publication, row_number() OVER (PARTITION BY b.publication ORDER BY b.day, l.id), l.id, b.day, b.value
+            FROM publication_blocks b JOIN publication_lines l ON l.kind = b.kind AND l.class_key = b.class_key;
+        DROP TABLE publication_blocks;
+        DROP TABLE publication_ledger;
+        ALTER TABLE line_blocks RENAME TO publication_blocks;
+        ALTER TABLE publication_blocks RENAME CONSTRAINT line_blocks_pkey TO publication_blocks_pkey;
+        -- The area layers' versions the last publication saw: a line's area in a layer is
+        -- decided again only when that layer changed.
+        CREATE TABLE publication_geography (
+            layer   TEXT COLLATE "C" PRIMARY KEY,
+            version INTEGER NOT NULL
+        );
+        ALTER TABLE publications ADD COLUMN lines_moved INTEGER NOT NULL DEFAULT 0;
+        -- The line each verified report was accounted to by the last publication. Reports
+        -- verified by then are given the line of their class; a report whose class changed
+        -- since that publication is accounted again as before lines.
+        ALTER TABLE reports ADD COLUMN ledger_line BIGINT;
+        UPDATE reports SET ledger_line = l.id FROM publication_lines l
+        WHERE reports.status = 'verified' AND reports.verified_on <= (SELECT max(day) FROM publications)
+          AND l.kind = reports.kind AND l.accounted > 0 AND l.class_key = \(PostgresStore.classKey("reports.id"));
+        """),
     ]
 
     static var latest: Int { all.last!.version }

@@ -10,19 +10,34 @@ extension PostgresStore: PublicationStore {
         try await pool.writeTransaction("publish") { db in
             let latest = try Self.latestPublication(db)
             if let latest, day < latest.day { throw PublicationError.dayBeforeLatest(latest: latest.day) }
-            let input = PublicationInput(latest: latest, ledger: try Self.ledger(lastDay: latest?.day, db), verified: try Self.verifiedByClass(db))
+            let ledger = try Self.ledger(lastDay: latest?.day, db)
+            let geography = try Self.geography(db)
+            let named = Array(ledger.areas(in: PublicationPlanner.changedLayers(from: ledger.geography, to: geography)))
+            var existing: Set<AreaRef> = []
+            if !named.isEmpty {
+                let r = try db.query("""
+                    SELECT t.layer, t.area_id FROM unnest($1::text[], $2::text[]) AS t (layer, area_id)
+                    JOIN layers l ON l.name = t.layer JOIN areas a ON a.layer = t.layer AND a.version = l.published_version AND a.area_id = t.area_id
+                    """, [.textArray(named.map(\.layer)), .textArray(named.map(\.areaID))])
+                for i in 0..<r.count { existing.insert(AreaRef(layer: r.string(i, 0), areaID: r.string(i, 1))) }
+            }
+            let input = PublicationInput(latest: latest, ledger: ledger, verified: try Self.verifiedByClass(db), geography: geography,
+                                         existingAreas: existing)
             let planned = try plan(input)
-            let record = PublicationRecord(id: (latest?.id ?? 0) + 1, day: day, publishedAt: at, blocks: planned.blocks.count)
-            try db.query("INSERT INTO publications (id, day, published_at, blocks) VALUES ($1, $2, $3, $4)",
-                         [.int(record.id), .day(day), .text(Timestamp.format(at)), .int(Int64(record.blocks))])
+            let record = PublicationRecord(id: (latest?.id ?? 0) + 1, day: day, publishedAt: at, blocks: planned.blocks.count,
+                                           linesMoved: planned.movedLines)
+            try db.query("INSERT INTO publications (id, day, published_at, blocks, lines_moved) VALUES ($1, $2, $3, $4, $5)",
+                         [.int(record.id), .day(day), .text(Timestamp.format(at)), .int(Int64(record.blocks)), .int(Int64(record.linesMoved))])
+            try Self.updateLedger(planned.ledger, from: input.ledger, db)
             if !planned.blocks.isEmpty {
                 try db.query("""
-                    INSERT INTO publication_blocks (publication, kind, class_key, day, value)
-                    SELECT $1, kind, class_key, day, value::bigint FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS t (kind, class_key, day, value)
-                    """, [.int(record.id), .textArray(planned.blocks.map(\.key.kind.rawValue)), .textArray(planned.blocks.map(\.key.areaClass.key)),
-                          .textArray(planned.blocks.map(\.day.iso)), .textArray(planned.blocks.map { String($0.value) })])
+                    INSERT INTO publication_blocks (publication, position, line, day, value)
+                    SELECT $1, position::integer, line::bigint, day, value::bigint
+                    FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS t (line, day, value, position)
+                    """, [.int(record.id), .textArray(planned.blocks.map { String($0.line) }), .textArray(planned.blocks.map(\.day.iso)),
+                          .textArray(planned.blocks.map { String($0.value) })])
             }
-            try Self.updateLedger(planned.ledger, from: input.ledger, db)
+            try Self.assignLines(planned.assignments, db)
             try Self.bumpDataVersion(db)
             return record
         }
@@ -30,77 +45,114 @@ extension PostgresStore: PublicationStore {
 
     public func publications(after publication: Int64) async throws -> [PublicationRecord] {
         try await pool.run("read publications") { db in
-            let r = try db.query("SELECT id, day, published_at, blocks FROM publications WHERE id > $1 ORDER BY id", [.int(publication)])
+            let r = try db.query("SELECT id, day, published_at, blocks, lines_moved FROM publications WHERE id > $1 ORDER BY id", [.int(publication)])
             return try (0..<r.count).map { try Self.publication(r, $0) }
         }
     }
 
     public func publishedBlocks(after publication: Int64) async throws -> [PublishedBlock] {
         try await pool.run("read published blocks") { db in
-            let r = try db.query("SELECT publication, kind, class_key, day, value FROM publication_blocks WHERE publication > $1 ORDER BY publication",
-                                 [.int(publication)])
+            let r = try db.query("""
+                SELECT b.publication, b.line, l.kind, l.class_key, b.day, b.value FROM publication_blocks b JOIN publication_lines l ON l.id = b.line
+                WHERE b.publication > $1 ORDER BY b.publication, b.position
+                """, [.int(publication)])
             return try (0..<r.count).map { i in
-                guard let day = try r.day(i, 3) else { throw StorageError.unreadable("published block") }
-                return PublishedBlock(publication: r.int(i, 0), key: LedgerKey(kind: try r.reportKind(i, 1), areaClass: AreaClass(key: r.string(i, 2))),
-                                      day: day, value: Int(r.int(i, 4)))
+                guard let day = try r.day(i, 4) else { throw StorageError.unreadable("published block") }
+                return PublishedBlock(publication: r.int(i, 0), line: r.int(i, 1),
+                                      key: LedgerKey(kind: try r.reportKind(i, 2), areaClass: AreaClass(key: r.string(i, 3))), day: day, value: Int(r.int(i, 5)))
             }
         }
     }
 
     private static func latestPublication(_ db: PostgresConnection) throws -> PublicationRecord? {
-        let r = try db.query("SELECT id, day, published_at, blocks FROM publications ORDER BY id DESC LIMIT 1")
+        let r = try db.query("SELECT id, day, published_at, blocks, lines_moved FROM publications ORDER BY id DESC LIMIT 1")
         return r.count == 0 ? nil : try publication(r, 0)
     }
 
     private static func publication(_ r: PostgresResult, _ i: Int) throws -> PublicationRecord {
         guard let day = try r.day(i, 1) else { throw StorageError.unreadable("publication") }
-        return PublicationRecord(id: r.int(i, 0), day: day, publishedAt: Timestamp.parse(r.string(i, 2)), blocks: Int(r.int(i, 3)))
+        return PublicationRecord(id: r.int(i, 0), day: day, publishedAt: Timestamp.parse(r.string(i, 2)), blocks: Int(r.int(i, 3)),
+                                 linesMoved: Int(r.int(i, 4)))
     }
 
     private static func ledger(lastDay: Day?, _ db: PostgresConnection) throws -> PublicationLedger {
-        var ledger = PublicationLedger(lastDay: lastDay)
-        let lines = try db.query("SELECT kind, class_key, accounted, carry FROM publication_ledger")
-        for i in 0..<lines.count {
-            ledger.entries[LedgerKey(kind: try lines.reportKind(i, 0), areaClass: AreaClass(key: lines.string(i, 1)))] =
-                PublicationLedger.Entry(accounted: Int(lines.int(i, 2)), carry: Int(lines.int(i, 3)))
+        let r = try db.query("SELECT id, kind, class_key, accounted, carry FROM publication_lines")
+        let lines = try (0..<r.count).map { i in
+            LedgerLine(id: r.int(i, 0), key: LedgerKey(kind: try r.reportKind(i, 1), areaClass: AreaClass(key: r.string(i, 2))),
+                       accounted: Int(r.int(i, 3)), carry: Int(r.int(i, 4)))
         }
-        return ledger
+        let g = try db.query("SELECT layer, version FROM publication_geography")
+        var geography: [String: Int] = [:]
+        for i in 0..<g.count { geography[g.string(i, 0)] = Int(g.int(i, 1)) }
+        return PublicationLedger(lines: lines, lastDay: lastDay, geography: geography)
     }
 
-    /// Writes the ledger lines that changed since `previous` (read in the same transaction).
+    /// The published version of each area layer (0 for one without a published version).
+    private static func geography(_ db: PostgresConnection) throws -> [String: Int] {
+        let r = try db.query("SELECT name, COALESCE(published_version, 0) FROM layers WHERE kind = 'areas'")
+        var out: [String: Int] = [:]
+        for i in 0..<r.count { out[r.string(i, 0)] = Int(r.int(i, 1)) }
+        return out
+    }
+
+    /// Writes the lines that changed since `previous` (read in the same transaction) and the
+    /// geography the ledger saw.
     private static func updateLedger(_ ledger: PublicationLedger, from previous: PublicationLedger, _ db: PostgresConnection) throws {
-        let (write, remove) = ledger.changes(since: previous)
+        let write = ledger.changes(since: previous)
         if !write.isEmpty {
             try db.query("""
-                INSERT INTO publication_ledger (kind, class_key, accounted, carry)
-                SELECT kind, class_key, accounted::bigint, carry::bigint FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t (kind, class_key, accounted, carry)
-                ON CONFLICT (kind, class_key) DO UPDATE SET accounted = excluded.accounted, carry = excluded.carry
-                """, [.textArray(write.map(\.key.kind.rawValue)), .textArray(write.map(\.key.areaClass.key)),
-                      .textArray(write.map { String($0.entry.accounted) }), .textArray(write.map { String($0.entry.carry) })])
+                INSERT INTO publication_lines (id, kind, class_key, accounted, carry)
+                SELECT id::bigint, kind, class_key, accounted::bigint, carry::bigint
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS t (id, kind, class_key, accounted, carry)
+                ON CONFLICT (id) DO UPDATE SET class_key = excluded.class_key, accounted = excluded.accounted, carry = excluded.carry
+                """, [.textArray(write.map { String($0.id) }), .textArray(write.map(\.key.kind.rawValue)), .textArray(write.map(\.key.areaClass.key)),
+                      .textArray(write.map { String($0.accounted) }), .textArray(write.map { String($0.carry) })])
         }
-        if !remove.isEmpty {
-            try db.query("""
-                DELETE FROM publication_ledger l USING unnest($1::text[], $2::text[]) AS t (kind, class_key)
-                WHERE (l.kind, l.class_key) = (t.kind, t.class_key)
-                """, [.textArray(remove.map(\.kind.rawValue)), .textArray(remove.map(\.areaClass.key))])
-        }
+        guard ledger.geography != previous.geography else { return }
+        try db.query("DELETE FROM publication_geography")
+        let layers = ledger.geography.sorted { $0.key < $1.key }
+        try db.query("INSERT INTO publication_geography (layer, version) SELECT layer, version::integer FROM unnest($1::text[], $2::text[]) AS t (layer, version)",
+                     [.textArray(layers.map(\.key)), .textArray(layers.map { String($0.value) })])
     }
 
-    /// Verified reports by kind, verification day and area class, the class built exactly as
-    /// `AreaClass` builds it (see the SQLite store).
+    /// Records which line each verified report is accounted to now, in one pass over the reports
+    /// the assignments name (those of no line yet, and those of lines that gave some away).
+    private static func assignLines(_ assignments: [LineAssignment], _ db: PostgresConnection) throws {
+        guard !assignments.isEmpty else { return }
+        try db.query("""
+            WITH a AS (
+                SELECT kind, from_line::bigint AS from_line, class_key, to_line::bigint AS to_line
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t (kind, from_line, class_key, to_line)),
+            placed AS (
+                SELECT r.id, r.kind, r.ledger_line, \(classKey("r.id")) AS class_key FROM reports r
+                WHERE r.status = 'verified' AND (r.ledger_line IS NULL OR r.ledger_line IN (SELECT from_line FROM a)))
+            UPDATE reports SET ledger_line = a.to_line FROM placed p JOIN a ON a.kind = p.kind AND a.from_line IS NOT DISTINCT FROM p.ledger_line
+                                                                           AND a.class_key = p.class_key
+            WHERE reports.id = p.id
+            """, [.textArray(assignments.map(\.kind.rawValue)), .textArray(assignments.map { $0.from.map { String($0) } }),
+                  .textArray(assignments.map(\.areaClass.key)), .textArray(assignments.map { String($0.to) })])
+    }
+
+    /// A report's area class in SQL, built exactly as `AreaClass` builds it (see the SQLite
+    /// store); NULL for a report outside every area.
+    static func classKey(_ reportID: String) -> String {
+        """
+        (SELECT string_agg(ra.layer || chr(31) || ra.area_id, chr(30) ORDER BY ra.layer)
+         FROM report_areas ra JOIN layers l ON l.name = ra.layer WHERE ra.report_id = \(reportID) AND l.kind = 'areas')
+        """
+    }
+
+    /// Verified reports by kind, verification day, area class and the line they were accounted to.
     private static func verifiedByClass(_ db: PostgresConnection) throws -> [VerifiedClassCount] {
         let r = try db.query("""
-            SELECT kind, verified_on, class_key, count(*) FROM (
-                SELECT r.kind, r.verified_on,
-                       (SELECT string_agg(ra.layer || chr(31) || ra.area_id, chr(30) ORDER BY ra.layer)
-                        FROM report_areas ra JOIN layers l ON l.name = ra.layer
-                        WHERE ra.report_id = r.id AND l.kind = 'areas') AS class_key
+            SELECT kind, verified_on, class_key, ledger_line, count(*) FROM (
+                SELECT r.kind, r.verified_on, r.ledger_line, \(classKey("r.id")) AS class_key
                 FROM reports r WHERE r.status = 'verified') AS placed
-            WHERE class_key IS NOT NULL GROUP BY kind, verified_on, class_key
+            WHERE class_key IS NOT NULL GROUP BY kind, verified_on, class_key, ledger_line
             """)
         return try (0..<r.count).map { i in
             VerifiedClassCount(key: LedgerKey(kind: try r.reportKind(i, 0), areaClass: AreaClass(key: r.string(i, 2))),
-                               verifiedOn: try r.day(i, 1), count: Int(r.int(i, 3)))
+                               line: r.isNull(i, 3) ? nil : r.int(i, 3), verifiedOn: try r.day(i, 1), count: Int(r.int(i, 4)))
         }
     }
 }

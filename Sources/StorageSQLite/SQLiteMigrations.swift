@@ -262,6 +262,51 @@ enum SQLiteMigrations {
         CREATE INDEX counters_changed ON counters (layer, basis, data_version);
         INSERT INTO meta (key, value) VALUES ('counters_rebuilt', 0);
         """),
+        (16, """
+        -- Ledger lines: reports are accounted to a line, which keeps its released history and its
+        -- carry when the areas change around them (a new layer, a renamed area) and only takes
+        -- a new class. Blocks name their line; the lines' classes say where they count now.
+        CREATE TABLE publication_lines (
+            id        INTEGER PRIMARY KEY,
+            kind      TEXT NOT NULL,
+            class_key TEXT NOT NULL,
+            accounted INTEGER NOT NULL,
+            carry     INTEGER NOT NULL
+        );
+        INSERT INTO publication_lines (id, kind, class_key, accounted, carry)
+            SELECT row_number() OVER (ORDER BY kind, class_key), kind, class_key, SUM(accounted), SUM(carry) FROM (
+                SELECT kind, class_key, accounted, carry FROM publication_ledger
+                UNION ALL SELECT DISTINCT kind, class_key, 0, 0 FROM publication_blocks)
+            GROUP BY kind, class_key;
+        CREATE TABLE line_blocks (
+            publication INTEGER NOT NULL REFERENCES publications (id),
+            position    INTEGER NOT NULL,
+            line        INTEGER NOT NULL REFERENCES publication_lines (id),
+            day         TEXT NOT NULL,
+            value       INTEGER NOT NULL,
+            PRIMARY KEY (publication, position)
+        ) WITHOUT ROWID;
+        INSERT INTO line_blocks (publication, position, line, day, value)
+            SELECT b.publication, row_number() OVER (PARTITION BY b.publication ORDER BY b.day, l.id), l.id, b.day, b.value
+            FROM publication_blocks b JOIN publication_lines l ON l.kind = b.kind AND l.class_key = b.class_key;
+        DROP TABLE publication_blocks;
+        DROP TABLE publication_ledger;
+        ALTER TABLE line_blocks RENAME TO publication_blocks;
+        -- The area layers' versions the last publication saw: a line's area in a layer is
+        -- decided again only when that layer changed.
+        CREATE TABLE publication_geography (
+            layer   TEXT PRIMARY KEY,
+            version INTEGER NOT NULL
+        );
+        ALTER TABLE publications ADD COLUMN lines_moved INTEGER NOT NULL DEFAULT 0;
+        -- The line each verified report was accounted to by the last publication. Reports
+        -- verified by then are given the line of their class; a report whose class changed
+        -- since that publication is accounted again as before lines.
+        ALTER TABLE reports ADD COLUMN ledger_line INTEGER;
+        UPDATE reports SET ledger_line = (SELECT l.id FROM publication_lines l WHERE l.kind = reports.kind AND l.accounted > 0
+                                          AND l.class_key = \(SQLiteStore.classKey("reports.id")))
+        WHERE status = 'verified' AND verified_on <= (SELECT MAX(day) FROM publications);
+        """),
     ]
 
     /// Work a migration does on the data after its SQL, in the same transaction.

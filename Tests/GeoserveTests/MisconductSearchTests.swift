@@ -42,6 +42,44 @@ struct MisconductSearchTests {
         }
     }
 
+    @Test("a page of the search is the same before and after a verification that is not yet published, by area and by circle")
+    func pagingAroundAnUnpublishedVerification() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            func verify(_ body: String) async throws {
+                let (_, created, _) = try await client.submit(body)
+                let (status, _) = try await client.json(.post, "/v1/reports/\(created["id"] as? String ?? "")/transitions", token: admin,
+                                                         body: #"{"transition":"verify"}"#)
+                #expect(status == .ok)
+            }
+            for _ in 0..<5 { try await verify(Drafts.misconduct()) }
+            try await client.publish(admin)
+            let pages = ["/v1/misconduct?layer=halls&area=H01&limit=4", "/v1/misconduct/near?lon=-87.6003&lat=41.7894&radius_m=1000&limit=4"]
+            // A page as comparable text: each report's fields in order.
+            func listed(_ body: [String: Any]) -> [String] {
+                (body["reports"] as? [[String: Any]] ?? []).map { r in r.keys.sorted().map { "\($0)=\(r[$0] ?? "")" }.joined(separator: ";") }
+            }
+            var before: [[String]] = []
+            for page in pages { before.append(listed(try await client.json(.get, page).1)) }
+            // A newer report, verified and not published: it would sort first.
+            let newer = Drafts.misconduct().replacingOccurrences(of: "2026-11-02T21:30:00Z", with: "2026-11-05T21:30:00Z")
+            try await verify(newer)
+            for (page, seen) in zip(pages, before) {
+                let (_, now) = try await client.json(.get, page)
+                #expect((now["reports"] as? [[String: Any]])?.count == 4, "\(page)")
+                #expect(listed(now) == seen, "\(page) changed before a publication")
+            }
+            // Published, it leads the page.
+            try await client.publish(admin)
+            for page in pages {
+                let (_, now) = try await client.json(.get, page)
+                #expect((now["reports"] as? [[String: Any]])?.first?["occurredOn"] as? String == "2026-11-05", "\(page)")
+            }
+        }
+    }
+
     @Test("binary-searching the circle's edge finds only the report's 1 km cell, not its point")
     func nearSearchCannotPinALocation() async throws {
         let service = try await TestService(demo: false)

@@ -13,8 +13,7 @@ struct PublicationStoreTests {
     private func plan(_ day: Day) -> @Sendable (PublicationInput) throws -> PublicationPlan {
         let planner = planner
         return { input in
-            let (blocks, ledger) = planner.plan(ledger: input.ledger, verified: input.verified, day: day)
-            return PublicationPlan(blocks: blocks, ledger: ledger)
+            planner.plan(ledger: input.ledger, verified: input.verified, day: day, geography: input.geography, existingAreas: input.existingAreas)
         }
     }
 
@@ -24,10 +23,11 @@ struct PublicationStoreTests {
         _ = try await store.importLayer(LayerImport(layer: "zones", kind: .areas, source: nil, areas: [area("Z1", 0)]))
     }
 
-    private func verified(_ store: any GeoserveStore, _ ids: [String], hall: String, kind: ReportKind = .covid) async throws {
+    private func verified(_ store: any GeoserveStore, _ ids: [String], hall: String, kind: ReportKind = .covid,
+                          also: [AreaAssignment] = []) async throws {
         for id in ids {
             var r = record(id, kind: kind)
-            r.areas = [AreaAssignment(layer: "halls", layerVersion: 1, areaID: hall), AreaAssignment(layer: "zones", layerVersion: 1, areaID: "Z1")]
+            r.areas = [AreaAssignment(layer: "halls", layerVersion: 1, areaID: hall), AreaAssignment(layer: "zones", layerVersion: 1, areaID: "Z1")] + also
             _ = try await store.submit(ReportSubmission(record: r, idempotencyKey: nil)) { _ in }
             _ = try await store.transition(reportID: id, .verify, reason: nil, actor: "v", expectedVersion: nil)
         }
@@ -47,7 +47,7 @@ struct PublicationStoreTests {
         let first = try await s.publish(day: today, at: Date(), plan: plan(today))
         #expect(first.id == 1 && first.day == today && first.blocks == 2)
         #expect(try await s.dataVersion() == before + 1)
-        let blocks = try await s.publishedBlocks(after: 0)
+        let blocks = try await s.publishedBlocks(after: 0).map(\.unnumbered)
         let h01 = AreaClass([AreaRef(layer: "halls", areaID: "H01"), AreaRef(layer: "zones", areaID: "Z1")])
         let h02 = AreaClass([AreaRef(layer: "halls", areaID: "H02"), AreaRef(layer: "zones", areaID: "Z1")])
         #expect(Set(blocks) == [PublishedBlock(publication: 1, key: LedgerKey(kind: .covid, areaClass: h01), day: today, value: 14),
@@ -60,7 +60,7 @@ struct PublicationStoreTests {
         try await verified(s, ["big14", "big15"], hall: "H01")
         let third = try await s.publish(day: today, at: Date(), plan: plan(today))
         #expect(third.blocks == 1)
-        #expect(try await s.publishedBlocks(after: 2) == [PublishedBlock(publication: 3, key: LedgerKey(kind: .covid, areaClass: h02), day: today, value: 13)])
+        #expect(try await s.publishedBlocks(after: 2).map(\.unnumbered) == [PublishedBlock(publication: 3, key: LedgerKey(kind: .covid, areaClass: h02), day: today, value: 13)])
         #expect(try await s.publications().map(\.id) == [1, 2, 3])
         // A revocation waits in the ledger: nothing public moves.
         _ = try await s.transition(reportID: "big0", .revoke, reason: "duplicate", actor: "v", expectedVersion: nil)
@@ -93,8 +93,9 @@ struct PublicationStoreTests {
         _ = try await s.publish(day: today, at: Date(), plan: recording)
         let (read, wrote) = (seen.withLock { $0 }, planned.withLock { $0 })
         #expect(read.count == 4 && wrote.count == 4)
-        for i in 1..<4 { #expect(read[i].entries == wrote[i - 1].entries, "publication \(i + 1)") }
-        #expect(wrote[1].entries.count > wrote[0].entries.count, "a new line was added")
+        for i in 1..<4 { #expect(read[i] == wrote[i - 1], "publication \(i + 1)") }
+        #expect(wrote[1].lines.count > wrote[0].lines.count, "a new line was added")
+        #expect(wrote[0].geography == ["halls": 1, "zones": 1])
     }
 
     @Test("a publication dated before the latest is refused and writes nothing", arguments: StoreBackend.allCases)
@@ -129,4 +130,47 @@ struct PublicationStoreTests {
         #expect(try await t.store.publications().map(\.id) == [1, 2])
         #expect(try await other.publishedBlocks(after: 0).map(\.value).reduce(0, +) == 30)
     }
+
+    @Test("a new layer and a renamed area give lines new classes: no block is released, the history counts for the new classes, and the reports stay with their lines", arguments: StoreBackend.allCases)
+    func linesFollowTheAreas(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
+        try await layers(s)
+        try await verified(s, (0..<14).map { "big\($0)" }, hall: "H01")
+        try await verified(s, (0..<5).map { "small\($0)" }, hall: "H02")
+        let today = Day.containing(Date(), in: t.timeZone)
+        let seen = Mutex<[PublicationInput]>([])
+        let plan = plan(today)
+        let recording: @Sendable (PublicationInput) throws -> PublicationPlan = { input in
+            seen.withLock { $0.append(input) }
+            return try plan(input)
+        }
+        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        // A campus layer around everything, then H02 renamed H02b.
+        _ = try await s.importAndPublish(LayerImport(layer: "campus", kind: .areas, source: nil, areas: [area("C", 0)]), resolve: { _ in "C" })
+        _ = try await s.importAndPublish(LayerImport(layer: "halls", kind: .areas, source: nil, areas: [area("H01", 0), area("H02b", 2)]),
+                                         resolve: { $0.reportID.hasPrefix("small") ? "H02b" : "H01" })
+        let second = try await s.publish(day: today, at: Date(), plan: recording)
+        #expect(second.blocks == 0 && second.linesMoved == 2)
+        let input = seen.withLock { $0.last! }
+        #expect(input.geography == ["campus": 1, "halls": 2, "zones": 1])
+        #expect(input.existingAreas == [AreaRef(layer: "halls", areaID: "H01")], "H02 is gone from the new version")
+        #expect(input.verified.allSatisfy { $0.line != nil }, "every verified report was accounted to a line by the first publication")
+        let classes = Set(try await s.publishedBlocks(after: 0).map(\.key.areaClass))
+        #expect(classes == [AreaClass([AreaRef(layer: "campus", areaID: "C"), AreaRef(layer: "halls", areaID: "H01"), AreaRef(layer: "zones", areaID: "Z1")])])
+        // The renamed hall's five wait with their line; seven more complete its step.
+        let campus = [AreaAssignment(layer: "campus", layerVersion: 1, areaID: "C")]
+        try await verified(s, (5..<12).map { "small\($0)" }, hall: "H02b", also: campus)
+        try await verified(s, (14..<19).map { "big\($0)" }, hall: "H01", also: campus)
+        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        let released = try await s.publishedBlocks(after: 2).filter { $0.key.areaClass.area(in: "halls") == "H02b" }.map(\.value)
+        #expect(released == [12])
+        #expect(try await s.publications().map(\.linesMoved) == [0, 2, 0])
+    }
+}
+
+extension PublishedBlock {
+    /// The block without its line number, which the store assigns.
+    var unnumbered: PublishedBlock { PublishedBlock(publication: publication, key: key, day: day, value: value) }
 }

@@ -1,40 +1,58 @@
 import DomainKernel
 
-/// What publication has accounted for so far: per ledger line, the verified reports seen at the
-/// last publication and the part of them not yet released. Private: it is what makes the next
-/// publication safe, and it holds exactly the small numbers the public must not learn.
+/// What publication has accounted for so far: the ledger lines with their carries, the day of
+/// the last publication and the area layers it saw. Private: it holds exactly the small numbers
+/// the public must not learn.
 public struct PublicationLedger: Sendable, Equatable {
-    /// One ledger line's state.
-    public struct Entry: Sendable, Hashable {
-        /// Verified reports of the line at the last publication.
-        public var accounted: Int
-        /// The net change not yet released: `accounted` minus the sum of the line's released blocks.
-        public var carry: Int
-
-        public init(accounted: Int, carry: Int) {
-            self.accounted = accounted
-            self.carry = carry
-        }
-    }
-
-    public var entries: [LedgerKey: Entry]
+    public var lines: [Int64: LedgerLine]
     /// The day of the last publication; nil before the first.
     public var lastDay: Day?
+    /// The published version of each area layer at the last publication: a line's area in a
+    /// layer is decided again only when that layer changed (see `LineLineage`).
+    public var geography: [String: Int]
 
-    public init(entries: [LedgerKey: Entry] = [:], lastDay: Day? = nil) {
-        self.entries = entries
+    public init(lines: [LedgerLine] = [], lastDay: Day? = nil, geography: [String: Int] = [:]) {
+        self.lines = Dictionary(uniqueKeysWithValues: lines.map { ($0.id, $0) })
         self.lastDay = lastDay
+        self.geography = geography
+    }
+
+    /// The line new reports of `key` join: the oldest line of the kind with that class (lines
+    /// merged by a change of areas keep their own carries; the oldest takes what comes).
+    public func mainLines() -> [LedgerKey: Int64] {
+        var out: [LedgerKey: Int64] = [:]
+        for line in lines.values where out[line.key].map({ line.id < $0 }) ?? true { out[line.key] = line.id }
+        return out
+    }
+
+    /// The next free line number.
+    public var nextLineID: Int64 { (lines.keys.max() ?? 0) + 1 }
+}
+
+extension PublicationLedger {
+    /// The lines to write (new or changed) to turn `previous` into this ledger. A publication
+    /// after one verification changes one line of a layer's thousands, so the store writes that
+    /// one instead of the whole ledger (which at 300,000 areas took seconds of each publication).
+    /// Lines are never removed: their released blocks name them.
+    public func changes(since previous: PublicationLedger) -> [LedgerLine] {
+        lines.values.filter { previous.lines[$0.id] != $0 }.sorted { $0.id < $1.id }
+    }
+
+    /// How many lines took another class than they had in `previous`.
+    public func movedLines(since previous: PublicationLedger) -> Int {
+        lines.values.reduce(0) { n, line in n + (previous.lines[line.id].map { $0.key != line.key } ?? false ? 1 : 0) }
     }
 }
 
 extension PublicationLedger {
-    /// What turns `previous` into this ledger: the lines to write (new or changed) and the keys
-    /// to remove. A publication after one verification changes one line of a layer's thousands,
-    /// so the store writes that one instead of the whole ledger (which at 300,000 areas took
-    /// seconds of each publication).
-    public func changes(since previous: PublicationLedger) -> (write: [(key: LedgerKey, entry: Entry)], remove: [LedgerKey]) {
-        let write = entries.compactMap { key, entry in previous.entries[key] == entry ? nil : (key: key, entry: entry) }
-        let remove = previous.entries.keys.filter { entries[$0] == nil }
-        return (write, remove)
+    /// The areas the lines' classes name in `layers`: whether each still exists in its layer's
+    /// published version is what `PublicationPlanner` asks of a changed layer.
+    public func areas(in layers: Set<String>) -> Set<AreaRef> {
+        guard !layers.isEmpty else { return [] }
+        var out: Set<AreaRef> = []
+        for line in lines.values {
+            for ref in line.key.areaClass.areas where layers.contains(ref.layer) { out.insert(ref) }
+        }
+        return out
     }
 }

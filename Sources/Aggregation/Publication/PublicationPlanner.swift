@@ -1,30 +1,37 @@
 import DomainKernel
 
 /// Decides what a publication releases: the ledger that makes every public number, across every
-/// publication, layer, window and export, a sum of whole released blocks.
+/// publication, layer, window, export and change of the areas, a sum of whole released blocks.
 ///
 /// ## How
-/// Each ledger line (a kind in an `AreaClass`) carries its unreleased net change. A publication
-/// on day D replays the days since the last publication in order (every verification day, for a
-/// first publication that meets a history), adding each day's new verifications to their lines
-/// and, on D, what else changed since (revocations, edits and re-assignments moving reports,
-/// verifications on the last publication's day after it). On each day a line whose carry has
-/// reached `DisclosurePolicy.releaseStep` (k + 1, or 1 for public records) in either direction is
-/// released as one block dated that day and starts again from zero — but only on a day (an
-/// interval between publications) in which its kind saw at least a step of changes: a
-/// publication after one or two verifications moves no public number, so someone who knows that
-/// a single report was verified in between cannot tell where it went. (A campus with fewer
-/// verifications than that between publications publishes less often: see the schedule.)
+/// Reports are accounted to ledger lines (a kind in an `AreaClass`, see `LedgerLine`); each line
+/// carries its unreleased net change. A publication on day D:
+/// 1. lets lines follow their reports where area layers changed since the last publication
+///    (`LineLineage`): a line keeps its history and carry and only takes a new class, so a new
+///    layer, a renamed or merged area or a withdrawn layer moves no public number;
+/// 2. moves a whole step of a line's reports that now lie in another class to that class's line
+///    as a pair of blocks on D (−n on the old line, +n on the new), leaving both carries as they
+///    were; fewer stay counted in their old line;
+/// 3. accounts the reports no publication has seen to their class's line and takes what else
+///    changed (revocations, edits, reports verified again) from the lines they were accounted to;
+/// 4. releases, per interval, every line whose carry reached `DisclosurePolicy.releaseStep`
+///    (k + 1, or 1 for public records) in either direction as one block dated the interval's end,
+///    the carry starting again from zero — but only in an interval in which its kind saw at least
+///    a step of changes. The interval is the time since the last publication (a weekly schedule
+///    gathers a week), and for a first publication that meets a history, each interval its
+///    schedule would have had (`PublicationDays`).
 ///
 /// ## What that gives
-/// - Every public number (a layer's area or total, any window, by day of release) is a sum of
-///   released blocks, each the net change of one line of at least k + 1 reports; nothing in an
+/// - Every public number is a sum of released blocks, each the net change of one line of at
+///   least k + 1 reports (or a pair that moves n ≥ k + 1 of them and sums to zero); nothing in an
 ///   unreleased carry reaches any output, and released blocks never change.
-/// - A block's reports are spread over the days since its line's previous release; an attacker
-///   who knows the rule learns only that the carry before the release day was at most k, so any
-///   day's count inside the block keeps a range at least k wide.
-/// - The price: reports in a class with few of them wait until k + 1 have gathered, and are then
-///   counted on the day of release rather than of verification.
+/// - A block's reports are spread over the interval since its line's previous release; an
+///   attacker who knows the rule learns only that the carry before the release was at most k,
+///   so any day's count inside the block keeps a range at least k wide.
+/// - Someone who knows that a single report was verified between two publications learns
+///   nothing: an interval with fewer than a step of changes of the kind releases none of it.
+/// - The price: reports in a line with few of them wait until k + 1 have gathered and an interval
+///   is busy enough, and count on the day of release.
 public struct PublicationPlanner: Sendable {
     public let policy: DisclosurePolicy
 
@@ -36,62 +43,133 @@ public struct PublicationPlanner: Sendable {
     ///
     /// - Parameters:
     ///   - ledger: the state after the last publication.
-    ///   - verified: every verified report counted by line and verification day (no line twice
-    ///     with the same day is expected; repeats are added).
+    ///   - verified: every verified report counted by class, line accounted to and verification
+    ///     day (repeats are added).
     ///   - day: the publication's day, not before `ledger.lastDay`.
-    /// - Returns: the released blocks (by day, then line) and the ledger to keep.
-    public func plan(ledger: PublicationLedger, verified: [VerifiedClassCount], day: Day) -> (blocks: [PublishedBlock], ledger: PublicationLedger) {
-        let last = ledger.lastDay
-        var totals: [LedgerKey: Int] = [:]
-        var changes: [Day: [LedgerKey: Int]] = [:]
-        var explained: [LedgerKey: Int] = [:]
+    ///   - geography: the published version of each area layer now (nil: as the ledger saw them).
+    ///   - existingAreas: of the areas the ledger's lines name in layers that changed, those the
+    ///     layers' published versions still hold.
+    ///   - days: the schedule's publication days, for replaying a history.
+    public func plan(ledger: PublicationLedger, verified: [VerifiedClassCount], day: Day, geography: [String: Int]? = nil,
+                     existingAreas: Set<AreaRef> = [], days: PublicationDays = .daily) -> PublicationPlan {
+        let geography = geography ?? ledger.geography
+        let changed = Self.changedLayers(from: ledger.geography, to: geography)
+        var lines = ledger.lines
+        var nextID = ledger.nextLineID
+
+        // What each line holds now, by class; and the reports no line holds, by interval.
+        var holding: [Int64: [AreaClass: Int]] = [:]
+        var fresh: [LedgerKey: [Day: Int]] = [:]
+        var staleLines: [LedgerKey: Set<Int64>] = [:]
         for row in verified where row.count != 0 {
-            totals[row.key, default: 0] += row.count
+            if let id = row.line, let line = lines[id], line.key.kind == row.key.kind {
+                holding[id, default: [:]][row.key.areaClass, default: 0] += row.count
+                continue
+            }
+            if let id = row.line { staleLines[row.key, default: []].insert(id) }
             let on = min(row.verifiedOn ?? day, day)
-            if last.map({ on > $0 }) ?? true {
-                changes[on, default: [:]][row.key, default: 0] += row.count
-                explained[row.key, default: 0] += row.count
+            let end = ledger.lastDay == nil ? min(days.intervalEnd(for: on), day) : day
+            fresh[row.key, default: [:]][end, default: 0] += row.count
+        }
+
+        var changes: [Day: [Int64: Int]] = [:]
+        var blocks: [PublishedBlock] = []
+        var assignments: [LineAssignment] = []
+        var moving: [(from: Int64, areaClass: AreaClass, count: Int)] = []
+        for id in lines.keys.sorted() {
+            var line = lines[id]!
+            let held = holding[id] ?? [:]
+            if !changed.isEmpty {
+                let to = LineLineage.destination(of: line.key.areaClass, holding: held, changed: changed) { existingAreas.contains($0) }
+                line.key = LedgerKey(kind: line.key.kind, areaClass: to)
+            }
+            // Reports accounted to the line that are no longer verified (or verified again)
+            // change its carry on the publication day.
+            let kept = held.values.reduce(0, +)
+            if line.accounted != kept { changes[day, default: [:]][id, default: 0] += kept - line.accounted }
+            line.accounted = kept
+            lines[id] = line
+            let step = policy.releaseStep(for: line.key.kind)
+            for (areaClass, n) in held where areaClass != line.key.areaClass && n >= step { moving.append((id, areaClass, n)) }
+        }
+
+        var main = PublicationLedger(lines: Array(lines.values)).mainLines()
+        func mainLine(_ key: LedgerKey) -> Int64 {
+            if let id = main[key] { return id }
+            let id = nextID
+            nextID += 1
+            lines[id] = LedgerLine(id: id, key: key, accounted: 0, carry: 0)
+            main[key] = id
+            return id
+        }
+
+        // A step of a line's reports lying in another class goes to that class's line as a pair
+        // of blocks that sums to zero: the public learns how many moved, and neither carry.
+        for move in moving.sorted(by: { ($0.from, $0.areaClass) < ($1.from, $1.areaClass) }) {
+            let kind = lines[move.from]!.key.kind
+            let to = mainLine(LedgerKey(kind: kind, areaClass: move.areaClass))
+            blocks.append(PublishedBlock(line: move.from, key: lines[move.from]!.key, day: day, value: -move.count))
+            blocks.append(PublishedBlock(line: to, key: lines[to]!.key, day: day, value: move.count))
+            lines[move.from]!.accounted -= move.count
+            lines[to]!.accounted += move.count
+            assignments.append(LineAssignment(kind: kind, from: move.from, areaClass: move.areaClass, to: to))
+        }
+
+        for key in fresh.keys.sorted() {
+            let to = mainLine(key)
+            for (end, n) in fresh[key]! {
+                changes[end, default: [:]][to, default: 0] += n
+                lines[to]!.accounted += n
+            }
+            assignments.append(LineAssignment(kind: key.kind, from: nil, areaClass: key.areaClass, to: to))
+            for stale in staleLines[key, default: []].sorted() {
+                assignments.append(LineAssignment(kind: key.kind, from: stale, areaClass: key.areaClass, to: to))
             }
         }
-        // What the days' verifications do not explain changed since the last publication: it
-        // counts on the publication's day.
-        var residual: [LedgerKey: Int] = [:]
-        for key in Set(totals.keys).union(ledger.entries.keys) {
-            let rest = (totals[key] ?? 0) - (ledger.entries[key]?.accounted ?? 0) - (explained[key] ?? 0)
-            if rest != 0 { residual[key] = rest }
-        }
-        if !residual.isEmpty { changes[day, default: [:]].merge(residual, uniquingKeysWith: +) }
 
-        var entries = ledger.entries
-        // Lines whose carry has reached their step, waiting for a day busy enough to release them.
-        var ready: [ReportKind: Set<LedgerKey>] = [:]
-        for (key, entry) in entries where abs(entry.carry) >= policy.releaseStep(for: key.kind) { ready[key.kind, default: []].insert(key) }
-        var blocks: [PublishedBlock] = []
-        for on in changes.keys.sorted() {
+        // Lines whose carry has reached their step, waiting for an interval busy enough.
+        var ready: [ReportKind: Set<Int64>] = [:]
+        for line in lines.values where abs(line.carry) >= policy.releaseStep(for: line.key.kind) { ready[line.key.kind, default: []].insert(line.id) }
+        for end in changes.keys.sorted() {
             var activity: [ReportKind: Int] = [:]
-            for (key, delta) in changes[on]! where delta != 0 {
-                var entry = entries[key] ?? PublicationLedger.Entry(accounted: 0, carry: 0)
-                entry.carry += delta
-                entries[key] = entry
-                activity[key.kind, default: 0] += abs(delta)
-                if abs(entry.carry) >= policy.releaseStep(for: key.kind) { ready[key.kind, default: []].insert(key) } else { ready[key.kind]?.remove(key) }
+            for (id, delta) in changes[end]! where delta != 0 {
+                lines[id]!.carry += delta
+                let kind = lines[id]!.key.kind
+                activity[kind, default: 0] += abs(delta)
+                if abs(lines[id]!.carry) >= policy.releaseStep(for: kind) { ready[kind, default: []].insert(id) } else { ready[kind]?.remove(id) }
             }
             for kind in ReportKind.allCases {
-                guard let lines = ready[kind], !lines.isEmpty, activity[kind, default: 0] >= policy.releaseStep(for: kind) else { continue }
-                for key in lines.sorted() {
-                    blocks.append(PublishedBlock(key: key, day: on, value: entries[key]!.carry))
-                    entries[key]!.carry = 0
+                guard let waiting = ready[kind], !waiting.isEmpty, activity[kind, default: 0] >= policy.releaseStep(for: kind) else { continue }
+                for id in waiting.sorted() {
+                    blocks.append(PublishedBlock(line: id, key: lines[id]!.key, day: end, value: lines[id]!.carry))
+                    lines[id]!.carry = 0
                 }
                 ready[kind] = []
             }
         }
-        // Every line with reports has an entry by now: one the last publication accounted for,
-        // or one a change of this publication created.
-        for key in Array(entries.keys) {
-            let carry = entries[key]!.carry
-            let total = totals[key] ?? 0
-            entries[key] = total == 0 && carry == 0 ? nil : PublicationLedger.Entry(accounted: total, carry: carry)
-        }
-        return (blocks, PublicationLedger(entries: entries, lastDay: day))
+        blocks.sort { ($0.day, $0.line) < ($1.day, $1.line) }
+        let next = PublicationLedger(lines: Array(lines.values), lastDay: day, geography: geography)
+        return PublicationPlan(blocks: blocks, ledger: next, assignments: assignments, movedLines: next.movedLines(since: ledger))
+    }
+
+    /// The area layers whose published version differs, or that are new or gone.
+    public static func changedLayers(from old: [String: Int], to new: [String: Int]) -> Set<String> {
+        Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }
+    }
+}
+
+/// What a publication releases, the ledger it leaves, and which reports it accounts to which line.
+public struct PublicationPlan: Sendable {
+    public let blocks: [PublishedBlock]
+    public let ledger: PublicationLedger
+    public let assignments: [LineAssignment]
+    /// How many lines took another class: their whole history now counts for it.
+    public let movedLines: Int
+
+    public init(blocks: [PublishedBlock], ledger: PublicationLedger, assignments: [LineAssignment] = [], movedLines: Int = 0) {
+        self.blocks = blocks
+        self.ledger = ledger
+        self.assignments = assignments
+        self.movedLines = movedLines
     }
 }

@@ -35,12 +35,17 @@ public struct PublicationRecord: Hashable, Sendable {
     public let publishedAt: Date
     /// How many blocks it released.
     public let blocks: Int
+    /// How many ledger lines it gave another class (areas changed): their blocks, released by
+    /// this publication and earlier ones, now count for the new class, so a reader holding older
+    /// blocks reads them again.
+    public let linesMoved: Int
 
-    public init(id: Int64, day: Day, publishedAt: Date, blocks: Int) {
+    public init(id: Int64, day: Day, publishedAt: Date, blocks: Int, linesMoved: Int = 0) {
         self.id = id
         self.day = day
         self.publishedAt = publishedAt
         self.blocks = blocks
+        self.linesMoved = linesMoved
     }
 }
 
@@ -48,24 +53,22 @@ public struct PublicationRecord: Hashable, Sendable {
 public struct PublicationInput: Sendable {
     public let latest: PublicationRecord?
     public let ledger: PublicationLedger
-    /// Verified reports by kind, area class (over the area layers) and verification day.
+    /// Verified reports by kind, area class (over the area layers), the ledger line they were
+    /// accounted to and verification day.
     public let verified: [VerifiedClassCount]
+    /// The published version of each area layer.
+    public let geography: [String: Int]
+    /// Of the areas the ledger's lines name in layers changed since the last publication, those
+    /// their layers' published versions hold.
+    public let existingAreas: Set<AreaRef>
 
-    public init(latest: PublicationRecord?, ledger: PublicationLedger, verified: [VerifiedClassCount]) {
+    public init(latest: PublicationRecord?, ledger: PublicationLedger, verified: [VerifiedClassCount], geography: [String: Int] = [:],
+                existingAreas: Set<AreaRef> = []) {
         self.latest = latest
         self.ledger = ledger
         self.verified = verified
-    }
-}
-
-/// What a publication releases and the ledger it leaves.
-public struct PublicationPlan: Sendable {
-    public let blocks: [PublishedBlock]
-    public let ledger: PublicationLedger
-
-    public init(blocks: [PublishedBlock], ledger: PublicationLedger) {
-        self.blocks = blocks
-        self.ledger = ledger
+        self.geography = geography
+        self.existingAreas = existingAreas
     }
 }
 

@@ -24,7 +24,7 @@ func buildApplication(_ configuration: AppConfiguration, metrics: ServiceMetrics
                                      interval: configuration.dataVersionInterval, logger: logger)
     try await watcher.check()
     logger.info("layers loaded", metadata: ["count": "\(catalog.snapshot().count)", "dataVersion": "\(watcher.dataVersion)"])
-    let publisher = Publisher(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone)
+    let publisher = Publisher(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone, days: configuration.publicationSchedule.days)
     if configuration.demoReports {
         // Before the first publication, so that the demo's history is published day by day.
         do {
@@ -133,7 +133,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     VerificationController(reports: store, verification: store, audit: store, watcher: watcher, metrics: metrics).addRoutes(to: v1)
     MisconductSearchController(search: store, publications: watcher.publications).addRoutes(to: v1)
     PublicationsController(publications: watcher.publications,
-                           publisher: Publisher(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone),
+                           publisher: Publisher(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone, days: configuration.publicationSchedule.days),
                            schedule: configuration.publicationSchedule, watcher: watcher).addRoutes(to: v1)
     NoticesController(board: NoticeBoard(store: store)).addRoutes(to: v1)
     RevisionsController(reports: store, revisions: store, watcher: watcher, catalog: catalog, timeZone: configuration.timeZone,

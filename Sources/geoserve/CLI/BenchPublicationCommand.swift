@@ -15,7 +15,14 @@ struct BenchPublicationCommand: AsyncParsableCommand {
         the medians and maxima of those times are printed. On the last day the published numbers \
         are compared with the true ones (share of area-window numbers that differ, mean absolute \
         difference, areas with at least k in 28 days that are shown with at least k), and with what \
-        the earlier per-release suppression showed on the same counts (share suppressed, areas shown).
+        the earlier per-release suppression showed on the same counts (share suppressed, areas shown). \
+        With --weekly, publications are made on Mondays only (a quiet campus's schedule).
+
+        With --lag, prints instead a Markdown table of how long an outbreak waits to be seen: on \
+        campuses of 5, 20 and 60 reports a day over --areas halls, one hall of middle rank gets 1, 3, \
+        6 or 12 more a day after four weeks of publications; the table gives the median and the \
+        longest number of the outbreak's days until that hall's published number first moves, over \
+        --trials trials each, with daily and with weekly (Monday) publications.
         """
     )
 
@@ -24,12 +31,21 @@ struct BenchPublicationCommand: AsyncParsableCommand {
     @Option(help: "Days of daily publications.") var days: Int = 56
     @Option(help: "Protection threshold k.") var k: Int = 11
     @Option(help: "Random seed.") var seed: UInt64 = 1
+    @Flag(help: "Publish on Mondays only instead of every day.") var weekly = false
+    @Flag(help: "Print the lag table instead (see the discussion).") var lag = false
+    @Option(help: "Trials per cell of the lag table.") var trials: Int = 35
 
     func validate() throws {
-        guard areas >= 1, days >= 1, perDay >= 0, k >= 1 else { throw ValidationError("areas, days and k must be positive, per-day not negative") }
+        guard areas >= 1, days >= 1, perDay >= 0, k >= 1, trials >= 1 else {
+            throw ValidationError("areas, days, trials and k must be positive, per-day not negative")
+        }
     }
 
     func run() async throws {
+        if lag {
+            printLagTable()
+            return
+        }
         var policy = DisclosurePolicy.default
         policy.thresholds[.public] = k
         let planner = PublicationPlanner(policy: policy)
@@ -42,42 +58,41 @@ struct BenchPublicationCommand: AsyncParsableCommand {
         var truth = [[Int]](repeating: [Int](repeating: 0, count: days), count: areas)
         for a in 0..<areas { for d in 0..<days { truth[a][d] = rng.poisson(weights[a] * scale) } }
 
-        var ledger = PublicationLedger()
-        var blocks: [PublishedBlock] = []
+        var replay = BenchPublicationReplay(planner: planner, keys: keys, first: first)
         var planTimes: [Double] = [], releaseTimes: [Double] = []
         var released: ReleasedLayerStatistics?
         let clock = ContinuousClock()
-        for d in 0..<days {
+        let mondays = PublicationDays(weekdays: [1])!
+        var lastPublished = 0
+        for d in 0..<days where !weekly || first.adding(days: d).isoWeekday == 1 {
             let today = first.adding(days: d)
-            // What the store would hand over: every verified report so far, by line and day.
-            var rows: [VerifiedClassCount] = []
-            rows.reserveCapacity(areas * (d + 1))
-            for a in 0..<areas { for day in 0...d where truth[a][day] > 0 {
-                rows.append(VerifiedClassCount(key: keys[a], verifiedOn: first.adding(days: day), count: truth[a][day]))
-            } }
+            let rows = replay.rows(truth, through: d)
             let start = clock.now
-            let (new, next) = planner.plan(ledger: ledger, verified: rows, day: today)
+            let plan = planner.plan(ledger: replay.ledger, verified: rows, day: today, days: weekly ? mondays : .daily)
             planTimes.append((clock.now - start).seconds)
-            ledger = next
-            blocks += new
+            replay.record(plan, through: d)
             let releaseStart = clock.now
-            released = PublishedStatistics.release(layer: "bench", kind: .covid, end: today, areaIDs: ids, blocks: blocks,
+            released = PublishedStatistics.release(layer: "bench", kind: .covid, end: today, areaIDs: ids, blocks: replay.blocks,
                                                    denominators: [:], threshold: k, audience: .public)
             releaseTimes.append((clock.now - releaseStart).seconds)
+            lastPublished = d
         }
-        let end = first.adding(days: days - 1)
+        let blocks = replay.blocks
+        // Compared as of the last publication: the public reads its numbers until the next.
+        let end = first.adding(days: lastPublished)
         // A first publication on an installation with this history: the whole replay at once.
         var history: [VerifiedClassCount] = []
         for a in 0..<areas { for day in 0..<days where truth[a][day] > 0 {
             history.append(VerifiedClassCount(key: keys[a], verifiedOn: first.adding(days: day), count: truth[a][day]))
         } }
         let replayStart = clock.now
-        let replay = planner.plan(ledger: PublicationLedger(), verified: history, day: end)
+        let firstPublication = planner.plan(ledger: PublicationLedger(), verified: history, day: first.adding(days: days - 1),
+                                            days: weekly ? mondays : .daily)
         let replaySeconds = (clock.now - replayStart).seconds
 
         // The true numbers on the last day, and what per-release suppression showed of them.
         var cells: [(CounterKey, Int)] = []
-        for a in 0..<areas { for d in 0..<days where truth[a][d] > 0 {
+        for a in 0..<areas { for d in 0...lastPublished where truth[a][d] > 0 {
             cells.append((CounterKey(layer: "bench", areaID: ids[a], kind: .covid, status: .verified, basis: .verified, day: first.adding(days: d), group: ""),
                           truth[a][d]))
         } }
@@ -111,11 +126,11 @@ struct BenchPublicationCommand: AsyncParsableCommand {
             }
         }
         let fields: [(String, String)] = [
-            ("areas", "\(areas)"), ("per_day", fmt(perDay)), ("days", "\(days)"), ("k", "\(k)"),
+            ("areas", "\(areas)"), ("per_day", fmt(perDay)), ("days", "\(days)"), ("k", "\(k)"), ("schedule", weekly ? "\"weekly\"" : "\"daily\""),
             ("reports", "\(truth.joined().reduce(0, +))"),
             ("plan_ms_median", fmt(planTimes.median * 1000)), ("plan_ms_max", fmt((planTimes.max() ?? 0) * 1000)),
             ("release_ms_median", fmt(releaseTimes.median * 1000)), ("release_ms_max", fmt((releaseTimes.max() ?? 0) * 1000)),
-            ("blocks", "\(blocks.count)"), ("replay_ms", fmt(replaySeconds * 1000)), ("replay_blocks", "\(replay.blocks.count)"),
+            ("blocks", "\(blocks.count)"), ("replay_ms", fmt(replaySeconds * 1000)), ("replay_blocks", "\(firstPublication.blocks.count)"),
             ("published_share_differing", fmt(Double(differing) / Double(max(total, 1)))),
             ("published_mean_abs_difference", fmt(Double(absolute) / Double(max(total, 1)))),
             ("published_mean_relative_difference_where_true_at_least_k", fmt(relative / Double(max(large, 1)))),
@@ -127,4 +142,23 @@ struct BenchPublicationCommand: AsyncParsableCommand {
     }
 
     private func fmt(_ x: Double) -> String { String(format: "%.6g", x) }
+
+    /// The lag table: median and longest days of an outbreak until its hall's number moves.
+    private func printLagTable() {
+        let outbreaks = [1, 3, 6, 12], loads = [5.0, 20, 60]
+        print("| campus | schedule | " + outbreaks.map { "\($0) a day" }.joined(separator: " | ") + " |")
+        print("|---|---|" + outbreaks.map { _ in "---|" }.joined())
+        for load in loads {
+            for weekly in [false, true] {
+                let cells = outbreaks.map { outbreak -> String in
+                    let outcome = BenchPublicationLag(areas: areas, perDay: load, outbreak: outbreak, weekly: weekly, k: k, trials: trials,
+                                                      seed: seed &+ UInt64(outbreak) &* 1_000 &+ UInt64(load)).run()
+                    let median = outcome.median.map { "\($0)" } ?? "> \(BenchPublicationLag.horizon)"
+                    let longest = outcome.maximum.map { "\($0)" } ?? "> \(BenchPublicationLag.horizon) (\(outcome.missed) of \(outcome.lags.count))"
+                    return "\(median) (max \(longest))"
+                }
+                print("| \(Int(load)) a day | \(weekly ? "weekly" : "daily") | " + cells.joined(separator: " | ") + " |")
+            }
+        }
+    }
 }

@@ -43,7 +43,7 @@ struct ConfigCommand: ParsableCommand {
             ("", "GEOSERVE_DEMO_DATA", c.demoDataPath ?? "none"),
             ("", "GEOSERVE_DEMO_REPORTS", c.demoReports ? "1" : "0"),
             ("Publication", "GEOSERVE_K_PUBLIC", "\(c.disclosure.threshold(for: .public))"),
-            ("", "GEOSERVE_PUBLISH_AT", c.publicationSchedule.times.isEmpty ? "never" : c.publicationSchedule.text.joined(separator: ",")),
+            ("", "GEOSERVE_PUBLISH_AT", c.publicationSchedule.isNever ? "never" : c.publicationSchedule.text.joined(separator: ",")),
             ("Serving", "GEOSERVE_PRECISION", "\(c.coordinatePrecision)"),
             ("", "GEOSERVE_RESPONSE_CACHE_MB", mb(c.responseCacheBytes)),
             ("", "GEOSERVE_TILE_CACHE_MB", mb(c.tileCacheBytes)),

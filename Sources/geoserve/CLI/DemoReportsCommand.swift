@@ -21,7 +21,7 @@ struct DemoReportsCommand: AsyncParsableCommand {
         let db = try await store.open()
         let catalog = LayerCatalog(indexFiles: try store.indexFiles())
         try await catalog.refresh(from: db)
-        let publisher = Publisher(store: db, policy: try publication.policy(), timeZone: try store.timeZone())
+        let publisher = Publisher(store: db, policy: try publication.policy(), timeZone: try store.timeZone(), days: try publication.schedule().days)
         do {
             let outcome = try await DemoSeeder(store: db, catalog: catalog, publisher: publisher, layer: layer,
                                                demo: DemoReports(days: days, seed: seed)).seed()

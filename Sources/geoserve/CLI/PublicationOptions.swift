@@ -7,7 +7,7 @@ struct PublicationOptions: ParsableArguments {
     @Option(name: .customLong("k-public"), help: "Protection threshold k: a count is published only in blocks of more than k reports (env GEOSERVE_K_PUBLIC, default 11).")
     var kPublic: Int?
 
-    @Option(name: .customLong("publish-at"), help: ArgumentHelp("Times of day numbers are published, HH:MM in the service's time zone, comma-separated, or never (env GEOSERVE_PUBLISH_AT, default 06:00).", valueName: "times"))
+    @Option(name: .customLong("publish-at"), help: ArgumentHelp("When numbers are published, in the service's time zone: times of day HH:MM (every day) or a weekday and a time (mon 06:00), comma-separated, or never (env GEOSERVE_PUBLISH_AT, default 06:00). A quiet campus publishes weekly: a publication releases a kind only when its interval saw more than k changes of it.", valueName: "times"))
     var publishAt: String?
 
     /// The disclosure policy with the threshold in effect.
@@ -24,7 +24,7 @@ struct PublicationOptions: ParsableArguments {
     func schedule() throws -> PublicationSchedule {
         let text = EnvironmentDefault.string(publishAt, "GEOSERVE_PUBLISH_AT", "06:00")
         guard let schedule = PublicationSchedule(text) else {
-            throw ValidationError("publish-at must be times of day HH:MM separated by commas, or never (got \"\(text)\")")
+            throw ValidationError("publish-at must be times of day HH:MM or weekdays with times (mon 06:00) separated by commas, or never (got \"\(text)\")")
         }
         return schedule
     }

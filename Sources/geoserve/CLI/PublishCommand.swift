@@ -28,7 +28,7 @@ struct PublishCommand: AsyncParsableCommand {
         let db = try await store.open()
         if list {
             for p in try await db.publications() {
-                print("\(p.id)\t\(p.day.iso)\t\(Timestamp.format(p.publishedAt))\t\(p.blocks) blocks")
+                print("\(p.id)\t\(p.day.iso)\t\(Timestamp.format(p.publishedAt))\t\(p.blocks) blocks" + (p.linesMoved > 0 ? "\t\(p.linesMoved) lines took new areas" : ""))
             }
             return
         }
@@ -36,7 +36,7 @@ struct PublishCommand: AsyncParsableCommand {
             guard let d = Day(iso: text) else { throw ValidationError("--day must be a date YYYY-MM-DD") }
             return d
         }
-        let publisher = Publisher(store: db, policy: try publication.policy(), timeZone: try store.timeZone())
+        let publisher = Publisher(store: db, policy: try publication.policy(), timeZone: try store.timeZone(), days: try publication.schedule().days)
         do {
             guard let made = try await publisher.publish(day: parsedDay) else { return }
             printError("publication \(made.id) dated \(made.day.iso): \(made.blocks) blocks released")

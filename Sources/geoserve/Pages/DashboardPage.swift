@@ -51,13 +51,14 @@ enum DashboardPage {
             <tbody></tbody>
           </table>
         </div>
+        <p id="zero-note" class="small"></p>
       </section>
       <section id="resources-box" aria-labelledby="resources-title" hidden>
         <h2 id="resources-title">Resources</h2>
         <div id="resources" class="resources"></div>
       </section>
-      <p class="small">Numbers are published once a day. A small area's reports appear once more than the protection
-        threshold have gathered, so that no one can be singled out. <a href="/collections?f=html">Collections</a> ·
+      <p class="small">Numbers change only at publications, on the campus's schedule. A small area's reports appear once
+        more than the protection threshold have gathered, so that no one can be singled out. <a href="/collections?f=html">Collections</a> ·
         <a href="/openapi.json">API</a></p>
     </main>
     """#)

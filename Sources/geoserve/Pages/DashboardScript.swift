@@ -8,7 +8,7 @@ enum DashboardScript {
     (function () {
       const WINDOWS = {"7d": "7 days", "14d": "14 days", "28d": "28 days"};
       const state = {layer: null, window: "7d", etag: null, data: null, tilejson: null, sort: {key: "count", dir: -1},
-                     map: null, tiles: null, outlines: null, seriesFor: null, byId: new Map()};
+                     map: null, tiles: null, outlines: null, seriesFor: null, byId: new Map(), lastMoved: undefined};
       const $ = (id) => document.getElementById(id);
       const el = (tag, attrs, text) => {
         const e = document.createElement(tag);
@@ -166,13 +166,24 @@ enum DashboardScript {
         changeText.className = "change" + (change > 0 ? " up" : change < 0 ? " down" : "");
         const p = s.publication;
         $("published").textContent = p ? p.day : "not yet";
-        $("updated").textContent = p ? "publication " + p.id : "numbers appear at the first publication";
+        showPublished();
+        // Why a small area may show 0, in plain words and with the threshold in force.
+        $("zero-note").textContent = "An area shows 0, or fewer than it has, until more than " + s.threshold +
+          " of its reports have gathered since its number last moved: they are then published together, so that no one can be" +
+          " singled out. On a quiet campus that can take weeks.";
         $("caption").textContent = (s.kind === "covid" ? "COVID-19 self-reports" : "Reports") + " verified by the campus health office, per " +
           state.layer + ". Counted on the day they were released" + (p ? ", as of " + p.day : "") + ".";
         $("table-caption").textContent = "Verified reports per area in the " + WINDOWS[w] + " to " + (p ? p.day : "today") + ".";
         renderTable();
         renderLegend();
         if (state.outlines) state.outlines.eachLayer((layer) => layer.setTooltipContent(tooltip(layer.feature)));
+      }
+
+      // The publication shown, and when the numbers last moved (from the series of publications).
+      function showPublished() {
+        const p = state.data && state.data.statistics.publication;
+        $("updated").textContent = !p ? "numbers appear at the first publication" :
+          "publication " + p.id + (state.lastMoved ? "; numbers last moved " + state.lastMoved : state.lastMoved === null ? "; numbers have not moved in the last publications" : "");
       }
 
       function renderTable() {
@@ -275,9 +286,17 @@ enum DashboardScript {
         const days = [...new Set(publications.map((p) => p.day))].sort().slice(-14);
         const points = await Promise.all(days.map(async (day) => {
           const r = await getJSON("/collections/" + encodeURIComponent(state.layer) + "/items?limit=1&f=json&datetime=" + day);
-          return {day, value: r.body.statistics.total.counts[state.window] || 0};
+          return {day, value: r.body.statistics.total.counts[state.window] || 0, all: r.body.statistics.total.counts.all || 0};
         }));
         if (state.seriesFor !== key) return;
+        // When the numbers last moved: the newest publication whose all-time total differs from
+        // the one before (windows also move as days leave them, which is not news).
+        state.lastMoved = null;
+        for (let i = points.length - 1; i > 0; i--) {
+          if (points[i].all !== points[i - 1].all) { state.lastMoved = points[i].day; break; }
+        }
+        if (!state.lastMoved && points.length > 0 && points[0].all > 0 && days.length === publications.length) state.lastMoved = points[0].day;
+        showPublished();
         if (points.length === 0) { box.replaceChildren(el("p", {}, "No publication yet.")); return; }
         const w = 560, h = 160, pad = 28, max = Math.max(1, ...points.map((p) => p.value));
         const ns = "http://www.w3.org/2000/svg";

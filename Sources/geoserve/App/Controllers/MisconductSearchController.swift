@@ -42,7 +42,7 @@ struct MisconductSearchController {
         let q = try QueryValues(request, QueryParameters.misconductInArea)
         let layer = q.text(QueryParameters.searchLayer)!
         let records = try await search.verifiedReports(kind: .misconduct, layer: layer, areaID: q.text(QueryParameters.searchArea)!,
-                                                       limit: q.int(QueryParameters.searchLimit)!)
+                                                       publishedBy: publications.latest, limit: q.int(QueryParameters.searchLimit)!)
         return results(records, layer: layer)
     }
 
@@ -55,7 +55,8 @@ struct MisconductSearchController {
         // can lie inside the circle.
         let dLat = (radius + CoarseCell.reach(size: Self.cellSize)) / 111_195 * 1.01
         let dLon = dLat / max(cos(lat * .pi / 180), 0.01)
-        var records = try await search.verifiedReports(kind: .misconduct, within: (lon - dLon, lat - dLat, lon + dLon, lat + dLat), limit: 5_000)
+        var records = try await search.verifiedReports(kind: .misconduct, within: (lon - dLon, lat - dLat, lon + dLon, lat + dLat),
+                                                       publishedBy: publications.latest, limit: 5_000)
         records = records.filter { r in
             guard let rl = r.lon, let rt = r.lat else { return false }
             let centre = CoarseCell(lon: rl, lat: rt, size: Self.cellSize).centre
@@ -64,20 +65,11 @@ struct MisconductSearchController {
         return results(Array(records.prefix(q.int(QueryParameters.searchLimit)!)), layer: q.text(QueryParameters.resultLayer))
     }
 
-    /// Whether the newest publication counts a verified report: verified before its day, or on
-    /// its day before it was made (the last change of a verified report is its verification or a
-    /// later edit, so an edited report waits for the next day's publication).
-    static func isPublished(_ r: ReportRecord, by publication: PublicationRecord?) -> Bool {
-        guard let publication, let verified = r.verifiedOn else { return false }
-        return verified < publication.day || (verified == publication.day && r.updatedAt <= publication.publishedAt)
-    }
-
-    /// The public projection of each published report, with its area in `layer` (else its first area).
+    /// The public projection of each report (the store returned published ones only), with its
+    /// area in `layer` (else its first area).
     private func results(_ records: [ReportRecord], layer: String?) -> Results {
         let decoder = JSONDecoder()
-        let latest = publications.latest
         return Results(reports: records.compactMap { r in
-            guard Self.isPublished(r, by: latest) else { return nil }
             guard case .misconduct(let m)? = try? decoder.decode(Report.self, from: r.payload) else { return nil }
             let assignment = r.areas.first { $0.layer == layer } ?? r.areas.first
             return PublicMisconductReport(m, layer: assignment?.layer, areaID: assignment?.areaID)

@@ -18,6 +18,7 @@ final class PublicationBook: Sendable {
         var ends: [Int] = []
         /// One stored key per class, shared by all its blocks instead of one string each.
         var classes: [AreaClass: AreaClass] = [:]
+        var generation = 0
     }
 
     init(store: any PublicationStore) {
@@ -31,31 +32,42 @@ final class PublicationBook: Sendable {
         return book
     }
 
-    /// Reads publications newer than the newest held, with their blocks.
+    /// Reads publications newer than the newest held, with their blocks. A publication that gave
+    /// ledger lines another class (the areas changed) moved older blocks too: then every block
+    /// is read again.
     func refresh() async throws {
         let held = state.withLock { $0.publications.last?.id ?? 0 }
         let all = try await store.publications(after: held)
         guard !all.isEmpty else { return }
-        let blocks = try await store.publishedBlocks(after: held)
+        let again = held > 0 && all.contains { $0.linesMoved > 0 }
+        let publications = again ? try await store.publications() : all
+        let blocks = try await store.publishedBlocks(after: again ? 0 : held)
         state.withLock { s in
+            if again { s = State() }
             // Another refresh may have got there first; only what is still missing is added.
             let have = s.publications.last?.id ?? 0
             var next = blocks.startIndex    // blocks come in publication order
-            for record in all where record.id > have {
+            for record in publications where record.id > have {
                 while next < blocks.endIndex, blocks[next].publication <= record.id {
                     let block = blocks[next]
                     next += 1
                     guard block.publication == record.id else { continue }
                     let shared = s.classes[block.key.areaClass] ?? block.key.areaClass
                     s.classes[shared] = shared
-                    s.blocks.append(PublishedBlock(publication: block.publication, key: LedgerKey(kind: block.key.kind, areaClass: shared),
+                    s.blocks.append(PublishedBlock(publication: block.publication, line: block.line, key: LedgerKey(kind: block.key.kind, areaClass: shared),
                                                    day: block.day, value: block.value))
                 }
                 s.publications.append(record)
                 s.ends.append(s.blocks.count)
             }
+            s.generation += 1
         }
     }
+
+    /// Counts the refreshes that changed the book: cached releases of an older publication are
+    /// keyed by it, since lines that took another class change what an older publication shows
+    /// for the layers whose areas changed.
+    var generation: Int { state.withLock { $0.generation } }
 
     /// The newest publication; nil before the first.
     var latest: PublicationRecord? { state.withLock { $0.publications.last } }

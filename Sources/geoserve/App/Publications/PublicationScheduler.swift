@@ -26,7 +26,7 @@ struct PublicationScheduler: Service {
     func run() async throws {
         // A service that returns ends the service group: without times there is nothing to do
         // but wait for the shutdown.
-        guard !schedule.times.isEmpty else {
+        guard !schedule.isNever else {
             try? await gracefulShutdown()
             return
         }

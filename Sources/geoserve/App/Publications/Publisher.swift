@@ -11,11 +11,14 @@ struct Publisher: Sendable {
     let store: any PublicationStore
     let planner: PublicationPlanner
     let timeZone: TimeZone
+    /// The schedule's publication days: a first publication replays history in its intervals.
+    let days: PublicationDays
 
-    init(store: any PublicationStore, policy: DisclosurePolicy, timeZone: TimeZone) {
+    init(store: any PublicationStore, policy: DisclosurePolicy, timeZone: TimeZone, days: PublicationDays = .daily) {
         self.store = store
         self.planner = PublicationPlanner(policy: policy)
         self.timeZone = timeZone
+        self.days = days
     }
 
     /// Another publication was made at or after the slot this one was for.
@@ -30,12 +33,12 @@ struct Publisher: Sendable {
         if day > today {
             throw APIError.badParameter("a publication cannot be dated after today (\(today.iso) in \(timeZone.identifier))", field: "day")
         }
-        let planner = planner
+        let (planner, days) = (planner, days)
         do {
             return try await store.publish(day: day, at: now) { input in
                 if let slot, let latest = input.latest, latest.publishedAt >= slot { throw AlreadyPublished() }
-                let (blocks, ledger) = planner.plan(ledger: input.ledger, verified: input.verified, day: day)
-                return PublicationPlan(blocks: blocks, ledger: ledger)
+                return planner.plan(ledger: input.ledger, verified: input.verified, day: day, geography: input.geography,
+                                    existingAreas: input.existingAreas, days: days)
             }
         } catch is AlreadyPublished {
             return nil

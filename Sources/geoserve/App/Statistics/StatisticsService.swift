@@ -83,7 +83,7 @@ final class StatisticsService: Sendable {
     func release(_ layer: PublishedLayer, _ view: StatisticsView, for audience: Audience) async throws -> ReleasedLayerStatistics {
         let request = view.request
         if view.isLive { return try await live(layer, request, for: audience, dataVersion: view.version) }
-        let key = Self.key(layer, request, audience, view.version)
+        let key = Self.key(layer, request, audience, view.version, generation: publications.generation)
         if let hit = releases.get(key) { return hit }
         let kind = request.kind ?? StatisticsView.defaultPublicKind
         let released = PublishedStatistics.release(layer: layer.info.layer, kind: kind, end: request.end, areaIDs: layer.encoded.ids,
@@ -123,14 +123,17 @@ final class StatisticsService: Sendable {
     }
 
     /// Everything a release depends on.
-    private static func key(_ layer: PublishedLayer, _ request: StatisticsRequest, _ audience: Audience, _ dataVersion: Int64) -> VersionedKey {
+    /// - Parameter generation: for a published view, the publication book's generation: a later
+    ///   publication can give an older one's lines another class (see `PublicationBook`).
+    private static func key(_ layer: PublishedLayer, _ request: StatisticsRequest, _ audience: Audience, _ dataVersion: Int64,
+                            generation: Int = 0) -> VersionedKey {
         VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, dataVersion: dataVersion, day: request.end,
-                     selector: "\(request.kind?.rawValue ?? "*")|\(request.basis.rawValue)|\(audience.rawValue)")
+                     selector: "\(request.kind?.rawValue ?? "*")|\(request.basis.rawValue)|\(audience.rawValue)|\(generation)")
     }
 
     /// Statistics as GeoJSON fragments for the features endpoints.
     func features(_ layer: PublishedLayer, view: StatisticsView, audience: Audience) async throws -> FeatureStatistics {
-        let key = Self.key(layer, view.request, audience, view.version)
+        let key = Self.key(layer, view.request, audience, view.version, generation: view.isLive ? 0 : publications.generation)
         if let hit = fragments.get(key) { return hit }
         let built = try await encode(layer, view, audience: audience)
         fragments.put(key, built)

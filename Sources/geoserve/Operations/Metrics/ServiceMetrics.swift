@@ -94,23 +94,21 @@ final class ServiceMetrics: Sendable {
 
     /// A verifier's decision on `report` (as it was submitted); verify and reject also give the
     /// verification latency, submitted to decided. Reopening and withdrawing are not decisions.
+    ///
+    /// Neither says which decision or which kind: a live count of COVID verifications, set
+    /// against the published totals, would tell the sum of the ledger's unreleased carries
+    /// between publications, which is exactly what publications hold back. Counted together
+    /// with rejections (which nothing public counts), decisions tell how busy the verifiers
+    /// are and not how many reports were verified.
     func reportDecided(_ report: ReportRecord, _ transition: ReportTransition) {
-        let decision: String
         switch transition {
-        case .verify: decision = "verified"
-        case .reject: decision = "rejected"
-        case .revoke: decision = "revoked"
+        case .verify, .reject, .revoke: break
         case .reopen, .withdraw: return
         }
-        let kind = report.kind
-        cached("decided|\(kind.rawValue)|\(decision)") {
-            CoreMetrics.Counter(label: "geoserve_reports_decided_total", dimensions: [("kind", kind.rawValue), ("decision", decision)], factory: factory)
-        }.increment()
+        cached("decided") { CoreMetrics.Counter(label: "geoserve_reports_decided_total", factory: factory) }.increment()
         guard transition != .revoke else { return }
         let seconds = max(0, Date().timeIntervalSince(report.submittedAt))
-        cached("latency|\(kind.rawValue)") {
-            CoreMetrics.Timer(label: "geoserve_verification_latency_seconds", dimensions: [("kind", kind.rawValue)], factory: factory)
-        }.recordNanoseconds(Int64(seconds * 1e9))
+        cached("latency") { CoreMetrics.Timer(label: "geoserve_verification_latency_seconds", factory: factory) }.recordNanoseconds(Int64(seconds * 1e9))
     }
 
     // MARK: Notifications
