@@ -75,7 +75,10 @@ extension SQLiteStore: RevisionStore {
         try recordRevision(reportID, revision: latest + 1, at: at, actor: actor, occurredOn: edit.occurredOn, lon: edit.lon, lat: edit.lat,
                            areas: edit.areas, payload: edit.payload, db)
         try db.prepare("DELETE FROM revisions WHERE report_id = ? AND revision <= ?").bind(.text(reportID), .int(Int64(latest + 1 - max(keep, 1)))).run()
-        try db.prepare("UPDATE reports SET occurred_on = ?, lon = ?, lat = ?, payload = ?, version = version + 1, updated_at = ?, group_key = ? WHERE id = ?")
+        // An edit makes the report new to the publication ledger (ledger_line NULL): a report that
+        // moved is a change of the report, counted from its old line to its new class's line at
+        // the next publication, not a change of the areas (which lines follow, see LineLineage).
+        try db.prepare("UPDATE reports SET occurred_on = ?, lon = ?, lat = ?, payload = ?, version = version + 1, updated_at = ?, group_key = ?, ledger_line = NULL WHERE id = ?")
             .bind(.day(edit.occurredOn), edit.lon.map { .double($0) } ?? .null, edit.lat.map { .double($0) } ?? .null,
                   .text(String(decoding: edit.payload, as: UTF8.self)), .text(at), .text(group), .text(reportID)).run()
         try db.prepare("DELETE FROM report_areas WHERE report_id = ?").bind(.text(reportID)).run()

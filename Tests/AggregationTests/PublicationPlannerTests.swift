@@ -139,6 +139,20 @@ struct PublicationPlannerTests {
         #expect(h02?.accounted == 12 && h02?.carry == -2)
     }
 
+    @Test("an edit that moves a report takes it from its line's carry to its new class's, on the publication day; the areas did not change")
+    func editMovesThroughCarries() {
+        var c = campus()
+        c.verify(24, hall("H01"), on: d1)
+        c.verify(12, hall("H02"), on: d1)
+        c.publish(d1)
+        for i in 0..<13 { c.edit(i, to: hall("H03")) }
+        let plan = c.publish(d1.adding(days: 1))
+        // Thirteen changes: H01 gives back 13 and H03 takes them, each a block of its own.
+        #expect(plan.blocks.map(\.value).sorted() == [-13, 13])
+        #expect(plan.movedLines == 0)
+        #expect(c.released("halls", "H01") == 11 && c.released("halls", "H03") == 13)
+    }
+
     @Test("a second publication on the same day with nothing new releases nothing and keeps the ledger")
     func idle() {
         var c = campus()
@@ -239,20 +253,22 @@ struct PublicationPlannerTests {
         for i in moved { c.reports[i].areas["halls"] = "H06" }
         c.verify(14, hall("H01"), on: d1.adding(days: 5))
         let plan = c.publish(d1.adding(days: 5))
-        // H05 and H07 still exist: their lines stay; three and eight are fewer than a step.
+        // H05 keeps its line (three are fewer than a step); H07 holds none of its line's reports
+        // any more, so its line (nothing released, a carry of eight) goes where they lie.
         #expect(plan.blocks.map(\.value) == [14])
-        #expect(plan.movedLines == 0)
+        #expect(plan.movedLines == 1)
         var expected = before
         expected["H01"]! += 14
         #expect(c.releasedLayer("halls") == expected)
-        // Reports verified in the strip from now on count in H06.
+        // Reports verified in the strip from now on count in H06, with the eight it took over.
         c.verify(12, hall("H06"), on: d1.adding(days: 6))
         c.verify(2, hall("H01"), on: d1.adding(days: 6))
         _ = c.publish(d1.adding(days: 6))
-        #expect(c.released("halls", "H06") == 12)
+        #expect(c.released("halls", "H06") == 20)
 
         // A second version moves nine more of H05's reports to H06: twelve of the line's lie
-        // there now, a step, and move as a pair; both carries stay as they were.
+        // there now, a step and no more than its twelve released, and move as a pair; both
+        // carries stay as they were.
         let more = c.reports.indices.filter { c.reports[$0].areas["halls"] == "H05" }.prefix(9)
         c.layers["halls"]!.version += 1
         for i in more { c.reports[i].areas["halls"] = "H06" }
@@ -260,21 +276,45 @@ struct PublicationPlannerTests {
         let pair = c.publish(d1.adding(days: 7))
         #expect(pair.blocks.map(\.value).sorted() == [-12, 12])
         #expect(c.ledger.lines.filter { carries[$0.key] != nil }.mapValues(\.carry) == carries)
-        #expect(c.released("halls", "H05") == 0 && c.released("halls", "H06") == 24)
+        #expect(c.released("halls", "H05") == 0 && c.released("halls", "H06") == 32)
     }
 
-    @Test("a new layer that splits classes gives each line the area holding most of its reports")
+    @Test("a new layer that splits a line's reports gives the line the smallest area id holding any of them, never the part holding more (which would tell about the carry)")
     func split() {
+        for westShare in [3, 10, 14] {
+            var c = history()
+            // A grid whose west cell holds `westShare` of H05's 17 reports and the east cell the rest.
+            let h05 = c.reports.indices.filter { c.reports[$0].areas["halls"] == "H05" }
+            let west = Set(h05.prefix(westShare))
+            c.layers["grid"] = (1, ["W", "E"])
+            for i in c.reports.indices { c.reports[i].areas["grid"] = west.contains(i) || c.reports[i].areas["halls"] != "H05" ? "W" : "E" }
+            let plan = c.publish(d1.adding(days: 5))
+            // Whichever part holds more, H05's line counts in E; its west part (fewer than a
+            // step, or a step but more than its twelve released) stays with it.
+            #expect(plan.blocks.isEmpty, "west \(westShare)")
+            #expect(c.released("grid", "E") == 12, "west \(westShare)")
+            #expect(c.released("grid", "W") == c.releasedLayer("halls").values.reduce(0, +) - 12, "west \(westShare)")
+        }
+    }
+
+    @Test("a strip holding more of a line's reports than the line released waits, so no number falls below zero; a hall left with none of its line's reports gives the line to where they lie")
+    func strips() {
+        // H05: twelve released, a carry of five. Fourteen of its seventeen move to H06.
         var c = history()
-        // A grid whose west cell holds 10 of H05's 17 reports and the east cell 7.
-        let h05 = c.reports.indices.filter { c.reports[$0].areas["halls"] == "H05" }
-        let west = Set(h05.prefix(10))
-        c.layers["grid"] = (1, ["W", "E"])
-        for i in c.reports.indices { c.reports[i].areas["grid"] = west.contains(i) || c.reports[i].areas["halls"] != "H05" ? "W" : "E" }
+        var h05 = c.reports.indices.filter { c.reports[$0].areas["halls"] == "H05" }
+        c.layers["halls"]!.version += 1
+        for i in h05.prefix(14) { c.reports[i].areas["halls"] = "H06" }
+        #expect(c.publish(d1.adding(days: 5)).blocks.isEmpty)
+        #expect(c.released("halls", "H05") == 12 && c.released("halls", "H06") == 0)
+        // All seventeen in H06 (H05 a sliver without reports): the line goes with them.
+        c = history()
+        h05 = c.reports.indices.filter { c.reports[$0].areas["halls"] == "H05" }
+        c.layers["halls"]!.version += 1
+        for i in h05 { c.reports[i].areas["halls"] = "H06" }
         let plan = c.publish(d1.adding(days: 5))
-        #expect(plan.blocks.isEmpty)
-        #expect(c.released("grid", "W") == c.releasedLayer("halls").values.reduce(0, +))
-        #expect(c.released("grid", "E") == 0)
+        #expect(plan.blocks.isEmpty && plan.movedLines == 1)
+        #expect(c.released("halls", "H05") == 0 && c.released("halls", "H06") == 12)
+        #expect(c.ledger.lines.values.filter { $0.key == key("H06") }.map(\.carry) == [5])
     }
 
     @Test("a withdrawn layer drops out of every class; its lines keep their carries")

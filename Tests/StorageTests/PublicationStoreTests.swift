@@ -168,6 +168,38 @@ struct PublicationStoreTests {
         #expect(released == [12])
         #expect(try await s.publications().map(\.linesMoved) == [0, 2, 0])
     }
+
+    @Test("an edited report is new to the ledger: it leaves its line and counts in its new class's line at the next publication", arguments: StoreBackend.allCases)
+    func editLeavesTheLine(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
+        try await layers(s)
+        try await verified(s, (0..<14).map { "big\($0)" }, hall: "H01")
+        let today = Day.containing(Date(), in: t.timeZone)
+        let seen = Mutex<[PublicationInput]>([])
+        let plan = plan(today)
+        let recording: @Sendable (PublicationInput) throws -> PublicationPlan = { input in
+            seen.withLock { $0.append(input) }
+            return try plan(input)
+        }
+        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        let edit = ReportEdit(occurredOn: "2026-11-20", lon: nil, lat: nil,
+                              areas: [AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H02"), AreaAssignment(layer: "zones", layerVersion: 1, areaID: "Z1")],
+                              payload: Data("{}".utf8))
+        _ = try await s.edit(reportID: "big0", edit, actor: "v", expectedVersion: nil, keep: 5) { _ in }
+        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        let rows = seen.withLock { $0.last!.verified }
+        let h02 = AreaClass([AreaRef(layer: "halls", areaID: "H02"), AreaRef(layer: "zones", areaID: "Z1")])
+        #expect(rows.filter { $0.key.areaClass == h02 }.map(\.line) == [nil])
+        #expect(rows.filter { $0.key.areaClass != h02 }.map(\.count) == [13])
+        let ledger = seen.withLock { $0.last!.ledger }
+        // The third publication sees the moved report accounted to H02's line: H01 gave one back.
+        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        let third = seen.withLock { $0.last!.ledger }
+        #expect(third.lines.values.map { ($0.key.areaClass, $0.accounted, $0.carry) }.sorted { $0.0 < $1.0 }.map { "\($0.1)/\($0.2)" } == ["13/-1", "1/1"])
+        #expect(ledger.lines.count == 1)
+    }
 }
 
 extension PublishedBlock {

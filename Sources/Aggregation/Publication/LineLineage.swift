@@ -4,14 +4,18 @@ import DomainKernel
 /// only at the first publication after the change, so what decides it is the change (public)
 /// and not a later verification or revocation.
 ///
-/// - An area that still exists in its layer's new version keeps the line, whatever moved around
-///   it: moving one hall's edge leaves every line of that hall where it was.
-/// - An area that is gone (renamed, merged, deleted, its layer withdrawn), or a layer the line
-///   has no area in yet (a new layer, a layer that now covers reports it did not), takes the
-///   area where most of the line's reports now lie (ties to the smaller id, no area first).
+/// Nothing here compares counts: a line's reports include its unreleased carry, and a choice
+/// made by which part holds more of them tells the public something about the carry (a hall cut
+/// in halves that went with the larger half told that the carry was at least 4). What decides is
+/// which areas exist and which hold any of the line's reports:
+/// - An area that still exists in its layer's new version keeps the line while it holds any of
+///   the line's reports, whatever moved around it: moving one hall's edge leaves its lines there.
+/// - Otherwise — the area is gone (renamed, merged, deleted, its layer withdrawn), holds none of
+///   the line's reports any more, or the layer is new to the line — the line takes the smallest
+///   area id of that layer that holds any of its reports (none when they all lie outside it).
 ///
-/// Reports of the line that lie elsewhere stay counted in the line until a whole step of them
-/// lies in one other class; then they move as a pair of blocks (see `PublicationPlanner`).
+/// Reports of the line that lie elsewhere stay counted in the line until a step of them lies in
+/// one other class; then they may move as a pair of blocks (see `PublicationPlanner`).
 enum LineLineage {
     static func destination(of current: AreaClass, holding: [AreaClass: Int], changed: Set<String>,
                             exists: (AreaRef) -> Bool) -> AreaClass {
@@ -19,11 +23,13 @@ enum LineLineage {
         var areas: [String: String] = [:]
         for ref in current.areas { areas[ref.layer] = ref.areaID }
         for layer in changed.sorted() {
-            if let area = areas[layer], exists(AreaRef(layer: layer, areaID: area)) { continue }
-            var tally: [String: Int] = [:]   // "" stands for no area of the layer
-            for (areaClass, n) in holding where n > 0 { tally[areaClass.area(in: layer) ?? "", default: 0] += n }
-            let best = tally.max { a, b in a.value != b.value ? a.value < b.value : a.key > b.key }?.key ?? ""
-            areas[layer] = best.isEmpty ? nil : best
+            let held = Set(holding.compactMap { $0.value > 0 ? $0.key.area(in: layer) ?? "" : nil })   // "": outside the layer
+            if let area = areas[layer], exists(AreaRef(layer: layer, areaID: area)), held.isEmpty || held.contains(area) { continue }
+            if held.isEmpty {
+                areas[layer] = nil
+                continue
+            }
+            areas[layer] = held.filter { !$0.isEmpty }.min()
         }
         return AreaClass(areas.map { AreaRef(layer: $0.key, areaID: $0.value) })
     }

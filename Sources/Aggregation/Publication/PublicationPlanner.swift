@@ -11,7 +11,8 @@ import DomainKernel
 ///    layer, a renamed or merged area or a withdrawn layer moves no public number;
 /// 2. moves a whole step of a line's reports that now lie in another class to that class's line
 ///    as a pair of blocks on D (−n on the old line, +n on the new), leaving both carries as they
-///    were; fewer stay counted in their old line;
+///    were, when n is no more than the line has released; fewer, or more, stay counted in their
+///    old line;
 /// 3. accounts the reports no publication has seen to their class's line and takes what else
 ///    changed (revocations, edits, reports verified again) from the lines they were accounted to;
 /// 4. releases, per interval, every line whose carry reached `DisclosurePolicy.releaseStep`
@@ -104,8 +105,14 @@ public struct PublicationPlanner: Sendable {
         }
 
         // A step of a line's reports lying in another class goes to that class's line as a pair
-        // of blocks that sums to zero: the public learns how many moved, and neither carry.
+        // of blocks that sums to zero: the public learns how many moved, and neither carry — as
+        // long as no more move than the line has released. The moved reports may include some of
+        // the carry's; were more to move than the released total, the old area's number would
+        // fall below zero and tell that the carry held at least the difference. Those wait.
+        var releasedLeft = ledger.lines.mapValues { $0.accounted - $0.carry }
         for move in moving.sorted(by: { ($0.from, $0.areaClass) < ($1.from, $1.areaClass) }) {
+            guard move.count <= releasedLeft[move.from] ?? 0 else { continue }
+            releasedLeft[move.from]! -= move.count
             let kind = lines[move.from]!.key.kind
             let to = mainLine(LedgerKey(kind: kind, areaClass: move.areaClass))
             blocks.append(PublishedBlock(line: move.from, key: lines[move.from]!.key, day: day, value: -move.count))

@@ -56,6 +56,12 @@ struct LedgerCampus {
         for i in reports.indices { reports[i].areas[layer] = place(reports[i].areas) }
     }
 
+    /// Edits a report's areas: an edited report is new to the ledger, as the stores clear its line.
+    mutating func edit(_ index: Int, to areas: [String: String]) {
+        reports[index].areas = areas
+        reports[index].line = nil
+    }
+
     /// Withdraws an area layer: reports lose their area in it.
     mutating func withdraw(_ layer: String) {
         layers[layer] = nil
