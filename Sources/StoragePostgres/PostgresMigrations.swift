@@ -325,6 +325,9 @@ enum PostgresMigrations {
         -- verified by then are given the line of their class; a report whose class changed
         -- since that publication is accounted again as before lines.
         ALTER TABLE reports ADD COLUMN ledger_line BIGINT;
+        -- Set on reports a publication kept in their line although a change of the areas put them
+        -- in another class: decided once, never again.
+        ALTER TABLE reports ADD COLUMN ledger_settled BOOLEAN NOT NULL DEFAULT false;
         UPDATE reports SET ledger_line = l.id FROM publication_lines l
         WHERE reports.status = 'verified' AND reports.verified_on <= (SELECT max(day) FROM publications)
           AND l.kind = reports.kind AND l.accounted > 0 AND l.class_key = \(PostgresStore.classKey("reports.id"));

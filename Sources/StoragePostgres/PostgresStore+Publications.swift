@@ -115,22 +115,24 @@ extension PostgresStore: PublicationStore {
                      [.textArray(layers.map(\.key)), .textArray(layers.map { String($0.value) })])
     }
 
-    /// Records which line each verified report is accounted to now, in one pass over the reports
-    /// the assignments name (those of no line yet, and those of lines that gave some away).
+    /// Records which line each verified report is accounted to now, and whether it is settled,
+    /// in one pass over the reports the assignments name (those of no line yet, and those of the
+    /// lines named).
     private static func assignLines(_ assignments: [LineAssignment], _ db: PostgresConnection) throws {
         guard !assignments.isEmpty else { return }
         try db.query("""
             WITH a AS (
-                SELECT kind, from_line::bigint AS from_line, class_key, to_line::bigint AS to_line
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t (kind, from_line, class_key, to_line)),
+                SELECT kind, from_line::bigint AS from_line, class_key, to_line::bigint AS to_line, settle::boolean AS settle
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS t (kind, from_line, class_key, to_line, settle)),
             placed AS (
                 SELECT r.id, r.kind, r.ledger_line, \(classKey("r.id")) AS class_key FROM reports r
                 WHERE r.status = 'verified' AND (r.ledger_line IS NULL OR r.ledger_line IN (SELECT from_line FROM a)))
-            UPDATE reports SET ledger_line = a.to_line FROM placed p JOIN a ON a.kind = p.kind AND a.from_line IS NOT DISTINCT FROM p.ledger_line
-                                                                           AND a.class_key = p.class_key
+            UPDATE reports SET ledger_line = a.to_line, ledger_settled = a.settle
+            FROM placed p JOIN a ON a.kind = p.kind AND a.from_line IS NOT DISTINCT FROM p.ledger_line AND a.class_key = p.class_key
             WHERE reports.id = p.id
             """, [.textArray(assignments.map(\.kind.rawValue)), .textArray(assignments.map { $0.from.map { String($0) } }),
-                  .textArray(assignments.map(\.areaClass.key)), .textArray(assignments.map { String($0.to) })])
+                  .textArray(assignments.map(\.areaClass.key)), .textArray(assignments.map { String($0.to) }),
+                  .textArray(assignments.map { $0.settle ? "true" : "false" })])
     }
 
     /// A report's area class in SQL, built exactly as `AreaClass` builds it (see the SQLite
@@ -145,14 +147,15 @@ extension PostgresStore: PublicationStore {
     /// Verified reports by kind, verification day, area class and the line they were accounted to.
     private static func verifiedByClass(_ db: PostgresConnection) throws -> [VerifiedClassCount] {
         let r = try db.query("""
-            SELECT kind, verified_on, class_key, ledger_line, count(*) FROM (
-                SELECT r.kind, r.verified_on, r.ledger_line, \(classKey("r.id")) AS class_key
+            SELECT kind, verified_on, class_key, ledger_line, ledger_settled, count(*) FROM (
+                SELECT r.kind, r.verified_on, r.ledger_line, r.ledger_settled, \(classKey("r.id")) AS class_key
                 FROM reports r WHERE r.status = 'verified') AS placed
-            WHERE class_key IS NOT NULL GROUP BY kind, verified_on, class_key, ledger_line
+            WHERE class_key IS NOT NULL GROUP BY kind, verified_on, class_key, ledger_line, ledger_settled
             """)
         return try (0..<r.count).map { i in
             VerifiedClassCount(key: LedgerKey(kind: try r.reportKind(i, 0), areaClass: AreaClass(key: r.string(i, 2))),
-                               line: r.isNull(i, 3) ? nil : r.int(i, 3), verifiedOn: try r.day(i, 1), count: Int(r.int(i, 4)))
+                               line: r.isNull(i, 3) ? nil : r.int(i, 3), settled: r.string(i, 4) == "t", verifiedOn: try r.day(i, 1),
+                               count: Int(r.int(i, 5)))
         }
     }
 }

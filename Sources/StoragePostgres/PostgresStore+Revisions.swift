@@ -69,7 +69,7 @@ extension PostgresStore: RevisionStore {
                            areas: edit.areas, payload: edit.payload, db)
         try db.query("DELETE FROM revisions WHERE report_id = $1 AND revision <= $2", [.text(reportID), .int(Int64(latest + 1 - max(keep, 1)))])
         // An edit makes the report new to the publication ledger (see the SQLite store).
-        try db.query("UPDATE reports SET occurred_on = $1, lon = $2, lat = $3, payload = $4, version = version + 1, updated_at = $5, group_key = $6, ledger_line = NULL WHERE id = $7",
+        try db.query("UPDATE reports SET occurred_on = $1, lon = $2, lat = $3, payload = $4, version = version + 1, updated_at = $5, group_key = $6, ledger_line = NULL, ledger_settled = false WHERE id = $7",
                      [.day(edit.occurredOn), .optional(edit.lon), .optional(edit.lat), .text(String(decoding: edit.payload, as: UTF8.self)),
                       .text(at), .text(group), .text(reportID)])
         try db.query("DELETE FROM report_areas WHERE report_id = $1", [.text(reportID)])

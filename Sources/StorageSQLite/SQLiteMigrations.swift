@@ -303,6 +303,9 @@ enum SQLiteMigrations {
         -- verified by then are given the line of their class; a report whose class changed
         -- since that publication is accounted again as before lines.
         ALTER TABLE reports ADD COLUMN ledger_line INTEGER;
+        -- Set on reports a publication kept in their line although a change of the areas put them
+        -- in another class: decided once, never again.
+        ALTER TABLE reports ADD COLUMN ledger_settled INTEGER NOT NULL DEFAULT 0;
         UPDATE reports SET ledger_line = (SELECT l.id FROM publication_lines l WHERE l.kind = reports.kind AND l.accounted > 0
                                           AND l.class_key = \(SQLiteStore.classKey("reports.id")))
         WHERE status = 'verified' AND verified_on <= (SELECT MAX(day) FROM publications);

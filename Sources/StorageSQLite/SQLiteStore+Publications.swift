@@ -113,20 +113,25 @@ extension SQLiteStore: PublicationStore {
         for (name, version) in ledger.geography { try layer.bind(.text(name), .int(Int64(version))).run() }
     }
 
-    /// Records which line each verified report is accounted to now, in one pass over the reports
-    /// the assignments name (those of no line yet, and those of lines that gave some away).
+    /// Records which line each verified report is accounted to now, and whether it is settled,
+    /// in one pass over the verified reports joined with the assignments by kind and line.
     private static func assignLines(_ assignments: [LineAssignment], _ db: SQLiteConnection) throws {
         guard !assignments.isEmpty else { return }
-        try db.execute("CREATE TEMP TABLE IF NOT EXISTS line_assignments (kind TEXT NOT NULL, from_line INTEGER, class_key TEXT NOT NULL, to_line INTEGER NOT NULL)")
+        try db.execute("""
+            CREATE TEMP TABLE IF NOT EXISTS line_assignments (
+                kind TEXT NOT NULL, from_line INTEGER, class_key TEXT NOT NULL, to_line INTEGER NOT NULL, settle INTEGER NOT NULL)
+            """)
+        try db.execute("CREATE INDEX IF NOT EXISTS temp.line_assignments_by_line ON line_assignments (kind, from_line)")
         try db.execute("DELETE FROM line_assignments")
-        let insert = try db.cached("INSERT INTO line_assignments (kind, from_line, class_key, to_line) VALUES (?, ?, ?, ?)")
+        let insert = try db.cached("INSERT INTO line_assignments (kind, from_line, class_key, to_line, settle) VALUES (?, ?, ?, ?, ?)")
         for a in assignments {
-            try insert.bind(.text(a.kind.rawValue), a.from.map { .int($0) } ?? .null, .text(a.areaClass.key), .int(a.to)).run()
+            try insert.bind(.text(a.kind.rawValue), a.from.map { .int($0) } ?? .null, .text(a.areaClass.key), .int(a.to), .int(a.settle ? 1 : 0)).run()
         }
         try db.execute("""
-            UPDATE reports SET ledger_line = COALESCE((SELECT a.to_line FROM line_assignments a
-                WHERE a.kind = reports.kind AND a.from_line IS reports.ledger_line AND a.class_key = \(classKey("reports.id"))), ledger_line)
-            WHERE status = 'verified' AND EXISTS (SELECT 1 FROM line_assignments a WHERE a.kind = reports.kind AND a.from_line IS reports.ledger_line)
+            UPDATE reports SET ledger_line = m.to_line, ledger_settled = m.settle FROM (
+                SELECT r.id, a.to_line, a.settle FROM reports r JOIN line_assignments a ON a.kind = r.kind AND a.from_line IS r.ledger_line
+                WHERE r.status = 'verified' AND a.class_key = \(classKey("r.id"))) AS m
+            WHERE reports.id = m.id
             """)
         try db.execute("DELETE FROM line_assignments")
     }
@@ -146,15 +151,15 @@ extension SQLiteStore: PublicationStore {
     /// to; a report outside every area is in no class and counts nowhere.
     private static func verifiedByClass(_ db: SQLiteConnection) throws -> [VerifiedClassCount] {
         let s = try db.prepare("""
-            SELECT kind, verified_on, class_key, ledger_line, COUNT(*) FROM (
-                SELECT r.kind, r.verified_on, r.ledger_line, \(classKey("r.id")) AS class_key
+            SELECT kind, verified_on, class_key, ledger_line, ledger_settled, COUNT(*) FROM (
+                SELECT r.kind, r.verified_on, r.ledger_line, r.ledger_settled, \(classKey("r.id")) AS class_key
                 FROM reports r WHERE r.status = 'verified')
-            WHERE class_key IS NOT NULL GROUP BY kind, verified_on, class_key, ledger_line
+            WHERE class_key IS NOT NULL GROUP BY kind, verified_on, class_key, ledger_line, ledger_settled
             """)
         var out: [VerifiedClassCount] = []
         while try s.step() {
             out.append(VerifiedClassCount(key: LedgerKey(kind: try s.reportKind(0), areaClass: AreaClass(key: s.text(2)!)),
-                                          line: s.isNull(3) ? nil : s.int(3), verifiedOn: try s.day(1), count: Int(s.int(4))))
+                                          line: s.isNull(3) ? nil : s.int(3), settled: s.int(4) != 0, verifiedOn: try s.day(1), count: Int(s.int(5))))
         }
         return out
     }

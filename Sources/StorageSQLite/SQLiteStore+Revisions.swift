@@ -78,7 +78,7 @@ extension SQLiteStore: RevisionStore {
         // An edit makes the report new to the publication ledger (ledger_line NULL): a report that
         // moved is a change of the report, counted from its old line to its new class's line at
         // the next publication, not a change of the areas (which lines follow, see LineLineage).
-        try db.prepare("UPDATE reports SET occurred_on = ?, lon = ?, lat = ?, payload = ?, version = version + 1, updated_at = ?, group_key = ?, ledger_line = NULL WHERE id = ?")
+        try db.prepare("UPDATE reports SET occurred_on = ?, lon = ?, lat = ?, payload = ?, version = version + 1, updated_at = ?, group_key = ?, ledger_line = NULL, ledger_settled = 0 WHERE id = ?")
             .bind(.day(edit.occurredOn), edit.lon.map { .double($0) } ?? .null, edit.lat.map { .double($0) } ?? .null,
                   .text(String(decoding: edit.payload, as: UTF8.self)), .text(at), .text(group), .text(reportID)).run()
         try db.prepare("DELETE FROM report_areas WHERE report_id = ?").bind(.text(reportID)).run()

@@ -10,6 +10,10 @@ final class LiveServer: @unchecked Sendable {
     let process = Process()
     let port: Int
     let database: String
+    /// This server's own connections: `URLSession.shared` pools kept-alive connections by host and
+    /// port for the whole test run, and the tests start and stop many servers on ports that were
+    /// free a moment ago, so a request could be handed a pooled connection of another server.
+    let session = URLSession(configuration: .ephemeral)
 
     /// The executable built next to the test bundle.
     static var executable: URL {
@@ -78,7 +82,7 @@ final class LiveServer: @unchecked Sendable {
         r.httpMethod = method
         r.httpBody = body
         for (k, v) in headers { r.setValue(v, forHTTPHeaderField: k) }
-        let (data, response) = try await URLSession.shared.data(for: r)
+        let (data, response) = try await session.data(for: r)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
     }
 
@@ -98,6 +102,7 @@ final class LiveServer: @unchecked Sendable {
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        session.invalidateAndCancel()
     }
 }
 

@@ -169,6 +169,35 @@ struct PublicationStoreTests {
         #expect(try await s.publications().map(\.linesMoved) == [0, 2, 0])
     }
 
+    @Test("reports a change of the areas put in another class, too few to move, stay with their line, settled: the next publication hands them over as such", arguments: StoreBackend.allCases)
+    func settledStrip(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
+        try await layers(s)
+        try await verified(s, (0..<14).map { "big\($0)" }, hall: "H01")
+        let today = Day.containing(Date(), in: t.timeZone)
+        let seen = Mutex<[PublicationInput]>([])
+        let plan = plan(today)
+        let recording: @Sendable (PublicationInput) throws -> PublicationPlan = { input in
+            seen.withLock { $0.append(input) }
+            return try plan(input)
+        }
+        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        // A new version of the halls puts three of H01's reports in H02.
+        _ = try await s.importAndPublish(LayerImport(layer: "halls", kind: .areas, source: nil, areas: [area("H01", 0), area("H02", 2)]),
+                                         resolve: { ["big0", "big1", "big2"].contains($0.reportID) ? "H02" : "H01" })
+        let second = try await s.publish(day: today, at: Date(), plan: recording)
+        #expect(second.blocks == 0 && second.linesMoved == 0)
+        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        let (before, after) = seen.withLock { ($0[1].verified, $0[2].verified) }
+        let h02 = AreaClass([AreaRef(layer: "halls", areaID: "H02"), AreaRef(layer: "zones", areaID: "Z1")])
+        let line = try #require(before.first?.line)
+        #expect(before.filter { $0.key.areaClass == h02 }.map { ($0.line, $0.settled, $0.count) }.map { "\($0.0 ?? 0)/\($0.1)/\($0.2)" } == ["\(line)/false/3"])
+        #expect(after.filter { $0.key.areaClass == h02 }.map { ($0.line, $0.settled, $0.count) }.map { "\($0.0 ?? 0)/\($0.1)/\($0.2)" } == ["\(line)/true/3"])
+        #expect(after.filter { $0.key.areaClass != h02 }.allSatisfy { $0.line == line && !$0.settled })
+    }
+
     @Test("an edited report is new to the ledger: it leaves its line and counts in its new class's line at the next publication", arguments: StoreBackend.allCases)
     func editLeavesTheLine(backend: StoreBackend) async throws {
         let t = try await backend.make()

@@ -27,17 +27,20 @@ public struct LedgerLine: Sendable, Hashable {
 }
 
 /// Which reports a publication accounts to which line: those of `kind` in `areaClass` that were
-/// accounted to `from` (nil: to no line yet) now belong to `to`.
+/// accounted to `from` (nil: to no line yet) now belong to `to`, settled (kept in a line whose
+/// class they do not lie in, for good) or not.
 public struct LineAssignment: Sendable, Hashable {
     public let kind: ReportKind
     public let from: Int64?
     public let areaClass: AreaClass
     public let to: Int64
+    public let settle: Bool
 
-    public init(kind: ReportKind, from: Int64?, areaClass: AreaClass, to: Int64) {
+    public init(kind: ReportKind, from: Int64?, areaClass: AreaClass, to: Int64, settle: Bool = false) {
         self.kind = kind
         self.from = from
         self.areaClass = areaClass
         self.to = to
+        self.settle = settle
     }
 }

@@ -9,10 +9,10 @@ import DomainKernel
 /// 1. lets lines follow their reports where area layers changed since the last publication
 ///    (`LineLineage`): a line keeps its history and carry and only takes a new class, so a new
 ///    layer, a renamed or merged area or a withdrawn layer moves no public number;
-/// 2. moves a whole step of a line's reports that now lie in another class to that class's line
-///    as a pair of blocks on D (−n on the old line, +n on the new), leaving both carries as they
-///    were, when n is no more than the line has released; fewer, or more, stay counted in their
-///    old line;
+/// 2. moves a whole step of a line's reports that a change of the areas put in another class to
+///    that class's line as a pair of blocks on D (−n on the old line, +n on the new), leaving both
+///    carries as they were, when n is less than the line had released; fewer, or more, stay
+///    counted in their old line for good (decided once);
 /// 3. accounts the reports no publication has seen to their class's line and takes what else
 ///    changed (revocations, edits, reports verified again) from the lines they were accounted to;
 /// 4. releases, per interval, every line whose carry reached `DisclosurePolicy.releaseStep`
@@ -60,11 +60,13 @@ public struct PublicationPlanner: Sendable {
 
         // What each line holds now, by class; and the reports no line holds, by interval.
         var holding: [Int64: [AreaClass: Int]] = [:]
+        var unsettled: [Int64: [AreaClass: Int]] = [:]
         var fresh: [LedgerKey: [Day: Int]] = [:]
         var staleLines: [LedgerKey: Set<Int64>] = [:]
         for row in verified where row.count != 0 {
             if let id = row.line, let line = lines[id], line.key.kind == row.key.kind {
                 holding[id, default: [:]][row.key.areaClass, default: 0] += row.count
+                if !row.settled { unsettled[id, default: [:]][row.key.areaClass, default: 0] += row.count }
                 continue
             }
             if let id = row.line { staleLines[row.key, default: []].insert(id) }
@@ -90,8 +92,7 @@ public struct PublicationPlanner: Sendable {
             if line.accounted != kept { changes[day, default: [:]][id, default: 0] += kept - line.accounted }
             line.accounted = kept
             lines[id] = line
-            let step = policy.releaseStep(for: line.key.kind)
-            for (areaClass, n) in held where areaClass != line.key.areaClass && n >= step { moving.append((id, areaClass, n)) }
+            for (areaClass, n) in unsettled[id] ?? [:] where areaClass != line.key.areaClass { moving.append((id, areaClass, n)) }
         }
 
         var main = PublicationLedger(lines: Array(lines.values)).mainLines()
@@ -106,14 +107,21 @@ public struct PublicationPlanner: Sendable {
 
         // A step of a line's reports lying in another class goes to that class's line as a pair
         // of blocks that sums to zero: the public learns how many moved, and neither carry — as
-        // long as no more move than the line has released. The moved reports may include some of
-        // the carry's; were more to move than the released total, the old area's number would
-        // fall below zero and tell that the carry held at least the difference. Those wait.
-        var releasedLeft = ledger.lines.mapValues { $0.accounted - $0.carry }
+        // long as fewer move than the line had released. The moved reports may include some of
+        // the carry's, and the line's own area holds at least one of its reports (else the line
+        // would have gone elsewhere): were n to reach the released total R, R + carry ≥ n + 1
+        // would tell that the carry is at least n + 1 − R. A part that does not move is settled:
+        // it stays counted in its line for good, since deciding again after later releases
+        // would measure it against releases its reports are not part of (a part of 20 waiting
+        // for a line's released 13 to grow, then moving, told that the carry was at least 8).
+        var releasedLeft = ledger.lines.mapValues { $0.accounted - $0.carry - 1 }
         for move in moving.sorted(by: { ($0.from, $0.areaClass) < ($1.from, $1.areaClass) }) {
-            guard move.count <= releasedLeft[move.from] ?? 0 else { continue }
-            releasedLeft[move.from]! -= move.count
             let kind = lines[move.from]!.key.kind
+            guard move.count >= policy.releaseStep(for: kind), move.count <= releasedLeft[move.from] ?? -1 else {
+                assignments.append(LineAssignment(kind: kind, from: move.from, areaClass: move.areaClass, to: move.from, settle: true))
+                continue
+            }
+            releasedLeft[move.from]! -= move.count
             let to = mainLine(LedgerKey(kind: kind, areaClass: move.areaClass))
             blocks.append(PublishedBlock(line: move.from, key: lines[move.from]!.key, day: day, value: -move.count))
             blocks.append(PublishedBlock(line: to, key: lines[to]!.key, day: day, value: move.count))

@@ -52,7 +52,7 @@ public struct StoreTable: Sendable, Hashable {
         StoreTable("tokens", columns: ["token_hash", "account_id", "created_at", "expires_at", "revoked_at"], key: ["token_hash"]),
         StoreTable("reports", columns: ["id", "kind", "status", "version", "reporter_id", "receipt_hash", "idempotency_scope", "idempotency_key",
                                         "idempotency_request", "occurred_on", "submitted_at", "updated_at", "lon", "lat", "payload", "verified_on", "group_key",
-                                        "ledger_line"], key: ["id"]),
+                                        "ledger_line", "ledger_settled"], key: ["id"], booleans: ["ledger_settled"]),
         StoreTable("report_areas", columns: ["report_id", "layer", "layer_version", "area_id"], key: ["report_id", "layer"]),
         StoreTable("audit", columns: ["sequence", "report_id", "actor", "at", "action", "from_status", "to_status", "reason", "hash"], key: ["sequence"]),
         StoreTable("claims", columns: ["report_id", "holder", "expires_at"], key: ["report_id"]),

@@ -22,7 +22,8 @@ struct BenchPublicationCommand: AsyncParsableCommand {
         campuses of 5, 20 and 60 reports a day over --areas halls, one hall of middle rank gets 1, 3, \
         6 or 12 more a day after four weeks of publications; the table gives the median and the \
         longest number of the outbreak's days until that hall's published number first moves, over \
-        --trials trials each, with daily and with weekly (Monday) publications.
+        --trials trials each, with daily and with weekly (Monday) publications, and in how many trials \
+        the number had moved by the first publication after the outbreak alone brought k + 1.
         """
     )
 
@@ -155,7 +156,8 @@ struct BenchPublicationCommand: AsyncParsableCommand {
                                                       seed: seed &+ UInt64(outbreak) &* 1_000 &+ UInt64(load)).run()
                     let median = outcome.median.map { "\($0)" } ?? "> \(BenchPublicationLag.horizon)"
                     let longest = outcome.maximum.map { "\($0)" } ?? "> \(BenchPublicationLag.horizon) (\(outcome.missed) of \(outcome.lags.count))"
-                    return "\(median) (max \(longest))"
+                    let prompt = outcome.promptly.filter { $0 }.count
+                    return "\(median) (max \(longest); \(prompt)/\(outcome.lags.count) by the first publication after k + 1)"
                 }
                 print("| \(Int(load)) a day | \(weekly ? "weekly" : "daily") | " + cells.joined(separator: " | ") + " |")
             }

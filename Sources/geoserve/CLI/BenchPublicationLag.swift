@@ -23,6 +23,9 @@ struct BenchPublicationLag {
     struct Outcome {
         /// Lag per trial; nil when the number did not move within the horizon.
         let lags: [Int?]
+        /// Per trial, whether the number moved at or before the first publication after the
+        /// outbreak alone had brought k + 1 reports (what a schedule can promise at best).
+        let promptly: [Bool]
 
         var seen: [Int] { lags.compactMap { $0 }.sorted() }
         var median: Int? { seen.count * 2 > lags.count ? seen[(lags.count - 1) / 2] : nil }
@@ -42,7 +45,8 @@ struct BenchPublicationLag {
         let first: Day = "2026-01-05"
         let mondays = PublicationDays(weekdays: [1])!
         var rng = SeededRandom(state: seed)
-        var lags: [Int?] = []
+        var lags: [Int?] = [], promptly: [Bool] = []
+        let enough = (k + 1 + outbreak - 1) / max(outbreak, 1)   // outbreak days that bring k + 1
         for trial in 0..<trials {
             let start = Self.warmUp + trial % 7
             let total = start + Self.horizon
@@ -62,7 +66,11 @@ struct BenchPublicationLag {
                 }
             }
             lags.append(lag)
+            // The first publication on or after the day the outbreak alone reached k + 1.
+            var due = start + enough - 1
+            while weekly && first.adding(days: due).isoWeekday != 1 { due += 1 }
+            promptly.append(lag.map { $0 <= due - start + 1 } ?? false)
         }
-        return Outcome(lags: lags)
+        return Outcome(lags: lags, promptly: promptly)
     }
 }

@@ -13,6 +13,7 @@ struct LedgerCampus {
         var verifiedOn: Day
         var verified = true
         var line: Int64?
+        var settled = false
 
         var areaClass: AreaClass? {
             areas.isEmpty ? nil : AreaClass(areas.map { AreaRef(layer: $0.key, areaID: $0.value) })
@@ -60,6 +61,7 @@ struct LedgerCampus {
     mutating func edit(_ index: Int, to areas: [String: String]) {
         reports[index].areas = areas
         reports[index].line = nil
+        reports[index].settled = false
     }
 
     /// Withdraws an area layer: reports lose their area in it.
@@ -73,20 +75,22 @@ struct LedgerCampus {
         var grouped: [VerifiedClassCount: Int] = [:]
         for r in reports where r.verified {
             guard let areaClass = r.areaClass else { continue }
-            grouped[VerifiedClassCount(key: LedgerKey(kind: r.kind, areaClass: areaClass), line: r.line, verifiedOn: r.verifiedOn, count: 0), default: 0] += 1
+            grouped[VerifiedClassCount(key: LedgerKey(kind: r.kind, areaClass: areaClass), line: r.line, settled: r.settled, verifiedOn: r.verifiedOn,
+                                       count: 0), default: 0] += 1
         }
-        let rows = grouped.map { VerifiedClassCount(key: $0.key.key, line: $0.key.line, verifiedOn: $0.key.verifiedOn, count: $0.value) }
+        let rows = grouped.map { VerifiedClassCount(key: $0.key.key, line: $0.key.line, settled: $0.key.settled, verifiedOn: $0.key.verifiedOn, count: $0.value) }
         let geography = layers.mapValues(\.version)
         let changed = PublicationPlanner.changedLayers(from: ledger.geography, to: geography)
         let existing = ledger.areas(in: changed).filter { layers[$0.layer]?.areas.contains($0.areaID) ?? false }
         let plan = planner.plan(ledger: ledger, verified: rows, day: day, geography: geography, existingAreas: existing, days: days)
         publications += 1
-        var assign: [String: Int64] = [:]
+        var assign: [String: LineAssignment] = [:]
         func slot(_ kind: ReportKind, _ from: Int64?, _ areaClass: AreaClass) -> String { "\(kind)|\(from.map(String.init) ?? "-")|\(areaClass.key)" }
-        for a in plan.assignments { assign[slot(a.kind, a.from, a.areaClass)] = a.to }
+        for a in plan.assignments { assign[slot(a.kind, a.from, a.areaClass)] = a }
         for i in reports.indices where reports[i].verified {
-            guard let areaClass = reports[i].areaClass, let to = assign[slot(reports[i].kind, reports[i].line, areaClass)] else { continue }
-            reports[i].line = to
+            guard let areaClass = reports[i].areaClass, let a = assign[slot(reports[i].kind, reports[i].line, areaClass)] else { continue }
+            reports[i].line = a.to
+            reports[i].settled = a.settle
         }
         blocks += plan.blocks.map { b in
             var b = b
