@@ -299,7 +299,7 @@ struct PublicationPlannerTests {
         }
     }
 
-    @Test("a strip holding as many of a line's reports as the line released stays, for good, so no number falls below zero; a hall left with none of its line's reports gives the line to where they lie")
+    @Test("a strip moves only when its line keeps a step of what it released; else it stays, for good, so no number falls below zero or is left exact and small; a hall left with none of its line's reports gives the line to where they lie")
     func strips() {
         // H05: twelve released, a carry of five. Twelve, then fourteen, of its seventeen move to H06.
         for n in [12, 14] {
@@ -316,6 +316,19 @@ struct PublicationPlannerTests {
             c.verify(12, hall("H01"), on: d1.adding(days: 7))
             #expect(c.publish(d1.adding(days: 7)).blocks.map(\.value) == [12], "\(n)")
             #expect(c.released("halls", "H05") == 29 && c.released("halls", "H06") == 0, "\(n)")
+        }
+        // A line that released 24 with no carry: a strip of 12 moves (12 of the released stay),
+        // one of 13 would leave fewer than a step of it, exactly known, and settles.
+        for (n, moves) in [(12, true), (13, false)] {
+            var c = campus()
+            c.verify(24, hall("H05"), on: d1)
+            c.publish(d1)
+            let h05 = c.reports.indices.filter { c.reports[$0].areas["halls"] == "H05" }
+            c.layers["halls"]!.version += 1
+            for i in h05.prefix(n) { c.reports[i].areas["halls"] = "H06" }
+            let plan = c.publish(d1.adding(days: 1))
+            #expect(plan.blocks.map(\.value).sorted() == (moves ? [-n, n] : []), "\(n)")
+            #expect(c.released("halls", "H05") == (moves ? 24 - n : 24), "\(n)")
         }
         // All seventeen in H06 (H05 a sliver without reports): the line goes with them.
         var c = history()

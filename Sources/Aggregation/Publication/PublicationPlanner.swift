@@ -11,8 +11,8 @@ import DomainKernel
 ///    layer, a renamed or merged area or a withdrawn layer moves no public number;
 /// 2. moves a whole step of a line's reports that a change of the areas put in another class to
 ///    that class's line as a pair of blocks on D (−n on the old line, +n on the new), leaving both
-///    carries as they were, when n is less than the line had released; fewer, or more, stay
-///    counted in their old line for good (decided once);
+///    carries as they were, when the line keeps at least a step of what it had released (n ≤ R −
+///    k − 1); fewer, or more, stay counted in their old line for good (decided once);
 /// 3. accounts the reports no publication has seen to their class's line and takes what else
 ///    changed (revocations, edits, reports verified again) from the lines they were accounted to;
 /// 4. releases, per interval, every line whose carry reached `DisclosurePolicy.releaseStep`
@@ -107,14 +107,17 @@ public struct PublicationPlanner: Sendable {
 
         // A step of a line's reports lying in another class goes to that class's line as a pair
         // of blocks that sums to zero: the public learns how many moved, and neither carry — as
-        // long as fewer move than the line had released. The moved reports may include some of
-        // the carry's, and the line's own area holds at least one of its reports (else the line
-        // would have gone elsewhere): were n to reach the released total R, R + carry ≥ n + 1
-        // would tell that the carry is at least n + 1 − R. A part that does not move is settled:
-        // it stays counted in its line for good, since deciding again after later releases
-        // would measure it against releases its reports are not part of (a part of 20 waiting
-        // for a line's released 13 to grow, then moving, told that the carry was at least 8).
-        var releasedLeft = ledger.lines.mapValues { $0.accounted - $0.carry - 1 }
+        // long as the line keeps at least a step of what it had released. The moved reports may
+        // include some of the carry's, and the line's own area holds at least one of its reports
+        // (else the line would have gone elsewhere): were n to reach the released total R,
+        // R + carry ≥ n + 1 would tell that the carry is at least n + 1 − R; and right after a
+        // release, when the carry is known to be 0, what the old area keeps, R − n, is exact, so
+        // it must not be a small count (a pair of 12 from a line that had released 13 left 1).
+        // A part that does not move is settled: it stays counted in its line for good, since
+        // deciding again after later releases would measure it against releases its reports are
+        // not part of (a part of 20 waiting for a line's released 13 to grow, then moving, told
+        // that the carry was at least 8).
+        var releasedLeft = ledger.lines.mapValues { $0.accounted - $0.carry - policy.releaseStep(for: $0.key.kind) }
         for move in moving.sorted(by: { ($0.from, $0.areaClass) < ($1.from, $1.areaClass) }) {
             let kind = lines[move.from]!.key.kind
             guard move.count >= policy.releaseStep(for: kind), move.count <= releasedLeft[move.from] ?? -1 else {
