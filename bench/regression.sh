@@ -25,6 +25,9 @@
 #   features       as bench/features-vs-pygeoapi.sh: fresh store with the peers' campus halls as
 #                  `bhalls` and cells as `cells`, wrk 2 × 4 on /collections/bhalls/items?limit=50
 #                  (the peers' halls50 shape; every hall checked before timing): requests/s, p99
+#   publication    `geoserve bench publication` on the campus (42 halls, 20 reports a day) and on
+#                  4,000 cells (2,000 a day), 56 daily publications: the median time to plan one
+#                  and the time to replay the whole history in a first publication
 #   tiles cached   as bench/tiles-http.sh, on the same server: the z14 list under the TileJSON's
 #                  versioned tile URL template, requested once to fill the cache, then wrk 2 × 32
 #                  cycling through it: tiles/s, p99
@@ -42,11 +45,11 @@
 #   SHARED        the shared folder holding bench/data (default ../shared beside this repository)
 #   OUT           also write the final table to this file
 #   KEEP_WORK=1   keep the work folder (results.jsonl, logs/) and print its path
-#   WORKLOADS     which to run, of "assign tiles intake serve" (default all); e.g. WORKLOADS=serve
+#   WORKLOADS     which to run, of "assign tiles publication intake serve" (default all); e.g. WORKLOADS=serve
 #                 to compare one binary with caches on and off through a wrapper that adds flags
 # ROUNDS=3 with the defaults takes about 6 minutes on two cores with release binaries.
 set -euo pipefail
-workloads=" ${WORKLOADS:-assign tiles intake serve} "
+workloads=" ${WORKLOADS:-assign tiles publication intake serve} "
 want() { [[ $workloads == *" $1 "* ]]; }
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 report=$root/bench/regression_report.py
@@ -195,6 +198,13 @@ run_binary() {  # before|after round
         "uncached tiles: this binary has no 'bench tiles' subcommand" < /dev/null
     done
   fi
+  # 2b. publication planning
+  want publication && for load in "42 20 campus, 42 halls, 20 a day" "4000 2000 4,000 cells, 2,000 a day"; do
+    read -r areas per_day label <<< "$load"
+    log "round $r/$rounds $b: bench publication $label"
+    "$bin" bench publication --areas "$areas" --per-day "$per_day" 2>> "$logs" \
+      | python3 "$report" record "$results" "$b" "$r" publication "$label" || die "bench publication failed for $b, see $logs"
+  done
   # 3. durable intake on a fresh store with the demo campus
   if want intake; then
   dir=$(mktemp -d "$work/store.XXXXXX")

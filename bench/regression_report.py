@@ -105,6 +105,11 @@ def record(path, binary, rnd, kind, workload):
         name, unit = workload.split("|")
         add(name, "throughput", unit, d["requests"] / d["seconds"], "higher", d["errors"])
         add(name, "p99", "ms", d["p99_ms"], "lower", d["errors"])
+    elif kind == "publication":
+        d = next(json_lines(text))
+        name = f"publication planning, {workload}"
+        add(name, "plan one publication (median)", "ms", d["plan_ms_median"], "lower")
+        add(name, "first publication replaying the history", "ms", d["replay_ms"], "lower")
     elif kind == "skip":
         rows.append({"binary": binary, "round": int(rnd), "skip": workload})
     else:

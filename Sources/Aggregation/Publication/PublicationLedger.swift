@@ -17,11 +17,21 @@ public struct PublicationLedger: Sendable, Equatable {
         self.geography = geography
     }
 
-    /// The line new reports of `key` join: the oldest line of the kind with that class (lines
+    init(lines: [Int64: LedgerLine], lastDay: Day?, geography: [String: Int]) {
+        self.lines = lines
+        self.lastDay = lastDay
+        self.geography = geography
+    }
+
+    /// The line new reports of each key join: the oldest line of the kind with that class (lines
     /// merged by a change of areas keep their own carries; the oldest takes what comes).
     public func mainLines() -> [LedgerKey: Int64] {
+        Self.mainLines(of: lines.values)
+    }
+
+    static func mainLines(of lines: some Sequence<LedgerLine>) -> [LedgerKey: Int64] {
         var out: [LedgerKey: Int64] = [:]
-        for line in lines.values where out[line.key].map({ line.id < $0 }) ?? true { out[line.key] = line.id }
+        for line in lines where out[line.key].map({ line.id < $0 }) ?? true { out[line.key] = line.id }
         return out
     }
 

@@ -58,15 +58,22 @@ public struct PublicationPlanner: Sendable {
         var lines = ledger.lines
         var nextID = ledger.nextLineID
 
-        // What each line holds now, by class; and the reports no line holds, by interval.
-        var holding: [Int64: [AreaClass: Int]] = [:]
-        var unsettled: [Int64: [AreaClass: Int]] = [:]
+        // What each line holds now, and the reports no line holds, by interval. Nearly every
+        // report lies in its line's class: those are only counted (a day's planning at 4,000
+        // areas reads some 100,000 rows); the few elsewhere are kept by class.
+        var kept: [Int64: Int] = [:]
+        var elsewhere: [Int64: [AreaClass: (all: Int, unsettled: Int)]] = [:]
         var fresh: [LedgerKey: [Day: Int]] = [:]
         var staleLines: [LedgerKey: Set<Int64>] = [:]
         for row in verified where row.count != 0 {
             if let id = row.line, let line = lines[id], line.key.kind == row.key.kind {
-                holding[id, default: [:]][row.key.areaClass, default: 0] += row.count
-                if !row.settled { unsettled[id, default: [:]][row.key.areaClass, default: 0] += row.count }
+                kept[id, default: 0] += row.count
+                if row.key.areaClass != line.key.areaClass || (!changed.isEmpty && !row.settled) {
+                    var part = elsewhere[id]?[row.key.areaClass] ?? (0, 0)
+                    part.all += row.count
+                    if !row.settled { part.unsettled += row.count }
+                    elsewhere[id, default: [:]][row.key.areaClass] = part
+                }
                 continue
             }
             if let id = row.line { staleLines[row.key, default: []].insert(id) }
@@ -79,29 +86,43 @@ public struct PublicationPlanner: Sendable {
         var blocks: [PublishedBlock] = []
         var assignments: [LineAssignment] = []
         var moving: [(from: Int64, areaClass: AreaClass, count: Int)] = []
-        for id in lines.keys.sorted() {
-            var line = lines[id]!
-            let held = holding[id] ?? [:]
+        var movedLines = 0
+        for (id, old) in ledger.lines {
+            var line = old
+            let held = kept[id] ?? 0
+            let parts = elsewhere[id] ?? [:]
             if !changed.isEmpty {
-                let to = LineLineage.destination(of: line.key.areaClass, holding: held, changed: changed) { existingAreas.contains($0) }
-                line.key = LedgerKey(kind: line.key.kind, areaClass: to)
+                // Where areas changed, every class the line's reports lie in (its own included,
+                // with what lies there unsettled, above) decides where it goes.
+                var holding: [AreaClass: Int] = parts.mapValues(\.all)
+                let home = held - parts.values.reduce(0) { $0 + $1.all }
+                if home > 0 { holding[line.key.areaClass, default: 0] += home }
+                let to = LineLineage.destination(of: line.key.areaClass, holding: holding, changed: changed) { existingAreas.contains($0) }
+                if to != line.key.areaClass {
+                    line.key = LedgerKey(kind: line.key.kind, areaClass: to)
+                    movedLines += 1
+                }
             }
             // Reports accounted to the line that are no longer verified (or verified again)
             // change its carry on the publication day.
-            let kept = held.values.reduce(0, +)
-            if line.accounted != kept { changes[day, default: [:]][id, default: 0] += kept - line.accounted }
-            line.accounted = kept
-            lines[id] = line
-            for (areaClass, n) in unsettled[id] ?? [:] where areaClass != line.key.areaClass { moving.append((id, areaClass, n)) }
+            if line.accounted != held {
+                changes[day, default: [:]][id, default: 0] += held - line.accounted
+                line.accounted = held
+            }
+            if line != old { lines[id] = line }
+            for (areaClass, part) in parts where areaClass != line.key.areaClass && part.unsettled > 0 {
+                moving.append((id, areaClass, part.unsettled))
+            }
         }
 
-        var main = PublicationLedger(lines: Array(lines.values)).mainLines()
+        var main: [LedgerKey: Int64]?
         func mainLine(_ key: LedgerKey) -> Int64 {
-            if let id = main[key] { return id }
+            if main == nil { main = PublicationLedger.mainLines(of: lines.values) }
+            if let id = main![key] { return id }
             let id = nextID
             nextID += 1
             lines[id] = LedgerLine(id: id, key: key, accounted: 0, carry: 0)
-            main[key] = id
+            main![key] = id
             return id
         }
 
@@ -117,14 +138,17 @@ public struct PublicationPlanner: Sendable {
         // deciding again after later releases would measure it against releases its reports are
         // not part of (a part of 20 waiting for a line's released 13 to grow, then moving, told
         // that the carry was at least 8).
-        var releasedLeft = ledger.lines.mapValues { $0.accounted - $0.carry - policy.releaseStep(for: $0.key.kind) }
+        var releasedLeft: [Int64: Int] = [:]
         for move in moving.sorted(by: { ($0.from, $0.areaClass) < ($1.from, $1.areaClass) }) {
             let kind = lines[move.from]!.key.kind
-            guard move.count >= policy.releaseStep(for: kind), move.count <= releasedLeft[move.from] ?? -1 else {
+            let step = policy.releaseStep(for: kind)
+            let old = ledger.lines[move.from]!
+            let budget = releasedLeft[move.from] ?? (old.accounted - old.carry - step)
+            guard move.count >= step, move.count <= budget else {
                 assignments.append(LineAssignment(kind: kind, from: move.from, areaClass: move.areaClass, to: move.from, settle: true))
                 continue
             }
-            releasedLeft[move.from]! -= move.count
+            releasedLeft[move.from] = budget - move.count
             let to = mainLine(LedgerKey(kind: kind, areaClass: move.areaClass))
             blocks.append(PublishedBlock(line: move.from, key: lines[move.from]!.key, day: day, value: -move.count))
             blocks.append(PublishedBlock(line: to, key: lines[to]!.key, day: day, value: move.count))
@@ -166,8 +190,8 @@ public struct PublicationPlanner: Sendable {
             }
         }
         blocks.sort { ($0.day, $0.line) < ($1.day, $1.line) }
-        let next = PublicationLedger(lines: Array(lines.values), lastDay: day, geography: geography)
-        return PublicationPlan(blocks: blocks, ledger: next, assignments: assignments, movedLines: next.movedLines(since: ledger))
+        let next = PublicationLedger(lines: lines, lastDay: day, geography: geography)
+        return PublicationPlan(blocks: blocks, ledger: next, assignments: assignments, movedLines: movedLines)
     }
 
     /// The area layers whose published version differs, or that are new or gone.

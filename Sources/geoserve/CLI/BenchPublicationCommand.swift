@@ -34,7 +34,7 @@ struct BenchPublicationCommand: AsyncParsableCommand {
     @Option(help: "Random seed.") var seed: UInt64 = 1
     @Flag(help: "Publish on Mondays only instead of every day.") var weekly = false
     @Flag(help: "Print the lag table instead (see the discussion).") var lag = false
-    @Option(help: "Trials per cell of the lag table.") var trials: Int = 35
+    @Option(help: "Trials per cell of the lag table.") var trials: Int = 140
 
     func validate() throws {
         guard areas >= 1, days >= 1, perDay >= 0, k >= 1, trials >= 1 else {
@@ -147,6 +147,8 @@ struct BenchPublicationCommand: AsyncParsableCommand {
     /// The lag table: median and longest days of an outbreak until its hall's number moves.
     private func printLagTable() {
         let outbreaks = [1, 3, 6, 12], loads = [5.0, 20, 60]
+        print("Days of an outbreak until its hall's number moves: median / longest · trials in which it moved by the first publication after the outbreak alone brought k + 1.")
+        print()
         print("| campus | schedule | " + outbreaks.map { "\($0) a day" }.joined(separator: " | ") + " |")
         print("|---|---|" + outbreaks.map { _ in "---|" }.joined())
         for load in loads {
@@ -155,9 +157,9 @@ struct BenchPublicationCommand: AsyncParsableCommand {
                     let outcome = BenchPublicationLag(areas: areas, perDay: load, outbreak: outbreak, weekly: weekly, k: k, trials: trials,
                                                       seed: seed &+ UInt64(outbreak) &* 1_000 &+ UInt64(load)).run()
                     let median = outcome.median.map { "\($0)" } ?? "> \(BenchPublicationLag.horizon)"
-                    let longest = outcome.maximum.map { "\($0)" } ?? "> \(BenchPublicationLag.horizon) (\(outcome.missed) of \(outcome.lags.count))"
+                    let longest = outcome.maximum.map { "\($0)" } ?? "> \(BenchPublicationLag.horizon) (\(outcome.missed) missed)"
                     let prompt = outcome.promptly.filter { $0 }.count
-                    return "\(median) (max \(longest); \(prompt)/\(outcome.lags.count) by the first publication after k + 1)"
+                    return "\(median) / \(longest) · \(prompt)/\(outcome.lags.count)"
                 }
                 print("| \(Int(load)) a day | \(weekly ? "weekly" : "daily") | " + cells.joined(separator: " | ") + " |")
             }
