@@ -1,6 +1,9 @@
 """An outsider's attack on geoserve's published numbers, run against a live server.
 
   attack.py run URL ADMIN_EMAIL PASSWORD plant, publish, collect, solve; prints one check a line
+  attack.py SCENARIO URL ADMIN_EMAIL PASSWORD   one of the scenarios of scenarios.py (changes of geography,
+                                                a weekly schedule, the paged misconduct search), each on a
+                                                fresh server; `attack.py replay FILE` solves a dumped one again
 
 The suite plays both sides. As the campus it plants small counts (1, 2, 3, 4, 10, reports on
 consecutive days, a revocation, COVID and misconduct) among busy halls and publishes once a day
@@ -483,6 +486,15 @@ def main():
             run(*sys.argv[2:5])
         except AssertionError as error:
             report(False, "the scenario ran", repr(error))
+        print(f"attack: {passed} passed, {failed} failed", flush=True)
+        sys.exit(0 if failed == 0 and passed > 0 else 1)
+    import scenarios
+    if command == "replay":
+        scenarios.replay(sys.modules[__name__], sys.argv[2])
+        print(f"attack: {passed} passed, {failed} failed", flush=True)
+        sys.exit(0 if failed == 0 and passed > 0 else 1)
+    if command in scenarios.SCENARIOS:
+        scenarios.run(sys.modules[__name__], command, *sys.argv[2:5])
         print(f"attack: {passed} passed, {failed} failed", flush=True)
         sys.exit(0 if failed == 0 and passed > 0 else 1)
     else:

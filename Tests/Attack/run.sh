@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # The attacker suite: plants small counts on a live service, publishes over thirteen days,
 # collects every public output and researcher export, and solves the linear programme over all
-# of them with scipy's HiGHS (see attack.py). Fails when any protected cell is recovered exactly
-# or keeps a feasible range narrower than k.
+# of them with scipy's HiGHS (see attack.py). Then the scenarios of scenarios.py, each on a fresh
+# server: a new layer, edge moves (a strip that moves as a pair, a hall shrunk to a sliver, strips
+# that settle, also right after a release), a split (its part moving as a pair, or settling) and a
+# renamed area between publications, a quiet campus published weekly, and the misconduct search
+# around an unpublished verification. Fails when any protected cell is
+# recovered exactly or keeps a feasible range narrower than k, or a scenario's check fails.
 #
 # Usage: Tests/Attack/run.sh PATH_TO_GEOSERVE_BINARY
 # Last line: "attack: N passed, M failed"; exits non-zero when any check failed.
@@ -31,25 +35,65 @@ export PYTHONDONTWRITEBYTECODE=1
 
 WORK=$(mktemp -d)
 SERVER=
-cleanup() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null; rm -rf "$WORK"; }
+STOPPING=()
+cleanup() {
+  [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && STOPPING+=("$SERVER")
+  for pid in ${STOPPING[@]+"${STOPPING[@]}"}; do wait "$pid" 2>/dev/null; done
+  rm -rf "$WORK"
+}
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 for name in $(compgen -e | grep '^GEOSERVE_'); do unset "$name"; done
 
 # The conformance suite's helpers find a free port and wait for readiness.
 HELPERS="$HERE/../Conformance/conformance.py"
-PORT=$("$PY" "$HELPERS" free-port)
-URL="http://127.0.0.1:$PORT"
-echo "$PASSWORD" | "$BIN" user create --role admin --email admin@attack.example --database "$WORK/geoserve.sqlite" >/dev/null ||
-  give_up "create the admin account"
-# Publications only when the suite makes them, so that it controls every interval.
-"$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$WORK/geoserve.sqlite" --demo-data "$DATA" --publish-at never \
-  --log-level warning --anonymous-per-minute 0 >"$WORK/server.log" 2>&1 &
-SERVER=$!
-for _ in $(seq 120); do
-  "$PY" "$HELPERS" ready "$URL" && break
-  kill -0 "$SERVER" 2>/dev/null || break
-  sleep 0.5
+
+# One fresh server (database, admin account) per scenario.
+start_server() {
+  DB="$WORK/$1/geoserve.sqlite"
+  mkdir -p "$WORK/$1"
+  PORT=$("$PY" "$HELPERS" free-port)
+  URL="http://127.0.0.1:$PORT"
+  echo "$PASSWORD" | "$BIN" user create --role admin --email admin@attack.example --database "$DB" >/dev/null || return 1
+  # Publications only when the suite makes them, so that it controls every interval.
+  "$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$DB" --demo-data "$DATA" --publish-at never \
+    --log-level warning --anonymous-per-minute 0 >"$WORK/$1/server.log" 2>&1 &
+  SERVER=$!
+  for _ in $(seq 120); do
+    "$PY" "$HELPERS" ready "$URL" && return 0
+    kill -0 "$SERVER" 2>/dev/null || break
+    sleep 0.5
+  done
+  "$PY" "$HELPERS" ready "$URL" || { cat "$WORK/$1/server.log"; return 1; }
+}
+# A server takes a few seconds to shut down; the next scenario starts meanwhile (its own port and
+# database), and the end of the suite waits for them all.
+stop_server() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && STOPPING+=("$SERVER"); SERVER=; }
+
+# The scenarios: the thirteen days (run), then those of scenarios.py. Each prints its checks and
+# a count and its time; the last line sums them. ATTACK_SCENARIOS="hall-edge rename" runs only those.
+PASSED=0
+FAILED=0
+for scenario in ${ATTACK_SCENARIOS:-run campus-layer hall-edge hall-shrink strip-waits strip-whole-release pair-after-release pair-after-release-sliver hall-split hall-split-settles rename weekly misconduct-paging}; do
+  began=$SECONDS
+  if ! start_server "$scenario"; then
+    echo "FAIL $scenario: service ready"
+    FAILED=$((FAILED + 1))
+    stop_server
+    continue
+  fi
+  ATTACK_GEOSERVE="$BIN" ATTACK_DATABASE="$DB" "$PY" "$HERE/attack.py" "$scenario" "$URL" admin@attack.example "$PASSWORD" |
+    tee "$WORK/$scenario.out" | grep --line-buffered -v '^attack: '
+  counts=$(grep '^attack: ' "$WORK/$scenario.out" | tail -1)
+  if [[ $counts =~ ^attack:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+    PASSED=$((PASSED + BASH_REMATCH[1]))
+    FAILED=$((FAILED + BASH_REMATCH[2]))
+  else
+    echo "FAIL $scenario: the attack ended without a count"
+    FAILED=$((FAILED + 1))
+  fi
+  stop_server
+  echo "# $scenario: $((SECONDS - began)) s"
 done
-"$PY" "$HELPERS" ready "$URL" || { cat "$WORK/server.log"; give_up "service ready on $URL"; }
-"$PY" "$HERE/attack.py" run "$URL" admin@attack.example "$PASSWORD"
+echo "attack: $PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ] && [ "$PASSED" -gt 0 ]
