@@ -201,6 +201,14 @@ try:
     shown = driver.find_element(By.CSS_SELECTOR, f"#areas tr[data-id='{HALL}'] td").text
     total = driver.find_element(By.ID, "total").text
     check(shown == "12" and total == f"{after_total:,}", "the dashboard shows the hall's number once it crosses the threshold", f"{HALL} {shown}, total {total}")
+    # It says when the numbers last moved (this publication moved the all-time total) and why a
+    # small hall may show 0, with the threshold in force.
+    latest_day = call("GET", "/v1/publications")[1]["publications"][-1]["day"]
+    wait.until(lambda d: "last moved" in d.find_element(By.ID, "updated").text)
+    updated = driver.find_element(By.ID, "updated").text
+    check(updated.endswith("numbers last moved " + latest_day), "the dashboard says when the numbers last moved", updated)
+    note = driver.find_element(By.ID, "zero-note").text
+    check("more than 11 of its reports" in note and "shows 0" in note, "the dashboard says in plain words why a small area may show 0", note)
     shot("dashboard-after")
 
     driver.get(receipt_url)

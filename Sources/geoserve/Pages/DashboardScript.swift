@@ -283,7 +283,8 @@ enum DashboardScript {
         const box = $("chart");
         let publications;
         try { publications = (await getJSON("/v1/publications")).body.publications || []; } catch (e) { publications = []; }
-        const days = [...new Set(publications.map((p) => p.day))].sort().slice(-14);
+        const allDays = [...new Set(publications.map((p) => p.day))].sort();
+        const days = allDays.slice(-14);
         const points = await Promise.all(days.map(async (day) => {
           const r = await getJSON("/collections/" + encodeURIComponent(state.layer) + "/items?limit=1&f=json&datetime=" + day);
           return {day, value: r.body.statistics.total.counts[state.window] || 0, all: r.body.statistics.total.counts.all || 0};
@@ -295,7 +296,8 @@ enum DashboardScript {
         for (let i = points.length - 1; i > 0; i--) {
           if (points[i].all !== points[i - 1].all) { state.lastMoved = points[i].day; break; }
         }
-        if (!state.lastMoved && points.length > 0 && points[0].all > 0 && days.length === publications.length) state.lastMoved = points[0].day;
+        // The first day of all with numbers: they moved then.
+        if (!state.lastMoved && points.length > 0 && points[0].all > 0 && days.length === allDays.length) state.lastMoved = points[0].day;
         showPublished();
         if (points.length === 0) { box.replaceChildren(el("p", {}, "No publication yet.")); return; }
         const w = 560, h = 160, pad = 28, max = Math.max(1, ...points.map((p) => p.value));
