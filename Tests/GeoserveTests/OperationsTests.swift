@@ -90,6 +90,18 @@ struct OperationsTests {
             #expect(try await client.metrics(token: admin).0 == .ok)
             let viewer = try await client.account("viewer", admin: admin).token
             #expect(try await client.metrics(token: viewer).0 == .forbidden)
+            // Variants of the path that a proxy's exact rule would not block answer 404, even
+            // to an admin's token.
+            for variant in ["/metrics/", "//metrics", "/metrics//"] {
+                let status = try await client.execute(uri: variant, method: .get, headers: [.authorization: "Bearer \(admin)"]) { $0.status }
+                #expect(status == .notFound, "\(variant)")
+            }
+        }
+        try await service.run(.live) { client in
+            for variant in ["/metrics/", "//metrics"] {
+                let (status, body) = try await client.execute(uri: variant, method: .get) { ($0.status, String(buffer: $0.body)) }
+                #expect(status == .notFound && !body.contains("geoserve_"), "\(variant) from loopback")
+            }
         }
     }
 

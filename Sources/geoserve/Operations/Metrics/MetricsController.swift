@@ -16,6 +16,9 @@ struct MetricsController {
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("metrics") { request, context in
+            // The router also matches /metrics/ and //metrics; a proxy rule blocking the exact
+            // path would let those through, so only the exact path is served.
+            guard request.uri.path == "/metrics" else { throw APIError.notFound("metrics are served at /metrics only") }
             if let access, context.account?.role != .admin, !access.allows(addresses.address(of: request, peer: context.remoteAddress)) {
                 throw APIError(status: .forbidden, code: "forbidden",
                                message: "metrics are served to the addresses in --metrics-allow, on --metrics-port, or to an admin's token")
