@@ -117,18 +117,19 @@ extension PostgresStore: PublicationStore {
 
     /// Records which line each verified report is accounted to now, and whether it is settled,
     /// in one pass over the reports the assignments name (those of no line yet, and those of the
-    /// lines named).
+    /// lines named), joined by plain equality (0 for no line) so that the join can hash: a first
+    /// publication assigns every report among as many assignments as classes.
     private static func assignLines(_ assignments: [LineAssignment], _ db: PostgresConnection) throws {
         guard !assignments.isEmpty else { return }
         try db.query("""
             WITH a AS (
-                SELECT kind, from_line::bigint AS from_line, class_key, to_line::bigint AS to_line, settle::boolean AS settle
+                SELECT kind, COALESCE(from_line::bigint, 0) AS from_line, class_key, to_line::bigint AS to_line, settle::boolean AS settle
                 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS t (kind, from_line, class_key, to_line, settle)),
             placed AS (
-                SELECT r.id, r.kind, r.ledger_line, \(classKey("r.id")) AS class_key FROM reports r
-                WHERE r.status = 'verified' AND (r.ledger_line IS NULL OR r.ledger_line IN (SELECT from_line FROM a)))
+                SELECT r.id, r.kind, COALESCE(r.ledger_line, 0) AS ledger_line, \(classKey("r.id")) AS class_key FROM reports r
+                WHERE r.status = 'verified' AND COALESCE(r.ledger_line, 0) IN (SELECT from_line FROM a))
             UPDATE reports SET ledger_line = a.to_line, ledger_settled = a.settle
-            FROM placed p JOIN a ON a.kind = p.kind AND a.from_line IS NOT DISTINCT FROM p.ledger_line AND a.class_key = p.class_key
+            FROM placed p JOIN a ON a.kind = p.kind AND a.from_line = p.ledger_line AND a.class_key = p.class_key
             WHERE reports.id = p.id
             """, [.textArray(assignments.map(\.kind.rawValue)), .textArray(assignments.map { $0.from.map { String($0) } }),
                   .textArray(assignments.map(\.areaClass.key)), .textArray(assignments.map { String($0.to) }),
