@@ -8,38 +8,7 @@ extension PostgresStore: PublicationStore {
         // The writer lock orders a publication against every report change and against another
         // process publishing at the same moment: the second plans from the first's ledger.
         try await pool.writeTransaction("publish") { db in
-            let latest = try Self.latestPublication(db)
-            if let latest, day < latest.day { throw PublicationError.dayBeforeLatest(latest: latest.day) }
-            let ledger = try Self.ledger(lastDay: latest?.day, db)
-            let geography = try Self.geography(db)
-            let named = Array(ledger.areas(in: PublicationPlanner.changedLayers(from: ledger.geography, to: geography)))
-            var existing: Set<AreaRef> = []
-            if !named.isEmpty {
-                let r = try db.query("""
-                    SELECT t.layer, t.area_id FROM unnest($1::text[], $2::text[]) AS t (layer, area_id)
-                    JOIN layers l ON l.name = t.layer JOIN areas a ON a.layer = t.layer AND a.version = l.published_version AND a.area_id = t.area_id
-                    """, [.textArray(named.map(\.layer)), .textArray(named.map(\.areaID))])
-                for i in 0..<r.count { existing.insert(AreaRef(layer: r.string(i, 0), areaID: r.string(i, 1))) }
-            }
-            let input = PublicationInput(latest: latest, ledger: ledger, verified: try Self.verifiedByClass(db), geography: geography,
-                                         existingAreas: existing)
-            let planned = try plan(input)
-            let record = PublicationRecord(id: (latest?.id ?? 0) + 1, day: day, publishedAt: at, blocks: planned.blocks.count,
-                                           linesMoved: planned.movedLines)
-            try db.query("INSERT INTO publications (id, day, published_at, blocks, lines_moved) VALUES ($1, $2, $3, $4, $5)",
-                         [.int(record.id), .day(day), .text(Timestamp.format(at)), .int(Int64(record.blocks)), .int(Int64(record.linesMoved))])
-            try Self.updateLedger(planned.ledger, from: input.ledger, db)
-            if !planned.blocks.isEmpty {
-                try db.query("""
-                    INSERT INTO publication_blocks (publication, position, line, day, value)
-                    SELECT $1, position::integer, line::bigint, day, value::bigint
-                    FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS t (line, day, value, position)
-                    """, [.int(record.id), .textArray(planned.blocks.map { String($0.line) }), .textArray(planned.blocks.map(\.day.iso)),
-                          .textArray(planned.blocks.map { String($0.value) })])
-            }
-            try Self.assignLines(planned.assignments, db)
-            try Self.bumpDataVersion(db)
-            return record
+            try PostgresPublicationSteps(db: db).publish(day: day, at: at, plan: plan)
         }
     }
 
@@ -64,18 +33,33 @@ extension PostgresStore: PublicationStore {
         }
     }
 
-    private static func latestPublication(_ db: PostgresConnection) throws -> PublicationRecord? {
-        let r = try db.query("SELECT id, day, published_at, blocks, lines_moved FROM publications ORDER BY id DESC LIMIT 1")
-        return r.count == 0 ? nil : try publication(r, 0)
-    }
-
-    private static func publication(_ r: PostgresResult, _ i: Int) throws -> PublicationRecord {
+    static func publication(_ r: PostgresResult, _ i: Int) throws -> PublicationRecord {
         guard let day = try r.day(i, 1) else { throw StorageError.unreadable("publication") }
         return PublicationRecord(id: r.int(i, 0), day: day, publishedAt: Timestamp.parse(r.string(i, 2)), blocks: Int(r.int(i, 3)),
                                  linesMoved: Int(r.int(i, 4)))
     }
 
-    private static func ledger(lastDay: Day?, _ db: PostgresConnection) throws -> PublicationLedger {
+    /// A report's area class in SQL, built exactly as `AreaClass` builds it (see the SQLite
+    /// store); NULL for a report outside every area.
+    static func classKey(_ reportID: String) -> String {
+        """
+        (SELECT string_agg(ra.layer || chr(31) || ra.area_id, chr(30) ORDER BY ra.layer)
+         FROM report_areas ra JOIN layers l ON l.name = ra.layer WHERE ra.report_id = \(reportID) AND l.kind = 'areas')
+        """
+    }
+}
+
+/// A publication's SQL on PostgreSQL (the rule is `PublicationSteps.publish`). Rows go as text
+/// arrays through `unnest`, one statement per step rather than one per row.
+struct PostgresPublicationSteps: PublicationSteps {
+    let db: PostgresConnection
+
+    func latestPublication() throws -> PublicationRecord? {
+        let r = try db.query("SELECT id, day, published_at, blocks, lines_moved FROM publications ORDER BY id DESC LIMIT 1")
+        return r.count == 0 ? nil : try PostgresStore.publication(r, 0)
+    }
+
+    func ledger(lastDay: Day?) throws -> PublicationLedger {
         let r = try db.query("SELECT id, kind, class_key, accounted, carry FROM publication_lines")
         let lines = try (0..<r.count).map { i in
             LedgerLine(id: r.int(i, 0), key: LedgerKey(kind: try r.reportKind(i, 1), areaClass: AreaClass(key: r.string(i, 2))),
@@ -87,46 +71,78 @@ extension PostgresStore: PublicationStore {
         return PublicationLedger(lines: lines, lastDay: lastDay, geography: geography)
     }
 
-    /// The published version of each area layer (0 for one without a published version).
-    private static func geography(_ db: PostgresConnection) throws -> [String: Int] {
+    func geography() throws -> [String: Int] {
         let r = try db.query("SELECT name, COALESCE(published_version, 0) FROM layers WHERE kind = 'areas'")
         var out: [String: Int] = [:]
         for i in 0..<r.count { out[r.string(i, 0)] = Int(r.int(i, 1)) }
         return out
     }
 
-    /// Writes the lines that changed since `previous` (read in the same transaction) and the
-    /// geography the ledger saw.
-    private static func updateLedger(_ ledger: PublicationLedger, from previous: PublicationLedger, _ db: PostgresConnection) throws {
-        let write = ledger.changes(since: previous)
-        if !write.isEmpty {
+    func existing(_ areas: Set<AreaRef>, geography: [String: Int]) throws -> Set<AreaRef> {
+        let named = Array(areas)
+        let r = try db.query("""
+            SELECT t.layer, t.area_id FROM unnest($1::text[], $2::text[]) AS t (layer, area_id)
+            JOIN layers l ON l.name = t.layer JOIN areas a ON a.layer = t.layer AND a.version = l.published_version AND a.area_id = t.area_id
+            """, [.textArray(named.map(\.layer)), .textArray(named.map(\.areaID))])
+        return Set((0..<r.count).map { AreaRef(layer: r.string($0, 0), areaID: r.string($0, 1)) })
+    }
+
+    func verifiedByClass() throws -> [VerifiedClassCount] {
+        let r = try db.query("""
+            SELECT kind, verified_on, class_key, ledger_line, ledger_settled, count(*) FROM (
+                SELECT r.kind, r.verified_on, r.ledger_line, r.ledger_settled, \(PostgresStore.classKey("r.id")) AS class_key
+                FROM reports r WHERE r.status = 'verified') AS placed
+            WHERE class_key IS NOT NULL GROUP BY kind, verified_on, class_key, ledger_line, ledger_settled
+            """)
+        return try (0..<r.count).map { i in
+            VerifiedClassCount(key: LedgerKey(kind: try r.reportKind(i, 0), areaClass: AreaClass(key: r.string(i, 2))),
+                               line: r.isNull(i, 3) ? nil : r.int(i, 3), settled: r.string(i, 4) == "t", verifiedOn: try r.day(i, 1),
+                               count: Int(r.int(i, 5)))
+        }
+    }
+
+    func insert(_ record: PublicationRecord) throws {
+        try db.query("INSERT INTO publications (id, day, published_at, blocks, lines_moved) VALUES ($1, $2, $3, $4, $5)",
+                     [.int(record.id), .day(record.day), .text(Timestamp.format(record.publishedAt)), .int(Int64(record.blocks)),
+                      .int(Int64(record.linesMoved))])
+    }
+
+    func write(lines: [LedgerLine], geography: [String: Int]?) throws {
+        if !lines.isEmpty {
             try db.query("""
                 INSERT INTO publication_lines (id, kind, class_key, accounted, carry)
                 SELECT id::bigint, kind, class_key, accounted::bigint, carry::bigint
                 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS t (id, kind, class_key, accounted, carry)
                 ON CONFLICT (id) DO UPDATE SET class_key = excluded.class_key, accounted = excluded.accounted, carry = excluded.carry
-                """, [.textArray(write.map { String($0.id) }), .textArray(write.map(\.key.kind.rawValue)), .textArray(write.map(\.key.areaClass.key)),
-                      .textArray(write.map { String($0.accounted) }), .textArray(write.map { String($0.carry) })])
+                """, [.textArray(lines.map { String($0.id) }), .textArray(lines.map(\.key.kind.rawValue)), .textArray(lines.map(\.key.areaClass.key)),
+                      .textArray(lines.map { String($0.accounted) }), .textArray(lines.map { String($0.carry) })])
         }
-        guard ledger.geography != previous.geography else { return }
+        guard let geography else { return }
         try db.query("DELETE FROM publication_geography")
-        let layers = ledger.geography.sorted { $0.key < $1.key }
+        let layers = geography.sorted { $0.key < $1.key }
         try db.query("INSERT INTO publication_geography (layer, version) SELECT layer, version::integer FROM unnest($1::text[], $2::text[]) AS t (layer, version)",
                      [.textArray(layers.map(\.key)), .textArray(layers.map { String($0.value) })])
     }
 
-    /// Records which line each verified report is accounted to now, and whether it is settled,
-    /// in one pass over the reports the assignments name (those of no line yet, and those of the
+    func insert(blocks: [PublishedBlock], publication: Int64) throws {
+        try db.query("""
+            INSERT INTO publication_blocks (publication, position, line, day, value)
+            SELECT $1, position::integer, line::bigint, day, value::bigint
+            FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS t (line, day, value, position)
+            """, [.int(publication), .textArray(blocks.map { String($0.line) }), .textArray(blocks.map(\.day.iso)),
+                  .textArray(blocks.map { String($0.value) })])
+    }
+
+    /// One pass over the reports the assignments name (those of no line yet, and those of the
     /// lines named), joined by plain equality (0 for no line) so that the join can hash: a first
     /// publication assigns every report among as many assignments as classes.
-    private static func assignLines(_ assignments: [LineAssignment], _ db: PostgresConnection) throws {
-        guard !assignments.isEmpty else { return }
+    func assign(_ assignments: [LineAssignment]) throws {
         try db.query("""
             WITH a AS (
                 SELECT kind, COALESCE(from_line::bigint, 0) AS from_line, class_key, to_line::bigint AS to_line, settle::boolean AS settle
                 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS t (kind, from_line, class_key, to_line, settle)),
             placed AS (
-                SELECT r.id, r.kind, COALESCE(r.ledger_line, 0) AS ledger_line, \(classKey("r.id")) AS class_key FROM reports r
+                SELECT r.id, r.kind, COALESCE(r.ledger_line, 0) AS ledger_line, \(PostgresStore.classKey("r.id")) AS class_key FROM reports r
                 WHERE r.status = 'verified' AND COALESCE(r.ledger_line, 0) IN (SELECT from_line FROM a))
             UPDATE reports SET ledger_line = a.to_line, ledger_settled = a.settle
             FROM placed p JOIN a ON a.kind = p.kind AND a.from_line = p.ledger_line AND a.class_key = p.class_key
@@ -136,27 +152,7 @@ extension PostgresStore: PublicationStore {
                   .textArray(assignments.map { $0.settle ? "true" : "false" })])
     }
 
-    /// A report's area class in SQL, built exactly as `AreaClass` builds it (see the SQLite
-    /// store); NULL for a report outside every area.
-    static func classKey(_ reportID: String) -> String {
-        """
-        (SELECT string_agg(ra.layer || chr(31) || ra.area_id, chr(30) ORDER BY ra.layer)
-         FROM report_areas ra JOIN layers l ON l.name = ra.layer WHERE ra.report_id = \(reportID) AND l.kind = 'areas')
-        """
-    }
-
-    /// Verified reports by kind, verification day, area class and the line they were accounted to.
-    private static func verifiedByClass(_ db: PostgresConnection) throws -> [VerifiedClassCount] {
-        let r = try db.query("""
-            SELECT kind, verified_on, class_key, ledger_line, ledger_settled, count(*) FROM (
-                SELECT r.kind, r.verified_on, r.ledger_line, r.ledger_settled, \(classKey("r.id")) AS class_key
-                FROM reports r WHERE r.status = 'verified') AS placed
-            WHERE class_key IS NOT NULL GROUP BY kind, verified_on, class_key, ledger_line, ledger_settled
-            """)
-        return try (0..<r.count).map { i in
-            VerifiedClassCount(key: LedgerKey(kind: try r.reportKind(i, 0), areaClass: AreaClass(key: r.string(i, 2))),
-                               line: r.isNull(i, 3) ? nil : r.int(i, 3), settled: r.string(i, 4) == "t", verifiedOn: try r.day(i, 1),
-                               count: Int(r.int(i, 5)))
-        }
+    func bumpDataVersion() throws {
+        try PostgresStore.bumpDataVersion(db)
     }
 }

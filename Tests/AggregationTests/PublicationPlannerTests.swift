@@ -444,7 +444,6 @@ struct PublicationPlannerTests {
         let c = LedgerLine(id: 3, key: key("H01", .misconduct), accounted: 1, carry: 0)
         let after = PublicationLedger(lines: [a2, b2, c])
         #expect(after.changes(since: before).map(\.id) == [1, 2, 3])
-        #expect(after.movedLines(since: before) == 1)
         #expect(PublicationLedger(lines: [a2, b, c]).changes(since: before).map(\.id) == [1, 3])
         #expect(after.changes(since: after).isEmpty)
         #expect(after.nextLineID == 4 && after.mainLines()[key("H01")] == 1)

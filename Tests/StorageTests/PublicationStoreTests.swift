@@ -17,6 +17,21 @@ struct PublicationStoreTests {
         }
     }
 
+    /// `plan`, and what it was given each time.
+    private func recorded(_ plan: @escaping @Sendable (PublicationInput) throws -> PublicationPlan)
+        -> (plan: @Sendable (PublicationInput) throws -> PublicationPlan, seen: Inputs) {
+        let seen = Inputs()
+        return ({ input in
+            seen.inputs.withLock { $0.append(input) }
+            return try plan(input)
+        }, seen)
+    }
+
+    final class Inputs: Sendable {
+        let inputs = Mutex<[PublicationInput]>([])
+        var all: [PublicationInput] { inputs.withLock { $0 } }
+    }
+
     /// Area layers halls and zones and a points layer, so classes join only the area layers.
     private func layers(_ store: any GeoserveStore) async throws {
         _ = try await store.importLayer(LayerImport(layer: "halls", kind: .areas, source: nil, areas: [area("H01", 0), area("H02", 2)]))
@@ -140,12 +155,7 @@ struct PublicationStoreTests {
         try await verified(s, (0..<14).map { "big\($0)" }, hall: "H01")
         try await verified(s, (0..<5).map { "small\($0)" }, hall: "H02")
         let today = Day.containing(Date(), in: t.timeZone)
-        let seen = Mutex<[PublicationInput]>([])
-        let plan = plan(today)
-        let recording: @Sendable (PublicationInput) throws -> PublicationPlan = { input in
-            seen.withLock { $0.append(input) }
-            return try plan(input)
-        }
+        let (recording, seen) = recorded(plan(today))
         _ = try await s.publish(day: today, at: Date(), plan: recording)
         // A campus layer around everything, then H02 renamed H02b.
         _ = try await s.importAndPublish(LayerImport(layer: "campus", kind: .areas, source: nil, areas: [area("C", 0)]), resolve: { _ in "C" })
@@ -153,7 +163,7 @@ struct PublicationStoreTests {
                                          resolve: { $0.reportID.hasPrefix("small") ? "H02b" : "H01" })
         let second = try await s.publish(day: today, at: Date(), plan: recording)
         #expect(second.blocks == 0 && second.linesMoved == 2)
-        let input = seen.withLock { $0.last! }
+        let input = seen.all.last!
         #expect(input.geography == ["campus": 1, "halls": 2, "zones": 1])
         #expect(input.existingAreas == [AreaRef(layer: "halls", areaID: "H01")], "H02 is gone from the new version")
         #expect(input.verified.allSatisfy { $0.line != nil }, "every verified report was accounted to a line by the first publication")
@@ -177,12 +187,7 @@ struct PublicationStoreTests {
         try await layers(s)
         try await verified(s, (0..<14).map { "big\($0)" }, hall: "H01")
         let today = Day.containing(Date(), in: t.timeZone)
-        let seen = Mutex<[PublicationInput]>([])
-        let plan = plan(today)
-        let recording: @Sendable (PublicationInput) throws -> PublicationPlan = { input in
-            seen.withLock { $0.append(input) }
-            return try plan(input)
-        }
+        let (recording, seen) = recorded(plan(today))
         _ = try await s.publish(day: today, at: Date(), plan: recording)
         // A new version of the halls puts three of H01's reports in H02.
         _ = try await s.importAndPublish(LayerImport(layer: "halls", kind: .areas, source: nil, areas: [area("H01", 0), area("H02", 2)]),
@@ -190,7 +195,7 @@ struct PublicationStoreTests {
         let second = try await s.publish(day: today, at: Date(), plan: recording)
         #expect(second.blocks == 0 && second.linesMoved == 0)
         _ = try await s.publish(day: today, at: Date(), plan: recording)
-        let (before, after) = seen.withLock { ($0[1].verified, $0[2].verified) }
+        let (before, after) = (seen.all[1].verified, seen.all[2].verified)
         let h02 = AreaClass([AreaRef(layer: "halls", areaID: "H02"), AreaRef(layer: "zones", areaID: "Z1")])
         let line = try #require(before.first?.line)
         #expect(before.filter { $0.key.areaClass == h02 }.map { ($0.line, $0.settled, $0.count) }.map { "\($0.0 ?? 0)/\($0.1)/\($0.2)" } == ["\(line)/false/3"])
@@ -206,26 +211,21 @@ struct PublicationStoreTests {
         try await layers(s)
         try await verified(s, (0..<14).map { "big\($0)" }, hall: "H01")
         let today = Day.containing(Date(), in: t.timeZone)
-        let seen = Mutex<[PublicationInput]>([])
-        let plan = plan(today)
-        let recording: @Sendable (PublicationInput) throws -> PublicationPlan = { input in
-            seen.withLock { $0.append(input) }
-            return try plan(input)
-        }
+        let (recording, seen) = recorded(plan(today))
         _ = try await s.publish(day: today, at: Date(), plan: recording)
         let edit = ReportEdit(occurredOn: "2026-11-20", lon: nil, lat: nil,
                               areas: [AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H02"), AreaAssignment(layer: "zones", layerVersion: 1, areaID: "Z1")],
                               payload: Data("{}".utf8))
         _ = try await s.edit(reportID: "big0", edit, actor: "v", expectedVersion: nil, keep: 5) { _ in }
         _ = try await s.publish(day: today, at: Date(), plan: recording)
-        let rows = seen.withLock { $0.last!.verified }
+        let rows = seen.all.last!.verified
         let h02 = AreaClass([AreaRef(layer: "halls", areaID: "H02"), AreaRef(layer: "zones", areaID: "Z1")])
         #expect(rows.filter { $0.key.areaClass == h02 }.map(\.line) == [nil])
         #expect(rows.filter { $0.key.areaClass != h02 }.map(\.count) == [13])
-        let ledger = seen.withLock { $0.last!.ledger }
+        let ledger = seen.all.last!.ledger
         // The third publication sees the moved report accounted to H02's line: H01 gave one back.
         _ = try await s.publish(day: today, at: Date(), plan: recording)
-        let third = seen.withLock { $0.last!.ledger }
+        let third = seen.all.last!.ledger
         #expect(third.lines.values.map { ($0.key.areaClass, $0.accounted, $0.carry) }.sorted { $0.0 < $1.0 }.map { "\($0.1)/\($0.2)" } == ["13/-1", "1/1"])
         #expect(ledger.lines.count == 1)
     }

@@ -48,10 +48,6 @@ extension PublicationLedger {
         lines.values.filter { previous.lines[$0.id] != $0 }.sorted { $0.id < $1.id }
     }
 
-    /// How many lines took another class than they had in `previous`.
-    public func movedLines(since previous: PublicationLedger) -> Int {
-        lines.values.reduce(0) { n, line in n + (previous.lines[line.id].map { $0.key != line.key } ?? false ? 1 : 0) }
-    }
 }
 
 extension PublicationLedger {
