@@ -144,11 +144,13 @@ extension PostgresStore {
             let r = job.submission.record
             let key = job.submission.idempotencyKey.map { keyOf(job.submission.idempotencyScope, $0) }
             if let key, let earlier = used[key] {
-                results.append(earlier.request == job.submission.requestDigest ? .success(.replayed(earlier.record)) : .failure(IdempotencyKeyReused()))
+                do { results.append(.success(try job.submission.replay(of: earlier.record, request: earlier.request))) } catch {
+                    results.append(.failure(error))
+                }
                 continue
             }
             if let reporter = r.reporterID {
-                do { try job.check(prior[priorOf(reporter, r.kind)] ?? []) } catch {
+                do { try job.submission.checkResubmission(after: prior[priorOf(reporter, r.kind)] ?? []) } catch {
                     results.append(.failure(error))
                     continue
                 }

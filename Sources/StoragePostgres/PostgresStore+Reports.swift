@@ -44,9 +44,9 @@ extension PostgresStore: ReportStore {
         return try readReports(db.query(sql, [.text(id)]), db).first
     }
 
-    public func submit(_ submission: ReportSubmission, check: @escaping @Sendable ([PriorReport]) throws -> Void) async throws -> SubmissionOutcome {
+    public func submit(_ submission: ReportSubmission) async throws -> SubmissionOutcome {
         try await withCheckedThrowingContinuation { continuation in
-            enqueue(IntakeJob(submission: submission, check: check, continuation: continuation))
+            enqueue(IntakeJob(submission: submission, continuation: continuation))
         }
     }
 
@@ -88,36 +88,8 @@ extension PostgresStore: ReportStore {
                            expectedVersion: Int?) async throws -> ReportRecord {
         let zone = timeZone
         return try await pool.writeTransaction("change a report's status") { db in
-            guard var r = try Self.loadReport(id: reportID, db) else { throw ReportChangeError.notFound }
-            if transition != .withdraw, r.reporterID == actor { throw ReportChangeError.ownReport }
-            if let expectedVersion, expectedVersion != r.version {
-                throw ReportChangeError.staleVersion(current: r.version, status: r.status)
-            }
-            let next: ReportStatus
-            do throws(TransitionError) { next = try r.status.applying(transition, reason: reason) } catch {
-                throw ReportChangeError.transition(error, current: r.status)
-            }
-            let now = Date()
-            let at = Timestamp.format(now)
-            let before = r
-            if next == .verified { r.verifiedOn = Day.containing(now, in: zone) }
-            try db.query("UPDATE reports SET status = $1, version = version + 1, updated_at = $2, verified_on = $3 WHERE id = $4 AND version = $5",
-                         [.text(next.rawValue), .text(at), .day(r.verifiedOn), .text(reportID), .int(Int64(r.version))])
-            try Self.appendAudit(db, AuditFields(reportID: reportID, actor: actor, at: at, action: transition.rawValue, from: r.status,
-                                                 to: next, reason: reason))
-            try db.query("INSERT INTO outbox (id, report_id, kind, status, at, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $5)",
-                         [.text(TimeOrderedID.make(now: now)), .text(reportID), .text(r.kind.rawValue), .text(next.rawValue), .text(at)])
-            if r.status == .verified || next == .verified {
-                // Public numbers change: every cache keyed by the data version turns over.
-                try Self.bumpDataVersion(db)
-            }
-            r.status = next
-            r.version += 1
-            r.updatedAt = Timestamp.parse(at)
-            var counters = CounterChanges(zone: zone)
-            counters.add(from: before, to: r)
-            try Self.writeCounters(counters, db)
-            return r
+            try PostgresReportWrites(db: db, zone: zone).transition(reportID: reportID, transition, reason: reason, actor: actor,
+                                                                    expectedVersion: expectedVersion)
         }
     }
 }

@@ -39,7 +39,7 @@ extension SQLiteStore: BulkReportStore {
                 }
                 try Self.writeCounters(counters, db)
                 try Self.appendAudit(db, AuditFields(reportID: nil, actor: actor, at: Timestamp.now(), action: "import-reports", reason: detail))
-                try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
+                try SQLiteStore.bumpDataVersion(db)
             }
         }
     }

@@ -141,7 +141,7 @@ extension SQLiteStore: CounterStore {
         let recomputed = try recomputedCounters(zone: zone, db)
         let wrong = stored.differences(from: recomputed)
         guard !wrong.isEmpty else { return 0 }
-        try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
+        try SQLiteStore.bumpDataVersion(db)
         try upsertCounters(wrong.map { ($0.key, $0.theirs) }, adding: false, db)
         try db.execute("UPDATE meta SET value = (SELECT value FROM meta WHERE key = 'data_version') WHERE key = 'counters_rebuilt'")
         return wrong.count

@@ -166,6 +166,6 @@ struct SQLitePublicationSteps: PublicationSteps {
     }
 
     func bumpDataVersion() throws {
-        try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
+        try SQLiteStore.bumpDataVersion(db)
     }
 }

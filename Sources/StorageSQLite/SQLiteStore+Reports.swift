@@ -32,9 +32,9 @@ extension SQLiteStore: ReportStore {
         return try s.step() ? try readReport(s, db) : nil
     }
 
-    public func submit(_ submission: ReportSubmission, check: @escaping @Sendable ([PriorReport]) throws -> Void) async throws -> SubmissionOutcome {
+    public func submit(_ submission: ReportSubmission) async throws -> SubmissionOutcome {
         try await withCheckedThrowingContinuation { continuation in
-            enqueue(IntakeJob(submission: submission, check: check, continuation: continuation))
+            enqueue(IntakeJob(submission: submission, continuation: continuation))
         }
     }
 
@@ -55,8 +55,7 @@ extension SQLiteStore: ReportStore {
                 let r = try readReport(s, db)
                 let digest = s.text(reportColumnCount)
                 try s.finish()
-                guard digest == job.submission.requestDigest else { throw IdempotencyKeyReused() }
-                return .replayed(r)
+                return try job.submission.replay(of: r, request: digest)
             }
         }
         if let reporter = r.reporterID {
@@ -66,7 +65,7 @@ extension SQLiteStore: ReportStore {
             while try s.step() {
                 prior.append(PriorReport(id: s.text(0)!, submittedAt: Timestamp.parse(s.text(1)!), status: try s.reportStatus(2) ?? .pending))
             }
-            try job.check(prior)
+            try job.submission.checkResubmission(after: prior)
         }
         let submitted = Timestamp.format(r.submittedAt)
         try db.cached("""
@@ -116,37 +115,8 @@ extension SQLiteStore: ReportStore {
         let zone = timeZone
         return try await run { db in
             try db.transaction {
-                guard var r = try Self.loadReport(id: reportID, db) else { throw ReportChangeError.notFound }
-                if transition != .withdraw, r.reporterID == actor { throw ReportChangeError.ownReport }
-                if let expectedVersion, expectedVersion != r.version {
-                    throw ReportChangeError.staleVersion(current: r.version, status: r.status)
-                }
-                let next: ReportStatus
-                do throws(TransitionError) { next = try r.status.applying(transition, reason: reason) } catch {
-                    throw ReportChangeError.transition(error, current: r.status)
-                }
-                let now = Date()
-                let at = Timestamp.format(now)
-                let before = r
-                if next == .verified { r.verifiedOn = Day.containing(now, in: zone) }
-                let changed = try db.prepare("UPDATE reports SET status = ?, version = version + 1, updated_at = ?, verified_on = ? WHERE id = ? AND version = ?")
-                    .bind(.text(next.rawValue), .text(at), .day(r.verifiedOn), .text(reportID), .int(Int64(r.version)))
-                try changed.run()
-                try Self.appendAudit(db, AuditFields(reportID: reportID, actor: actor, at: at, action: transition.rawValue, from: r.status,
-                                                     to: next, reason: reason))
-                try db.cached("INSERT INTO outbox (id, report_id, kind, status, at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?)")
-                    .bind(.text(TimeOrderedID.make(now: now)), .text(reportID), .text(r.kind.rawValue), .text(next.rawValue), .text(at), .text(at)).run()
-                if r.status == .verified || next == .verified {
-                    // Public numbers change: every cache keyed by the data version turns over.
-                    try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
-                }
-                r.status = next
-                r.version += 1
-                r.updatedAt = Timestamp.parse(at)
-                var counters = CounterChanges(zone: zone)
-                counters.add(from: before, to: r)
-                try Self.writeCounters(counters, db)
-                return r
+                try SQLiteReportWrites(db: db, zone: zone).transition(reportID: reportID, transition, reason: reason, actor: actor,
+                                                                      expectedVersion: expectedVersion)
             }
         }
     }

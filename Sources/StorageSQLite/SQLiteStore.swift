@@ -291,8 +291,14 @@ extension SQLiteStore: AreaStore {
     private static func publish(layer: String, version: Int, resolve: AreaResolver?, zone: TimeZone, _ db: SQLiteConnection) throws -> Int {
         try db.prepare("UPDATE layers SET published_version = ? WHERE name = ?").bind(.int(Int64(version)), .text(layer)).run()
         let moved = try resolve.map { try reassign(layer: layer, version: version, resolve: $0, zone: zone, db) } ?? 0
-        try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
+        try bumpDataVersion(db)
         return moved
+    }
+
+    /// Moves the data version on inside the caller's transaction: every cache and ETag keyed by
+    /// it turns over.
+    static func bumpDataVersion(_ db: SQLiteConnection) throws {
+        try db.execute("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
     }
 
     public func areas(layer: String, version: Int) async throws -> [StoredArea] {

@@ -16,7 +16,7 @@ extension TestService {
             let r = ReportRecord(id: id, kind: kind, status: .pending, version: 1, reporterID: nil, submittedAt: at, updatedAt: at,
                                  occurredOn: "2026-11-20", payload: Data(#"{"notes":"x"}"#.utf8), lon: nil, lat: nil,
                                  areas: [AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H01")])
-            _ = try await store.submit(ReportSubmission(record: r, idempotencyKey: nil)) { _ in }
+            _ = try await store.submit(ReportSubmission(record: r, idempotencyKey: nil))
         }
     }
 }

@@ -48,7 +48,7 @@ struct IncrementalStatisticsTests {
                                      lon: nil, lat: nil,
                                      areas: [AreaAssignment(layer: "halls", layerVersion: layerVersion, areaID: areaIDs.randomElement(using: &rng)!)],
                                      group: groups.randomElement(using: &rng)!)
-                _ = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil)) { _ in }
+                _ = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil))
                 ids.append(id)
             } else if action < 15 {
                 let transition: ReportTransition = [.verify, .verify, .revoke, .reject, .reopen].randomElement(using: &rng)!
@@ -57,7 +57,7 @@ struct IncrementalStatisticsTests {
                 let edit = ReportEdit(occurredOn: end.adding(days: -Int.random(in: 0..<70, using: &rng)), lon: nil, lat: nil,
                                       areas: [AreaAssignment(layer: "halls", layerVersion: layerVersion, areaID: areaIDs.randomElement(using: &rng)!)],
                                       payload: Data("{}".utf8))
-                _ = try await s.edit(reportID: ids.randomElement(using: &rng)!, edit, actor: "v", expectedVersion: nil, keep: 5) { _ in }
+                _ = try await s.edit(reportID: ids.randomElement(using: &rng)!, edit, actor: "v", expectedVersion: nil, keep: 5, permission: .anyStatus)
             } else if action < 19 {
                 // A new version of the layer, every report moved to one of its areas.
                 let next = ["H01", "H02", "H03", "H04", "H05"].filter { _ in Bool.random(using: &rng) } + ["H06"]
@@ -145,7 +145,7 @@ struct IncrementalStatisticsTests {
         let r = ReportRecord(id: "r1", kind: .covid, status: .pending, version: 1, reporterID: nil, submittedAt: at, updatedAt: at,
                              occurredOn: Day(year: 2026, month: 9, day: 20), payload: Data("{}".utf8), lon: nil, lat: nil,
                              areas: [AreaAssignment(layer: "halls", layerVersion: 0, areaID: "H01")], group: "")
-        _ = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil)) { _ in }
+        _ = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil))
     }
 
     /// The release computed whole from a snapshot, and the version it holds.

@@ -11,7 +11,7 @@ struct NotificationOutboxTests {
         let t = try await backend.make()
         for (i, id) in ["a", "b", "c"].enumerated() {
             _ = try await t.store.submit(ReportSubmission(record: record(id, kind: i == 2 ? .misconduct : .covid, at: Date(timeIntervalSince1970: 1_790_000_000 + Double(i))),
-                                                          idempotencyKey: nil)) { _ in }
+                                                          idempotencyKey: nil))
         }
         return t
     }
@@ -65,7 +65,7 @@ struct NotificationOutboxTests {
         defer { t.remove() }
         for i in 0..<40 {
             let id = String(format: "r%02d", i)
-            _ = try await t.store.submit(ReportSubmission(record: record(id, at: Date(timeIntervalSince1970: 1_790_000_000 + Double(i))), idempotencyKey: nil)) { _ in }
+            _ = try await t.store.submit(ReportSubmission(record: record(id, at: Date(timeIntervalSince1970: 1_790_000_000 + Double(i))), idempotencyKey: nil))
             _ = try await t.store.transition(reportID: id, .verify, reason: nil, actor: "v", expectedVersion: nil)
         }
         let other = try t.reopen()

@@ -43,7 +43,7 @@ struct PublicationStoreTests {
         for id in ids {
             var r = record(id, kind: kind)
             r.areas = [AreaAssignment(layer: "halls", layerVersion: 1, areaID: hall), AreaAssignment(layer: "zones", layerVersion: 1, areaID: "Z1")] + also
-            _ = try await store.submit(ReportSubmission(record: r, idempotencyKey: nil)) { _ in }
+            _ = try await store.submit(ReportSubmission(record: r, idempotencyKey: nil))
             _ = try await store.transition(reportID: id, .verify, reason: nil, actor: "v", expectedVersion: nil)
         }
     }
@@ -216,7 +216,7 @@ struct PublicationStoreTests {
         let edit = ReportEdit(occurredOn: "2026-11-20", lon: nil, lat: nil,
                               areas: [AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H02"), AreaAssignment(layer: "zones", layerVersion: 1, areaID: "Z1")],
                               payload: Data("{}".utf8))
-        _ = try await s.edit(reportID: "big0", edit, actor: "v", expectedVersion: nil, keep: 5) { _ in }
+        _ = try await s.edit(reportID: "big0", edit, actor: "v", expectedVersion: nil, keep: 5, permission: .anyStatus)
         _ = try await s.publish(day: today, at: Date(), plan: recording)
         let rows = seen.all.last!.verified
         let h02 = AreaClass([AreaRef(layer: "halls", areaID: "H02"), AreaRef(layer: "zones", areaID: "Z1")])

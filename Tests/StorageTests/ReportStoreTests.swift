@@ -11,7 +11,6 @@ func record(_ id: String, reporter: String? = nil, kind: ReportKind = .covid, at
                  areas: [AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H01"), AreaAssignment(layer: "zones", layerVersion: 1, areaID: "Z1")])
 }
 
-struct Refused: Error, Equatable {}
 
 @Suite("report store")
 struct ReportStoreTests {
@@ -21,7 +20,7 @@ struct ReportStoreTests {
         defer { t.remove() }
         let s = t.store
         let r = record("r1")
-        let outcome = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil)) { _ in }
+        let outcome = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil))
         #expect(outcome == .created(r))
         let read = try await s.report(id: "r1")
         #expect(read?.areas == r.areas && read?.payload == r.payload && read?.lon == -87.6)
@@ -35,8 +34,8 @@ struct ReportStoreTests {
         defer { t.remove() }
         let s = t.store
         let account = try await s.createAccount(email: "r@campus.example", role: .reporter, passwordHash: "h")
-        let first = try await s.submit(ReportSubmission(record: record("a", reporter: account.id), idempotencyKey: "k-1")) { _ in }
-        let retry = try await s.submit(ReportSubmission(record: record("b", reporter: account.id), idempotencyKey: "k-1")) { _ in }
+        let first = try await s.submit(ReportSubmission(record: record("a", reporter: account.id), idempotencyKey: "k-1"))
+        let retry = try await s.submit(ReportSubmission(record: record("b", reporter: account.id), idempotencyKey: "k-1"))
         #expect(first == .created(record("a", reporter: account.id)) || first.record.id == "a")
         #expect(retry.record.id == "a")
         if case .replayed = retry {} else { Issue.record("expected a replay") }
@@ -50,12 +49,12 @@ struct ReportStoreTests {
         let t = try await backend.make()
         defer { t.remove() }
         let s = t.store
-        _ = try await s.submit(ReportSubmission(record: record("a"), idempotencyKey: "k-1", requestDigest: "body-a")) { _ in }
+        _ = try await s.submit(ReportSubmission(record: record("a"), idempotencyKey: "k-1", requestDigest: "body-a"))
         await #expect(throws: IdempotencyKeyReused()) {
-            try await s.submit(ReportSubmission(record: record("b"), idempotencyKey: "k-1", requestDigest: "body-b")) { _ in }
+            try await s.submit(ReportSubmission(record: record("b"), idempotencyKey: "k-1", requestDigest: "body-b"))
         }
         #expect(try await s.report(id: "b") == nil)
-        let retry = try await s.submit(ReportSubmission(record: record("c"), idempotencyKey: "k-1", requestDigest: "body-a")) { _ in }
+        let retry = try await s.submit(ReportSubmission(record: record("c"), idempotencyKey: "k-1", requestDigest: "body-a"))
         #expect(retry == .replayed(try #require(try await s.report(id: "a"))))
         // Submissions racing with one new key: whichever is stored first wins; the same request
         // replays it and a different one is refused.
@@ -63,7 +62,7 @@ struct ReportStoreTests {
             for i in 0..<40 {
                 group.addTask {
                     let sub = ReportSubmission(record: record("race\(i)"), idempotencyKey: "k-2", requestDigest: i % 2 == 0 ? "even" : "odd")
-                    do { return (i, .success(try await s.submit(sub) { _ in })) } catch { return (i, .failure(error)) }
+                    do { return (i, .success(try await s.submit(sub))) } catch { return (i, .failure(error)) }
                 }
             }
             return await group.reduce(into: [(Int, Result<SubmissionOutcome, any Error>)]()) { $0.append($1) }
@@ -87,17 +86,19 @@ struct ReportStoreTests {
         defer { t.remove() }
         let s = t.store
         let reporter = try await s.createAccount(email: "r@campus.example", role: .reporter, passwordHash: "h").id
-        // 250 distinct keys; calls 250..<300 are retries of keys 0..<50. Call 17 is refused by its
-        // check; call 123 (a key nobody retries) fails half-way through its writes: two areas in one
-        // layer break a key.
+        let recent = try await s.createAccount(email: "recent@campus.example", role: .reporter, passwordHash: "h").id
+        _ = try await s.submit(ReportSubmission(record: record("earlier", reporter: recent), idempotencyKey: nil))
+        // 250 distinct keys; calls 250..<300 are retries of keys 0..<50. Call 17 is a covid report
+        // the 14-day rule refuses (its reporter reported just before); call 123 (a key nobody
+        // retries) fails half-way through its writes: two areas in one layer break a key.
         let failures = await withTaskGroup(of: Int?.self) { group in
             for i in 0..<300 {
                 group.addTask {
-                    var r = record("r\(i)", reporter: reporter)
+                    var r = i == 17 ? record("r17", reporter: recent) : record("r\(i)", reporter: reporter, kind: .misconduct)
                     if i == 123 { r.areas.append(AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H02")) }
                     let sub = ReportSubmission(record: r, idempotencyKey: "key-\(i % 250)")
                     do {
-                        _ = try await s.submit(sub) { _ in if i == 17 { throw Refused() } }
+                        _ = try await s.submit(sub)
                         return nil
                     } catch { return i }
                 }
@@ -117,7 +118,7 @@ struct ReportStoreTests {
         // The batch's summed counter changes hold the stored reports and nothing of the two that failed.
         #expect(try await s.checkCounters().isEmpty)
         let halls = try await s.counterSnapshot(layer: "halls", basis: .submitted).cells.reduce(0) { $0 + $1.1 }
-        #expect(halls == 249)
+        #expect(halls == 250)
     }
 
     @Test("two stores on one database, as two processes: each key is stored once and replayed through the other, a reporter's one-report rule holds across both, and transitions running meanwhile leave the audit chain and counters clean",
@@ -127,7 +128,7 @@ struct ReportStoreTests {
         defer { t.remove() }
         let stores = [t.store, try t.reopen()]
         let reporter = try await t.store.createAccount(email: "r@campus.example", role: .reporter, passwordHash: "h").id
-        for i in 0..<20 { _ = try await t.store.submit(ReportSubmission(record: record("v\(i)"), idempotencyKey: nil)) { _ in } }
+        for i in 0..<20 { _ = try await t.store.submit(ReportSubmission(record: record("v\(i)"), idempotencyKey: nil)) }
         let head = try await t.store.auditHead().sequence
 
         enum Outcome: Sendable { case submitted(key: Int, SubmissionOutcome?), ruled(stored: Bool), transitioned(Bool) }
@@ -137,17 +138,15 @@ struct ReportStoreTests {
                 let store = stores[i % 2]
                 group.addTask {
                     let sub = ReportSubmission(record: record("k\(i)"), idempotencyKey: "key-\(i % 30)", requestDigest: "body-\(i % 30)")
-                    return .submitted(key: i % 30, try? await store.submit(sub) { _ in })
+                    return .submitted(key: i % 30, try? await store.submit(sub))
                 }
             }
             for i in 0..<20 {
-                // At most one report of this reporter: the rule the 14-day check stands for.
+                // At most one covid report of this reporter within 14 days.
                 let store = stores[i % 2]
                 group.addTask {
                     do {
-                        _ = try await store.submit(ReportSubmission(record: record("m\(i)", reporter: reporter), idempotencyKey: nil)) { prior in
-                            if !prior.isEmpty { throw Refused() }
-                        }
+                        _ = try await store.submit(ReportSubmission(record: record("m\(i)", reporter: reporter), idempotencyKey: nil))
                         return .ruled(stored: true)
                     } catch { return .ruled(stored: false) }
                 }
@@ -187,23 +186,25 @@ struct ReportStoreTests {
         #expect(try await t.store.auditHead().sequence == head + 51)
     }
 
-    @Test("a check that refuses leaves nothing behind, and sees the reporter's earlier reports", arguments: StoreBackend.allCases)
-    func check(backend: StoreBackend) async throws {
+    @Test("the 14-day rule refuses a reporter's second covid report and keeps nothing of it, and lets a misconduct report or a report after a rejection through",
+          arguments: StoreBackend.allCases)
+    func resubmission(backend: StoreBackend) async throws {
         let t = try await backend.make()
         defer { t.remove() }
         let s = t.store
         let account = try await s.createAccount(email: "r@campus.example", role: .reporter, passwordHash: "h")
-        _ = try await s.submit(ReportSubmission(record: record("first", reporter: account.id), idempotencyKey: nil)) { prior in
-            #expect(prior.isEmpty)
-        }
-        await #expect(throws: Refused.self) {
-            _ = try await s.submit(ReportSubmission(record: record("second", reporter: account.id), idempotencyKey: nil)) { prior in
-                #expect(prior.map(\.id) == ["first"])
-                throw Refused()
-            }
+        let first = Date(timeIntervalSince1970: 1_790_000_000)
+        _ = try await s.submit(ReportSubmission(record: record("first", reporter: account.id, at: first), idempotencyKey: nil))
+        await #expect(throws: ResubmissionTooSoon(opens: first.addingTimeInterval(ResubmissionRule.window))) {
+            _ = try await s.submit(ReportSubmission(record: record("second", reporter: account.id, at: first.addingTimeInterval(3600)), idempotencyKey: nil))
         }
         #expect(try await s.report(id: "second") == nil)
         #expect(try await s.history(reportID: "second").isEmpty)
+        _ = try await s.submit(ReportSubmission(record: record("other", reporter: account.id, kind: .misconduct, at: first.addingTimeInterval(3600)),
+                                                idempotencyKey: nil))
+        _ = try await s.transition(reportID: "first", .reject, reason: "not a case", actor: "v", expectedVersion: nil)
+        _ = try await s.submit(ReportSubmission(record: record("third", reporter: account.id, at: first.addingTimeInterval(7200)), idempotencyKey: nil))
+        #expect(try await s.report(id: "third") != nil)
     }
 
     @Test("transitions follow the state machine, record the audit entry and bump the version", arguments: StoreBackend.allCases)
@@ -211,7 +212,7 @@ struct ReportStoreTests {
         let t = try await backend.make()
         defer { t.remove() }
         let s = t.store
-        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }
+        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil))
         let before = try await s.dataVersion()
         let verified = try await s.transition(reportID: "r", .verify, reason: nil, actor: "v1", expectedVersion: 1)
         #expect(verified.status == .verified && verified.version == 2)
@@ -237,7 +238,7 @@ struct ReportStoreTests {
         let t = try await backend.make()
         defer { t.remove() }
         let s = t.store
-        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }
+        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil))
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for t in [ReportTransition.verify, .reject, .verify, .reject] {
                 group.addTask { (try? await s.transition(reportID: "r", t, reason: "r", actor: "v", expectedVersion: 1)) != nil }
@@ -255,7 +256,7 @@ struct ReportStoreTests {
         let t = try await backend.make()
         defer { t.remove() }
         let s = t.store
-        for i in 0..<3 { _ = try await s.submit(ReportSubmission(record: record("r\(i)"), idempotencyKey: nil)) { _ in } }
+        for i in 0..<3 { _ = try await s.submit(ReportSubmission(record: record("r\(i)"), idempotencyKey: nil)) }
         _ = try await s.transition(reportID: "r1", .reject, reason: "duplicate", actor: "v", expectedVersion: nil)
         #expect(try await s.verifyAuditChain() == nil)
                 #expect(throws: (any Error).self) { try t.raw("UPDATE audit SET reason = 'edited' WHERE sequence = 4") }

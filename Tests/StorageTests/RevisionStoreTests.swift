@@ -16,10 +16,10 @@ struct RevisionStoreTests {
         let t = try await backend.make()
         defer { t.remove() }
         let s = t.store
-        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }
-        _ = try await s.edit(reportID: "r", edit(1), actor: "v", expectedVersion: 1, keep: 5) { _ in }
+        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil))
+        _ = try await s.edit(reportID: "r", edit(1), actor: "v", expectedVersion: 1, keep: 5, permission: .anyStatus)
         #expect(try await s.revisions(reportID: "r").map(\.revision) == [2, 1])
-        for n in 2...6 { _ = try await s.edit(reportID: "r", edit(n), actor: "v", expectedVersion: nil, keep: 5) { _ in } }
+        for n in 2...6 { _ = try await s.edit(reportID: "r", edit(n), actor: "v", expectedVersion: nil, keep: 5, permission: .anyStatus) }
         let kept = try await s.revisions(reportID: "r")
         #expect(kept.map(\.revision) == [7, 6, 5, 4, 3])
         let current = try await s.report(id: "r")
@@ -32,29 +32,39 @@ struct RevisionStoreTests {
         let t = try await backend.make()
         defer { t.remove() }
         let s = t.store
-        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }
-        _ = try await s.edit(reportID: "r", edit(1), actor: "v", expectedVersion: nil, keep: 5) { _ in }
-        let restored = try await s.restore(reportID: "r", revision: 1, actor: "v", expectedVersion: nil, keep: 5) { _ in }
+        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil))
+        _ = try await s.edit(reportID: "r", edit(1), actor: "v", expectedVersion: nil, keep: 5, permission: .anyStatus)
+        let restored = try await s.restore(reportID: "r", revision: 1, actor: "v", expectedVersion: nil, keep: 5, permission: .anyStatus)
         #expect(restored.payload == record("r").payload && restored.areas == record("r").areas)
         #expect(try await s.report(id: "r")?.areas == record("r").areas)
         #expect(try await s.revisions(reportID: "r").map(\.revision) == [3, 2, 1])
         await #expect(throws: StorageError.notFound("revision 9 of report r")) {
-            try await s.restore(reportID: "r", revision: 9, actor: "v", expectedVersion: nil, keep: 5) { _ in }
+            try await s.restore(reportID: "r", revision: 9, actor: "v", expectedVersion: nil, keep: 5, permission: .anyStatus)
         }
         #expect(try await s.history(reportID: "r").map(\.action) == ["submit", "edit", "restore:1"])
     }
 
-    @Test("a refused or stale edit changes nothing", arguments: StoreBackend.allCases)
+    @Test("a stale edit, or a reporter's edit after pending, changes nothing", arguments: StoreBackend.allCases)
     func refused(backend: StoreBackend) async throws {
         let t = try await backend.make()
         defer { t.remove() }
         let s = t.store
-        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }
-        await #expect(throws: Refused.self) { try await s.edit(reportID: "r", edit(1), actor: "x", expectedVersion: nil, keep: 5) { _ in throw Refused() } }
+        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil))
         await #expect(throws: ReportChangeError.staleVersion(current: 1, status: .pending)) {
-            try await s.edit(reportID: "r", edit(1), actor: "x", expectedVersion: 3, keep: 5) { _ in }
+            try await s.edit(reportID: "r", edit(1), actor: "x", expectedVersion: 3, keep: 5, permission: .anyStatus)
         }
-        #expect(try await s.revisions(reportID: "r").isEmpty)
-        #expect(try await s.report(id: "r")?.payload == record("r").payload)
+        _ = try await s.edit(reportID: "r", edit(1), actor: "x", expectedVersion: nil, keep: 5, permission: .whilePending)
+        _ = try await s.transition(reportID: "r", .verify, reason: nil, actor: "v", expectedVersion: nil)
+        // A reporter's right ends when the report leaves pending, checked against the status in the
+        // transaction, not the one the caller saw.
+        await #expect(throws: ReportChangeError.notEditable(current: .verified)) {
+            try await s.edit(reportID: "r", edit(2), actor: "x", expectedVersion: nil, keep: 5, permission: .whilePending)
+        }
+        await #expect(throws: ReportChangeError.notEditable(current: .verified)) {
+            try await s.restore(reportID: "r", revision: 1, actor: "x", expectedVersion: nil, keep: 5, permission: .whilePending)
+        }
+        #expect(try await s.report(id: "r")?.version == 3)
+        #expect(try await s.revisions(reportID: "r").map(\.revision) == [2, 1])
+        #expect(try await s.report(id: "r")?.payload == edit(1).payload)
     }
 }

@@ -16,7 +16,7 @@ struct VerificationStoreTests {
             var r = record(String(format: "r%02d", i), kind: i % 5 == 0 ? .misconduct : .covid, at: t0.addingTimeInterval(Double(25 - i) * 60))
             r.occurredOn = i < 10 ? "2026-11-01" : "2026-11-15"
             if i % 3 == 0 { r.areas = [AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H02")] }
-            _ = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil)) { _ in }
+            _ = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil))
         }
         _ = try await s.transition(reportID: "r24", .reject, reason: "spam", actor: "v", expectedVersion: nil)
         var seen: [String] = []
@@ -40,7 +40,7 @@ struct VerificationStoreTests {
         let t = try await backend.make()
         defer { t.remove() }
         let s = t.store
-        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }
+        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil))
         let now = Date()
         let mine = try await s.claim(reportID: "r", holder: "alice", until: now.addingTimeInterval(600), now: now)
         await #expect(throws: ClaimError.heldByOther(mine)) {
@@ -63,7 +63,7 @@ struct VerificationStoreTests {
         let s = t.store
         let viewer = try await s.createAccount(email: "da@county.example", role: .viewer, passwordHash: "h")
         let verifier = try await s.createAccount(email: "v@campus.example", role: .verifier, passwordHash: "h")
-        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil)) { _ in }
+        _ = try await s.submit(ReportSubmission(record: record("r"), idempotencyKey: nil))
         try await s.grant(reportID: "r", viewerID: viewer.id, by: "admin-1")
         #expect(try await s.isGranted(reportID: "r", viewerID: viewer.id))
         #expect(try await s.grantedReports(viewerID: viewer.id) == ["r"])

@@ -14,6 +14,12 @@ public struct CounterChanges: Sendable {
         self.zone = zone
     }
 
+    /// The change of one report from `old` to `new`.
+    public init(zone: TimeZone, from old: ReportRecord?, to new: ReportRecord?) {
+        self.zone = zone
+        add(from: old, to: new)
+    }
+
     /// Adds the change from `old` to `new` (nil for none: a new or a removed report).
     public mutating func add(from old: ReportRecord?, to new: ReportRecord?) {
         for (key, change) in Counters.delta(from: old?.counterFacts(zone: zone), to: new?.counterFacts(zone: zone)) {

@@ -1,13 +1,10 @@
 /// One submission waiting for a group commit, and who waits for its outcome.
 public struct IntakeJob: Sendable {
     public let submission: ReportSubmission
-    public let check: @Sendable ([PriorReport]) throws -> Void
     public let continuation: CheckedContinuation<SubmissionOutcome, any Error>
 
-    public init(submission: ReportSubmission, check: @escaping @Sendable ([PriorReport]) throws -> Void,
-                continuation: CheckedContinuation<SubmissionOutcome, any Error>) {
+    public init(submission: ReportSubmission, continuation: CheckedContinuation<SubmissionOutcome, any Error>) {
         self.submission = submission
-        self.check = check
         self.continuation = continuation
     }
 }

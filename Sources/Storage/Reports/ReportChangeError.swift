@@ -12,4 +12,6 @@ public enum ReportChangeError: Error, Equatable, Sendable {
     /// A verifier's own report: nobody reviews what they submitted themselves. (An anonymous
     /// report names no account, so its reporter cannot be recognised.)
     case ownReport
+    /// The report's content may not be changed in its current status by this editor.
+    case notEditable(current: ReportStatus)
 }

@@ -5,7 +5,7 @@ import ReportVerification
 /// Persistence of reports and their status transitions.
 ///
 /// Concurrency contract, which every backend must keep with several writers:
-/// - `submit` checks the idempotency key, runs `check` over the submitter's prior reports and
+/// - `submit` checks the idempotency key, the 14-day rule over the submitter's prior reports and
 ///   inserts the report, its area rows, its audit entry and its counter changes atomically with
 ///   respect to every other submission of the same submitter: two submissions with one key
 ///   store one report, and two covid reports racing past the 14-day rule store one. (SQLite
@@ -16,9 +16,10 @@ import ReportVerification
 /// - Nothing is acknowledged before its commit is durable.
 public protocol ReportStore: Sendable {
     /// Stores a new report durably (the call returns after the commit reached the disk), or
-    /// returns the earlier one for a repeated idempotency key. `check` sees the submitter's prior
-    /// reports of the same kind inside the same transaction and throws to refuse.
-    func submit(_ submission: ReportSubmission, check: @escaping @Sendable ([PriorReport]) throws -> Void) async throws -> SubmissionOutcome
+    /// returns the earlier one for a repeated idempotency key; `IdempotencyKeyReused` for a key
+    /// used by another request, `ResubmissionTooSoon` for a covid report the 14-day rule holds
+    /// back (`ReportSubmission.checkResubmission`, decided inside the storing transaction).
+    func submit(_ submission: ReportSubmission) async throws -> SubmissionOutcome
 
     /// The report, or nil.
     func report(id: String) async throws -> ReportRecord?

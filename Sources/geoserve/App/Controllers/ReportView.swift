@@ -78,6 +78,9 @@ extension ReportChangeError {
         case .transition(.notAllowed(let t, let from), _):
             return APIError(status: .conflict, code: "invalid_transition", message: "cannot \(t.rawValue) a report that is \(from.rawValue)",
                             field: nil, current: from.rawValue)
+        case .notEditable(let status):
+            return APIError(status: .conflict, code: "not_editable", message: "a reporter edits only while the report is pending",
+                            current: status.rawValue)
         case .staleVersion(let v, let status):
             return APIError(status: .conflict, code: "stale_version", message: "the report changed (now version \(v), \(status.rawValue)); reload it",
                             field: "version", current: status.rawValue)

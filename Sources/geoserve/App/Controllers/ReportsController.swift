@@ -18,11 +18,6 @@ struct ReportsController {
     let metrics: ServiceMetrics
     let idempotency: IdempotencyKeys
 
-    /// Refusal of the 14-day rule, thrown from inside the store's transaction.
-    struct TooSoon: Error {
-        let opens: Date
-    }
-
     func addRoutes(to v1: RouterGroup<AppRequestContext>) {
         v1.post("reports") { request, context in try await submit(request, context) }
         v1.get("reports/:id") { request, context in try await read(request, context) }
@@ -54,16 +49,12 @@ struct ReportsController {
         let record = ReportRecord(id: id, kind: report.kind, status: .pending, version: 1, reporterID: reporterID,
                                   submittedAt: now, updatedAt: now, occurredOn: try report.countedDay(), payload: Data(report.storedJSON),
                                   lon: placed.lon, lat: placed.lat, areas: placed.areas, group: report.breakdownGroup)
-        let isCovid = report.kind == .covid
         let outcome: SubmissionOutcome
         do {
             let submission = ReportSubmission(record: record, idempotencyKey: key.map(idempotency.digest),
                                               requestDigest: key == nil ? nil : IdempotencyKeys.requestDigest(body))
-            outcome = try await reports.submit(submission) { prior in
-                guard isCovid, let opens = ResubmissionRule.nextAllowed(after: prior.map { ($0.submittedAt, $0.status) }, now: now) else { return }
-                throw TooSoon(opens: opens)
-            }
-        } catch let e as TooSoon {
+            outcome = try await reports.submit(submission)
+        } catch let e as ResubmissionTooSoon {
             let day = e.opens.formatted(.iso8601)
             throw APIError(status: .conflict, code: "too_soon", message: "one COVID self-report per 14 days; the next is possible from \(day)",
                            nextAllowed: day)

@@ -44,39 +44,32 @@ struct RevisionsController {
         v1.post("reports/:id/revisions/:revision/restore") { request, context in
             let id = try context.parameters.require("id")
             guard let revision = Int(try context.parameters.require("revision")) else { throw APIError.notFound("no such revision") }
-            let (account, rule) = try await editor(of: id, context)
+            let (account, permission) = try await editor(of: id, context)
             do {
-                let r = try await revisions.restore(reportID: id, revision: revision, actor: account.id, expectedVersion: nil, keep: keep, allowed: rule)
+                let r = try await revisions.restore(reportID: id, revision: revision, actor: account.id, expectedVersion: nil, keep: keep, permission: permission)
                 await watcher.noteCommit()
                 return ReportView(r)
             } catch let e as ReportChangeError {
                 throw e.apiError
             } catch StorageError.notFound {
                 throw APIError.notFound("revision \(revision) is not kept")
-            } catch let e as APIError {
-                throw e
             }
         }
     }
 
-    /// The editing account and the rule checked inside the store's transaction: a reporter only
-    /// while pending (the status may change between this check and the write).
-    private func editor(of id: String, _ context: AppRequestContext) async throws -> (StoredAccount, @Sendable (ReportRecord) throws -> Void) {
+    /// The editing account and what it may change, checked again inside the store's transaction:
+    /// a reporter only while pending (the status may change between this check and the write).
+    private func editor(of id: String, _ context: AppRequestContext) async throws -> (StoredAccount, EditPermission) {
         guard let account = context.account else { throw APIError.unauthorized("editing needs a bearer token") }
         guard let r = try await reports.report(id: id) else { throw APIError.notFound("no such report") }
-        if account.role.allows(.editAnyReport) { return (account, { _ in }) }
+        if account.role.allows(.editAnyReport) { return (account, .anyStatus) }
         guard r.reporterID == account.id, account.role.allows(.editOwnPendingReport) else { throw APIError.notFound("no such report") }
-        return (account, { current in
-            guard current.status == .pending else {
-                throw APIError(status: .conflict, code: "not_editable", message: "a reporter edits only while the report is pending",
-                               current: current.status.rawValue)
-            }
-        })
+        return (account, .whilePending)
     }
 
     func edit(_ request: Request, _ context: AppRequestContext) async throws -> ReportView {
         let id = try context.parameters.require("id")
-        let (account, rule) = try await editor(of: id, context)
+        let (account, permission) = try await editor(of: id, context)
         let body = try EditRequest(json: Array(try await request.jsonBody(context: context).readableBytesView))
         let report: Report
         do { report = try body.report.validated(now: Date(), timeZone: timeZone) } catch {
@@ -89,7 +82,7 @@ struct RevisionsController {
         let placed = try ReportPlacement(layers: catalog.snapshot()).place(report.place)
         let change = ReportEdit(occurredOn: try report.countedDay(), lon: placed.lon, lat: placed.lat, areas: placed.areas, payload: Data(report.storedJSON))
         do {
-            let r = try await revisions.edit(reportID: id, change, actor: account.id, expectedVersion: body.version, keep: keep, allowed: rule)
+            let r = try await revisions.edit(reportID: id, change, actor: account.id, expectedVersion: body.version, keep: keep, permission: permission)
             await watcher.noteCommit()
             return ReportView(r)
         } catch let e as ReportChangeError {
