@@ -88,7 +88,7 @@ extension PostgresStore: ReportStore {
                            expectedVersion: Int?) async throws -> ReportRecord {
         let zone = timeZone
         return try await pool.writeTransaction("change a report's status") { db in
-            try PostgresReportWrites(db: db, zone: zone).transition(reportID: reportID, transition, reason: reason, actor: actor,
+            try PostgresWrites(db: db, zone: zone).transition(reportID: reportID, transition, reason: reason, actor: actor,
                                                                     expectedVersion: expectedVersion)
         }
     }

@@ -8,7 +8,7 @@ extension PostgresStore: RevisionStore {
                      permission: EditPermission) async throws -> ReportRecord {
         let zone = timeZone
         return try await pool.writeTransaction("edit a report") { db in
-            try PostgresReportWrites(db: db, zone: zone).edit(reportID: reportID, edit, actor: actor, expectedVersion: expectedVersion,
+            try PostgresWrites(db: db, zone: zone).edit(reportID: reportID, edit, actor: actor, expectedVersion: expectedVersion,
                                                               keep: keep, permission: permission)
         }
     }
@@ -17,7 +17,7 @@ extension PostgresStore: RevisionStore {
                         permission: EditPermission) async throws -> ReportRecord {
         let zone = timeZone
         return try await pool.writeTransaction("restore a revision") { db in
-            try PostgresReportWrites(db: db, zone: zone).restore(reportID: reportID, revision: revision, actor: actor,
+            try PostgresWrites(db: db, zone: zone).restore(reportID: reportID, revision: revision, actor: actor,
                                                                  expectedVersion: expectedVersion, keep: keep, permission: permission)
         }
     }

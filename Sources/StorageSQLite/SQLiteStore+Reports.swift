@@ -115,7 +115,7 @@ extension SQLiteStore: ReportStore {
         let zone = timeZone
         return try await run { db in
             try db.transaction {
-                try SQLiteReportWrites(db: db, zone: zone).transition(reportID: reportID, transition, reason: reason, actor: actor,
+                try SQLiteWrites(db: db, zone: zone).transition(reportID: reportID, transition, reason: reason, actor: actor,
                                                                       expectedVersion: expectedVersion)
             }
         }

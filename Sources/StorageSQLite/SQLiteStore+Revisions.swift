@@ -9,7 +9,7 @@ extension SQLiteStore: RevisionStore {
         let zone = timeZone
         return try await run { db in
             try db.transaction {
-                try SQLiteReportWrites(db: db, zone: zone).edit(reportID: reportID, edit, actor: actor, expectedVersion: expectedVersion,
+                try SQLiteWrites(db: db, zone: zone).edit(reportID: reportID, edit, actor: actor, expectedVersion: expectedVersion,
                                                                 keep: keep, permission: permission)
             }
         }
@@ -20,7 +20,7 @@ extension SQLiteStore: RevisionStore {
         let zone = timeZone
         return try await run { db in
             try db.transaction {
-                try SQLiteReportWrites(db: db, zone: zone).restore(reportID: reportID, revision: revision, actor: actor,
+                try SQLiteWrites(db: db, zone: zone).restore(reportID: reportID, revision: revision, actor: actor,
                                                                    expectedVersion: expectedVersion, keep: keep, permission: permission)
             }
         }

@@ -211,88 +211,31 @@ extension SQLiteStore: AreaStore {
 
     public func stage(_ layer: LayerImport) async throws -> LayerVersionInfo {
         let rows = try layer.rows()
+        let zone = timeZone
         // A layer that must exist or be new is never refused as existing.
-        return try await run { db in try db.transaction { try Self.stage(layer, rows: rows, onlyIfNew: false, db)! } }
+        return try await run { db in try db.transaction { try SQLiteWrites(db: db, zone: zone).stage(layer, rows: rows, onlyIfNew: false)! } }
     }
 
     public func importNewLayer(_ layer: LayerImport) async throws -> LayerVersionInfo? {
         let rows = try layer.rows()
         let zone = timeZone
-        return try await run { db in
-            try db.transaction {
-                guard let info = try Self.stage(layer, rows: rows, onlyIfNew: true, db) else { return nil }
-                _ = try Self.publish(layer: info.layer, version: info.version, resolve: nil, zone: zone, db)
-                return info
-            }
-        }
+        return try await run { db in try db.transaction { try SQLiteWrites(db: db, zone: zone).importNewLayer(layer, rows: rows) } }
     }
 
     public func importAndPublish(_ layer: LayerImport, resolve: AreaResolver?) async throws -> (info: LayerVersionInfo, moved: Int) {
         let rows = try layer.rows()
         let zone = timeZone
         return try await run { db in
-            try db.transaction {
-                let info = try Self.stage(layer, rows: rows, onlyIfNew: false, db)!
-                return (info, try Self.publish(layer: info.layer, version: info.version, resolve: resolve, zone: zone, db))
-            }
+            try db.transaction { try SQLiteWrites(db: db, zone: zone).importAndPublish(layer, rows: rows, resolve: resolve) }
         }
-    }
-
-    /// Stores a new version inside the caller's transaction; nil when `onlyIfNew` and the layer exists.
-    private static func stage(_ layer: LayerImport, rows: LayerImport.Rows, onlyIfNew: Bool, _ db: SQLiteConnection) throws -> LayerVersionInfo? {
-        let now = Timestamp.now()
-        if let existing = try db.prepare("SELECT kind FROM layers WHERE name = ?").bind(.text(layer.layer)).firstText() {
-            if onlyIfNew { return nil }
-            guard existing == layer.kind.rawValue else {
-                throw StorageError.invalidImport("layer \"\(layer.layer)\" holds \(existing), not \(layer.kind.rawValue)")
-            }
-        } else {
-            try db.prepare("INSERT INTO layers (name, kind, published_version, created_at) VALUES (?, ?, NULL, ?)")
-                .bind(.text(layer.layer), .text(layer.kind.rawValue), .text(now)).run()
-        }
-        let version = Int(try db.prepare("SELECT COALESCE(MAX(version), 0) + 1 FROM layer_versions WHERE layer = ?")
-            .bind(.text(layer.layer)).firstInt() ?? 1)
-        try db.prepare("""
-            INSERT INTO layer_versions (layer, version, created_at, source, feature_count, repaired_count, rejected_count)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).bind(.text(layer.layer), .int(Int64(version)), .text(now), layer.source.map { .text($0) } ?? .null,
-                      .int(Int64(rows.count)), .int(Int64(layer.repairedCount)), .int(Int64(layer.rejectedCount))).run()
-        let insert = try db.prepare("""
-            INSERT INTO areas (layer, version, area_id, name, properties, geometry) VALUES (?, ?, ?, ?, ?, ?)
-            """)
-        // A smaller page cache while the rows go in: a layer's pages are written once, so the
-        // cache would only hold them until the commit (at 300,000 areas its full 64 MiB, a fifth
-        // of the import's peak); WAL mode lets SQLite spill them to the log early instead.
-        try db.execute("PRAGMA cache_size = \(importCacheSize)")
-        defer { try? db.execute("PRAGMA cache_size = \(cacheSize)") }
-        for r in rows {
-            try insert.bind(.text(layer.layer), .int(Int64(version)), .text(r.id), r.name.map { .text($0) } ?? .null,
-                            .text(r.properties), .text(r.geometry)).run()
-        }
-        return LayerVersionInfo(layer: layer.layer, version: version, kind: layer.kind, createdAt: Timestamp.parse(now),
-                                source: layer.source, featureCount: rows.count,
-                                repairedCount: layer.repairedCount, rejectedCount: layer.rejectedCount)
     }
 
     @discardableResult
     public func publish(layer: String, version: Int, resolve: AreaResolver?) async throws -> Int {
         let zone = timeZone
         return try await run { db in
-            try db.transaction {
-                let exists = try db.prepare("SELECT 1 FROM layer_versions WHERE layer = ? AND version = ?")
-                    .bind(.text(layer), .int(Int64(version))).firstInt()
-                guard exists != nil else { throw StorageError.unknownVersion(layer: layer, version: version) }
-                return try Self.publish(layer: layer, version: version, resolve: resolve, zone: zone, db)
-            }
+            try db.transaction { try SQLiteWrites(db: db, zone: zone).publishStored(layer: layer, version: version, resolve: resolve) }
         }
-    }
-
-    /// Makes a stored version current inside the caller's transaction.
-    private static func publish(layer: String, version: Int, resolve: AreaResolver?, zone: TimeZone, _ db: SQLiteConnection) throws -> Int {
-        try db.prepare("UPDATE layers SET published_version = ? WHERE name = ?").bind(.int(Int64(version)), .text(layer)).run()
-        let moved = try resolve.map { try reassign(layer: layer, version: version, resolve: $0, zone: zone, db) } ?? 0
-        try bumpDataVersion(db)
-        return moved
     }
 
     /// Moves the data version on inside the caller's transaction: every cache and ETag keyed by

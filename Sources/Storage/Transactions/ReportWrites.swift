@@ -6,9 +6,7 @@ import ReportVerification
 /// has opened. Each backend gives only its SQL here; the scripts that combine them — a status
 /// transition, an edit, a restore — are written once, in extensions of this protocol, so a rule
 /// (keep five revisions, move the data version when a verified report changes) is one change.
-public protocol ReportWrites {
-    /// The time zone whose calendar days count (verification days, counter days).
-    var zone: TimeZone { get }
+public protocol ReportWrites: StoreWrites {
     func report(id: String) throws -> ReportRecord?
     /// Sets the status of the report at `version`, moving it to `version + 1`.
     func setStatus(reportID: String, version: Int, to status: ReportStatus, verifiedOn: Day?, at: String) throws
@@ -17,13 +15,8 @@ public protocol ReportWrites {
     /// Forgets which publication ledger line the report is accounted to.
     func clearLedgerLine(reportID: String) throws
     func replaceAreas(reportID: String, with areas: [AreaAssignment]) throws
-    /// Appends an audit entry chained to the newest one.
-    func appendAudit(_ fields: AuditFields) throws
     /// Queues a status notification for the report's subscribers.
     func enqueueNotification(id: String, reportID: String, kind: ReportKind, status: ReportStatus, at: String) throws
-    func writeCounters(_ changes: CounterChanges) throws
-    /// Moves the data version on: every cache and ETag keyed by it turns over.
-    func bumpDataVersion() throws
 
     /// The kept revisions, newest first.
     func revisions(reportID: String) throws -> [ReportRevision]

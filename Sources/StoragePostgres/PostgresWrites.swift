@@ -3,9 +3,10 @@ import Foundation
 import ReportVerification
 import Storage
 
-/// A report change's SQL on PostgreSQL (the scripts are `ReportWrites`' extensions in Storage);
+/// The SQL of the store's changes on PostgreSQL (the scripts that combine these steps are written
+/// once, in Storage: `ReportWrites`, `LayerWrites`);
 /// used inside a transaction that holds the writer lock.
-struct PostgresReportWrites: ReportWrites {
+struct PostgresWrites: ReportWrites {
     let db: PostgresConnection
     let zone: TimeZone
 

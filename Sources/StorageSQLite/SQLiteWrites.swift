@@ -3,8 +3,9 @@ import Foundation
 import ReportVerification
 import Storage
 
-/// A report change's SQL on SQLite (the scripts are `ReportWrites`' extensions in Storage).
-struct SQLiteReportWrites: ReportWrites {
+/// The SQL of the store's changes on SQLite, inside a transaction the store has opened (the
+/// scripts that combine these steps are written once, in Storage: `ReportWrites`, `LayerWrites`).
+struct SQLiteWrites: ReportWrites {
     let db: SQLiteConnection
     let zone: TimeZone
 
