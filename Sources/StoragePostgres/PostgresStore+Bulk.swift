@@ -6,56 +6,9 @@ import Storage
 extension PostgresStore: BulkReportStore {
     public func importReports(_ records: [ReportRecord], actor: String, detail: String) async throws {
         let zone = timeZone
-        var counters = CounterChanges(zone: zone)
-        for r in records { counters.add(from: nil, to: r) }
-        let cells = counters.nonZero
         do {
             try await pool.writeTransaction("import reports") { db in
-                // Rows stream in through COPY, a megabyte at a time: no statement per report.
-                var next = 0
-                try db.copyIn("COPY reports (id, kind, status, version, occurred_on, submitted_at, updated_at, lon, lat, payload, verified_on, group_key) FROM STDIN WITH (FORMAT csv)") {
-                    guard next < records.count else { return nil }
-                    var chunk: [UInt8] = []
-                    while next < records.count, chunk.count < 1 << 20 {
-                        let r = records[next]
-                        ReportCSV.append([r.id, r.kind.rawValue, r.status.rawValue, String(r.version), r.occurredOn.iso, Timestamp.format(r.submittedAt),
-                                                 Timestamp.format(r.updatedAt), r.lon.map { "\($0)" }, r.lat.map { "\($0)" },
-                                                 String(decoding: r.payload, as: UTF8.self), r.verifiedOn?.iso, r.group], to: &chunk)
-                        next += 1
-                    }
-                    return chunk
-                }
-                var nextArea = 0
-                try db.copyIn("COPY report_areas (report_id, layer, layer_version, area_id) FROM STDIN WITH (FORMAT csv)") {
-                    guard nextArea < records.count else { return nil }
-                    var chunk: [UInt8] = []
-                    while nextArea < records.count, chunk.count < 1 << 20 {
-                        let r = records[nextArea]
-                        for a in r.areas { ReportCSV.append([r.id, a.layer, String(a.layerVersion), a.areaID], to: &chunk) }
-                        nextArea += 1
-                    }
-                    return chunk
-                }
-                // Counter changes go through a temporary table: one upsert for all cells.
-                try db.execute("CREATE TEMPORARY TABLE counter_changes (LIKE counters INCLUDING DEFAULTS) ON COMMIT DROP")
-                var nextCell = 0
-                try db.copyIn("COPY counter_changes (layer, basis, area_id, day, kind, status, grp, n) FROM STDIN WITH (FORMAT csv)") {
-                    guard nextCell < cells.count else { return nil }
-                    var chunk: [UInt8] = []
-                    while nextCell < cells.count, chunk.count < 1 << 20 {
-                        let (k, n) = cells[nextCell]
-                        ReportCSV.append([k.layer, k.basis.rawValue, k.areaID, k.day.iso, k.kind.rawValue, k.status.rawValue, k.group, String(n)], to: &chunk)
-                        nextCell += 1
-                    }
-                    return chunk
-                }
-                try db.execute("""
-                    INSERT INTO counters SELECT layer, basis, area_id, day, kind, status, grp, n, \(Self.currentVersionSQL) FROM counter_changes
-                    ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = counters.n + excluded.n,
-                        data_version = excluded.data_version
-                    """)
-                try Self.appendAudit(db, AuditFields(reportID: nil, actor: actor, at: Timestamp.now(), action: "import-reports", reason: detail))
-                try Self.bumpDataVersion(db)
+                try PostgresWrites(db: db, zone: zone).importReports(records, actor: actor, detail: detail)
             }
         } catch StorageError.engine(_, _, let message) where message.hasPrefix("23505") {
             throw StorageError.conflict("a report id of the import")
@@ -64,11 +17,7 @@ extension PostgresStore: BulkReportStore {
 
     public func exportReports(to file: URL) async throws -> Int {
         try await pool.run("export reports") { db in
-            guard FileManager.default.createFile(atPath: file.path, contents: nil), let out = FileHandle(forWritingAtPath: file.path) else {
-                throw StorageError.cannotOpen("\(file.path): cannot be written")
-            }
-            defer { try? out.close() }
-            var buffer = Data()
+            let out = try BufferedFileWriter(creating: file)
             var count = -1  // the header line
             try db.copyOut("""
                 COPY (SELECT id, kind, status, occurred_on, submitted_at, verified_on, lon, lat,
@@ -77,15 +26,63 @@ extension PostgresStore: BulkReportStore {
                              group_key AS "group", payload
                       FROM reports r ORDER BY id) TO STDOUT WITH (FORMAT csv, HEADER)
                 """) { line in
-                buffer.append(contentsOf: line)
+                try out.append { $0.append(contentsOf: line) }
                 count += 1
-                if buffer.count >= 1 << 20 {
-                    try out.write(contentsOf: buffer)
-                    buffer.removeAll(keepingCapacity: true)
-                }
             }
-            try out.write(contentsOf: buffer)
+            try out.finish()
             return max(count, 0)
         }
+    }
+}
+
+extension PostgresWrites: BulkWrites {
+    func insertReports(_ records: [ReportRecord]) throws {
+        // Rows stream in through COPY, a megabyte at a time: no statement per report.
+        var next = 0
+        try db.copyIn("COPY reports (id, kind, status, version, occurred_on, submitted_at, updated_at, lon, lat, payload, verified_on, group_key) FROM STDIN WITH (FORMAT csv)") {
+            guard next < records.count else { return nil }
+            var chunk: [UInt8] = []
+            while next < records.count, chunk.count < 1 << 20 {
+                let r = records[next]
+                ReportCSV.append([r.id, r.kind.rawValue, r.status.rawValue, String(r.version), r.occurredOn.iso, Timestamp.format(r.submittedAt),
+                                  Timestamp.format(r.updatedAt), r.lon.map { "\($0)" }, r.lat.map { "\($0)" },
+                                  String(decoding: r.payload, as: UTF8.self), r.verifiedOn?.iso, r.group], to: &chunk)
+                next += 1
+            }
+            return chunk
+        }
+        var nextArea = 0
+        try db.copyIn("COPY report_areas (report_id, layer, layer_version, area_id) FROM STDIN WITH (FORMAT csv)") {
+            guard nextArea < records.count else { return nil }
+            var chunk: [UInt8] = []
+            while nextArea < records.count, chunk.count < 1 << 20 {
+                let r = records[nextArea]
+                for a in r.areas { ReportCSV.append([r.id, a.layer, String(a.layerVersion), a.areaID], to: &chunk) }
+                nextArea += 1
+            }
+            return chunk
+        }
+    }
+
+    func writeBulkCounters(_ changes: CounterChanges) throws {
+        // Counter changes go through a temporary table: one upsert for all cells.
+        let cells = changes.nonZero
+        try db.execute("CREATE TEMPORARY TABLE counter_changes (LIKE counters INCLUDING DEFAULTS) ON COMMIT DROP")
+        var nextCell = 0
+        try db.copyIn("COPY counter_changes (layer, basis, area_id, day, kind, status, grp, n) FROM STDIN WITH (FORMAT csv)") {
+            guard nextCell < cells.count else { return nil }
+            var chunk: [UInt8] = []
+            while nextCell < cells.count, chunk.count < 1 << 20 {
+                let (k, n) = cells[nextCell]
+                ReportCSV.append([k.layer, k.basis.rawValue, k.areaID, k.day.iso, k.kind.rawValue, k.status.rawValue, k.group, String(n)], to: &chunk)
+                nextCell += 1
+            }
+            return chunk
+        }
+        try db.execute("""
+            INSERT INTO counters SELECT layer, basis, area_id, day, kind, status, grp, n, \(PostgresStore.currentVersionSQL) FROM counter_changes
+            ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = counters.n + excluded.n,
+                data_version = excluded.data_version
+            """)
     }
 }

@@ -34,11 +34,8 @@ extension PostgresStore: VerificationStore {
         return try await pool.run("read the verification queue") { db in
             let s = try db.query(sql, bound, prepare: false)
             let reports = try Self.readReports(s, db)
-            let rows = reports.enumerated().map { ($1, Int(s.int($0, Self.reportColumnCount))) }
-            let more = rows.count > limit
-            let page = Array(rows.prefix(limit))
-            let next = more ? page.last.map { QueueCursor(rank: $0.1, submittedAt: Timestamp.format($0.0.submittedAt), id: $0.0.id).encoded } : nil
-            return QueuePage(reports: page.map(\.0), nextCursor: next)
+            let rows = reports.enumerated().map { (report: $1, rank: Int(s.int($0, Self.reportColumnCount))) }
+            return QueuePage(rows: rows, limit: limit)
         }
     }
 

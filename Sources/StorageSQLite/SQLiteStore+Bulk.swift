@@ -15,58 +15,55 @@ extension SQLiteStore: BulkReportStore {
 
     public func importReports(_ records: [ReportRecord], actor: String, detail: String) async throws {
         let zone = timeZone
-        try await run { db in
-            try db.transaction {
-                let insert = try db.prepare("""
-                    INSERT INTO reports (id, kind, status, version, reporter_id, occurred_on, submitted_at, updated_at, lon, lat, payload, verified_on, group_key)
-                    VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-                let insertArea = try db.prepare("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")
-                var counters = CounterChanges(zone: zone)
-                for r in records {
-                    let submitted = Timestamp.format(r.submittedAt)
-                    do {
-                        try insert.bind(.text(r.id), .text(r.kind.rawValue), .text(r.status.rawValue), .int(Int64(r.version)), .day(r.occurredOn),
-                                        .text(submitted), .text(Timestamp.format(r.updatedAt)), r.lon.map { .double($0) } ?? .null,
-                                        r.lat.map { .double($0) } ?? .null, .text(String(decoding: r.payload, as: UTF8.self)), .day(r.verifiedOn),
-                                        .text(r.group)).run()
-                    } catch StorageError.engine(_, let code, _) where code & 0xff == 19 {
-                        // SQLITE_CONSTRAINT: the id is taken.
-                        throw StorageError.conflict("report \(r.id)")
-                    }
-                    for a in r.areas { try insertArea.bind(.text(r.id), .text(a.layer), .int(Int64(a.layerVersion)), .text(a.areaID)).run() }
-                    counters.add(from: nil, to: r)
-                }
-                try Self.writeCounters(counters, db)
-                try Self.appendAudit(db, AuditFields(reportID: nil, actor: actor, at: Timestamp.now(), action: "import-reports", reason: detail))
-                try SQLiteStore.bumpDataVersion(db)
-            }
-        }
+        try await run { db in try db.transaction { try SQLiteWrites(db: db, zone: zone).importReports(records, actor: actor, detail: detail) } }
     }
 
     public func exportReports(to file: URL) async throws -> Int {
         try await run { db in
-            guard FileManager.default.createFile(atPath: file.path, contents: nil), let out = FileHandle(forWritingAtPath: file.path) else {
-                throw StorageError.cannotOpen("\(file.path): cannot be written")
-            }
-            defer { try? out.close() }
-            var buffer: [UInt8] = []
-            ReportCSV.append(ReportCSV.columns, to: &buffer)
+            let out = try BufferedFileWriter(creating: file)
+            try out.append { ReportCSV.append(ReportCSV.columns, to: &$0) }
             var count = 0
             let s = try db.prepare(Self.exportQuery)
             while try s.step() {
-                ReportCSV.append((0..<Int32(ReportCSV.columns.count)).map { column in
-                    // Reals as Swift writes them: the shortest text that reads back to the same number.
-                    s.columnType(column) == SQLITE_FLOAT ? "\(s.double(column))" : s.text(column)
-                }, to: &buffer)
-                count += 1
-                if buffer.count >= 1 << 20 {
-                    try out.write(contentsOf: buffer)
-                    buffer.removeAll(keepingCapacity: true)
+                try out.append { buffer in
+                    ReportCSV.append((0..<Int32(ReportCSV.columns.count)).map { column in
+                        // Reals as Swift writes them: the shortest text that reads back to the same number.
+                        s.columnType(column) == SQLITE_FLOAT ? "\(s.double(column))" : s.text(column)
+                    }, to: &buffer)
                 }
+                count += 1
             }
-            try out.write(contentsOf: buffer)
+            try out.finish()
             return count
         }
+    }
+}
+
+extension SQLiteWrites: BulkWrites {
+    func insertReports(_ records: [ReportRecord]) throws {
+        let insert = try db.prepare("""
+            INSERT INTO reports (id, kind, status, version, reporter_id, occurred_on, submitted_at, updated_at, lon, lat, payload, verified_on, group_key)
+            VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let insertArea = try db.prepare("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")
+        for r in records {
+            // A Result, not do/catch: Swift 6.3 fails an ownership check on a typed catch here.
+            let inserted = Result { () throws(StorageError) in
+                try insert.bind(.text(r.id), .text(r.kind.rawValue), .text(r.status.rawValue), .int(Int64(r.version)), .day(r.occurredOn),
+                                .text(Timestamp.format(r.submittedAt)), .text(Timestamp.format(r.updatedAt)), r.lon.map { .double($0) } ?? .null,
+                                r.lat.map { .double($0) } ?? .null, .text(String(decoding: r.payload, as: UTF8.self)), .day(r.verifiedOn),
+                                .text(r.group)).run()
+            }
+            if case .failure(let error) = inserted { throw Self.isConstraintViolation(error) ? StorageError.conflict("report \(r.id)") : error }
+            for a in r.areas { try insertArea.bind(.text(r.id), .text(a.layer), .int(Int64(a.layerVersion)), .text(a.areaID)).run() }
+        }
+    }
+
+    func writeBulkCounters(_ changes: CounterChanges) throws { try writeCounters(changes) }
+
+    /// SQLITE_CONSTRAINT: here, a report id that is taken.
+    private static func isConstraintViolation(_ error: StorageError) -> Bool {
+        if case .engine(_, let code, _) = error { return code & 0xff == 19 }
+        return false
     }
 }

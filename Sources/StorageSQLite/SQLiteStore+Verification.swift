@@ -35,12 +35,9 @@ extension SQLiteStore: VerificationStore {
         return try await run { db in
             let s = try db.prepare(sql)
             try s.bind(values: bound)
-            var rows: [(ReportRecord, Int)] = []
+            var rows: [(report: ReportRecord, rank: Int)] = []
             while try s.step() { rows.append((try Self.readReport(s, db), Int(s.int(SQLiteStore.reportColumnCount)))) }
-            let more = rows.count > limit
-            let page = Array(rows.prefix(limit))
-            let next = more ? page.last.map { QueueCursor(rank: $0.1, submittedAt: Timestamp.format($0.0.submittedAt), id: $0.0.id).encoded } : nil
-            return QueuePage(reports: page.map(\.0), nextCursor: next)
+            return QueuePage(rows: rows, limit: limit)
         }
     }
 

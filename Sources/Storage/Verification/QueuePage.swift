@@ -8,4 +8,13 @@ public struct QueuePage: Hashable, Sendable {
         self.reports = reports
         self.nextCursor = nextCursor
     }
+
+    /// The page of `limit` from rows read with one more than `limit` (each with its rank in the
+    /// queue's order): the extra row only says that another page follows.
+    public init(rows: [(report: ReportRecord, rank: Int)], limit: Int) {
+        let page = rows.prefix(limit)
+        reports = page.map(\.report)
+        nextCursor = rows.count > limit
+            ? page.last.map { QueueCursor(rank: $0.rank, submittedAt: Timestamp.format($0.report.submittedAt), id: $0.report.id).encoded } : nil
+    }
 }
