@@ -4,23 +4,17 @@ import ReportVerification
 import Storage
 
 extension PostgresStore: AccountStore {
-    private static let accountColumns = "id, email, role, disabled, created_at, password_hash"
+    static let accountColumns = "id, email, role, disabled, created_at, password_hash"
 
-    private static func account(_ s: PostgresResult, _ i: Int = 0) -> StoredAccount {
+    static func account(_ s: PostgresResult, _ i: Int = 0) -> StoredAccount {
         StoredAccount(id: s.string(i, 0), email: s.string(i, 1), role: Role(rawValue: s.string(i, 2)) ?? .reporter,
                       disabled: s.string(i, 3) == "t", createdAt: Timestamp.parse(s.string(i, 4)), passwordHash: s.string(i, 5))
     }
 
     public func createAccount(email: String, role: Role, passwordHash: String) async throws -> StoredAccount {
-        let id = TimeOrderedID.make()
+        let zone = timeZone
         return try await pool.transaction("create an account") { db in
-            // The unique index on lower(email) decides between two processes creating one address.
-            let s = try db.query("""
-                INSERT INTO accounts (id, email, role, password_hash, disabled, created_at) VALUES ($1, $2, $3, $4, false, $5)
-                ON CONFLICT (lower(email)) DO NOTHING RETURNING \(Self.accountColumns)
-                """, [.text(id), .text(email), .text(role.rawValue), .text(passwordHash), .text(Timestamp.now())])
-            guard s.count > 0 else { throw StorageError.conflict("an account with this email") }
-            return Self.account(s)
+            try PostgresWrites(db: db, zone: zone).createAccount(email: email, role: role, passwordHash: passwordHash)
         }
     }
 
@@ -46,20 +40,9 @@ extension PostgresStore: AccountStore {
     }
 
     public func updateAccount(id: String, role: Role?, disabled: Bool?) async throws -> StoredAccount {
-        try await pool.transaction("change an account") { db in
-            guard try db.query("SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE", [.text(id)]).count > 0 else {
-                throw StorageError.notFound("account \(id)")
-            }
-            if let role {
-                try db.query("UPDATE accounts SET role = $1 WHERE id = $2", [.text(role.rawValue), .text(id)])
-            }
-            if let disabled {
-                try db.query("UPDATE accounts SET disabled = $1 WHERE id = $2", [.text(disabled ? "true" : "false"), .text(id)])
-                if disabled {
-                    try db.query("UPDATE tokens SET revoked_at = $1 WHERE account_id = $2 AND revoked_at IS NULL", [.text(Timestamp.now()), .text(id)])
-                }
-            }
-            return Self.account(try db.query("SELECT \(Self.accountColumns) FROM accounts WHERE id = $1", [.text(id)]))
+        let zone = timeZone
+        return try await pool.transaction("change an account") { db in
+            try PostgresWrites(db: db, zone: zone).updateAccount(id: id, role: role, disabled: disabled)
         }
     }
 
@@ -88,8 +71,39 @@ extension PostgresStore: AccountStore {
     }
 
     public func revokeTokens(accountID: String) async throws {
-        try await pool.transaction("revoke tokens") { db in
-            _ = try db.query("UPDATE tokens SET revoked_at = $1 WHERE account_id = $2 AND revoked_at IS NULL", [.text(Timestamp.now()), .text(accountID)])
-        }
+        let zone = timeZone
+        try await pool.transaction("revoke tokens") { db in try PostgresWrites(db: db, zone: zone).revokeTokens(accountID: accountID, at: Timestamp.now()) }
+    }
+}
+
+extension PostgresWrites: AccountWrites {
+    func insertAccount(id: String, email: String, role: Role, passwordHash: String, at: String) throws -> StoredAccount? {
+        // The unique index on lower(email) decides between two processes creating one address.
+        let s = try db.query("""
+            INSERT INTO accounts (id, email, role, password_hash, disabled, created_at) VALUES ($1, $2, $3, $4, false, $5)
+            ON CONFLICT (lower(email)) DO NOTHING RETURNING \(PostgresStore.accountColumns)
+            """, [.text(id), .text(email), .text(role.rawValue), .text(passwordHash), .text(at)])
+        return s.count > 0 ? PostgresStore.account(s) : nil
+    }
+
+    func lockAccount(id: String) throws -> Bool {
+        try db.query("SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE", [.text(id)]).count > 0
+    }
+
+    func setRole(accountID: String, _ role: Role) throws {
+        try db.query("UPDATE accounts SET role = $1 WHERE id = $2", [.text(role.rawValue), .text(accountID)])
+    }
+
+    func setDisabled(accountID: String, _ disabled: Bool) throws {
+        try db.query("UPDATE accounts SET disabled = $1 WHERE id = $2", [.text(disabled ? "true" : "false"), .text(accountID)])
+    }
+
+    func revokeTokens(accountID: String, at: String) throws {
+        try db.query("UPDATE tokens SET revoked_at = $1 WHERE account_id = $2 AND revoked_at IS NULL", [.text(at), .text(accountID)])
+    }
+
+    func account(id: String) throws -> StoredAccount? {
+        let s = try db.query("SELECT \(PostgresStore.accountColumns) FROM accounts WHERE id = $1", [.text(id)])
+        return s.count > 0 ? PostgresStore.account(s) : nil
     }
 }

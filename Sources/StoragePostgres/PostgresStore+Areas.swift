@@ -41,28 +41,19 @@ extension PostgresStore: AreaStore {
 
     public func importNewLayer(_ layer: LayerImport) async throws -> LayerVersionInfo? {
         let rows = try layer.rows()
-        let zone = timeZone
-        return try await pool.writeTransaction("import a new layer") { db in
-            try PostgresWrites(db: db, zone: zone).importNewLayer(layer, rows: rows)
-        }
+        return try await write("import a new layer") { try $0.importNewLayer(layer, rows: rows) }
     }
 
     public func importAndPublish(_ layer: LayerImport, resolve: AreaResolver?) async throws -> (info: LayerVersionInfo, moved: Int) {
         let rows = try layer.rows()
-        let zone = timeZone
         // The writer lock: re-assignment moves reports and counters.
-        return try await pool.writeTransaction("import and publish a layer version") { db in
-            try PostgresWrites(db: db, zone: zone).importAndPublish(layer, rows: rows, resolve: resolve)
-        }
+        return try await write("import and publish a layer version") { try $0.importAndPublish(layer, rows: rows, resolve: resolve) }
     }
 
     @discardableResult
     public func publish(layer: String, version: Int, resolve: AreaResolver?) async throws -> Int {
-        let zone = timeZone
         // Re-assignment moves reports and counters, so it excludes every other report change.
-        return try await pool.writeTransaction("publish a layer version") { db in
-            try PostgresWrites(db: db, zone: zone).publishStored(layer: layer, version: version, resolve: resolve)
-        }
+        try await write("publish a layer version") { try $0.publishStored(layer: layer, version: version, resolve: resolve) }
     }
 
     public func areas(layer: String, version: Int) async throws -> [StoredArea] {

@@ -5,11 +5,8 @@ import Storage
 
 extension PostgresStore: BulkReportStore {
     public func importReports(_ records: [ReportRecord], actor: String, detail: String) async throws {
-        let zone = timeZone
         do {
-            try await pool.writeTransaction("import reports") { db in
-                try PostgresWrites(db: db, zone: zone).importReports(records, actor: actor, detail: detail)
-            }
+            try await write("import reports") { try $0.importReports(records, actor: actor, detail: detail) }
         } catch StorageError.engine(_, _, let message) where message.hasPrefix("23505") {
             throw StorageError.conflict("a report id of the import")
         }

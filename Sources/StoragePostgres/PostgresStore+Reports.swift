@@ -86,10 +86,8 @@ extension PostgresStore: ReportStore {
 
     public func transition(reportID: String, _ transition: ReportTransition, reason: String?, actor: String,
                            expectedVersion: Int?) async throws -> ReportRecord {
-        let zone = timeZone
-        return try await pool.writeTransaction("change a report's status") { db in
-            try PostgresWrites(db: db, zone: zone).transition(reportID: reportID, transition, reason: reason, actor: actor,
-                                                                    expectedVersion: expectedVersion)
+        try await write("change a report's status") {
+            try $0.transition(reportID: reportID, transition, reason: reason, actor: actor, expectedVersion: expectedVersion)
         }
     }
 }

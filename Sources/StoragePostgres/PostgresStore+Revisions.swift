@@ -6,19 +6,15 @@ import Storage
 extension PostgresStore: RevisionStore {
     public func edit(reportID: String, _ edit: ReportEdit, actor: String, expectedVersion: Int?, keep: Int,
                      permission: EditPermission) async throws -> ReportRecord {
-        let zone = timeZone
-        return try await pool.writeTransaction("edit a report") { db in
-            try PostgresWrites(db: db, zone: zone).edit(reportID: reportID, edit, actor: actor, expectedVersion: expectedVersion,
-                                                              keep: keep, permission: permission)
+        try await write("edit a report") {
+            try $0.edit(reportID: reportID, edit, actor: actor, expectedVersion: expectedVersion, keep: keep, permission: permission)
         }
     }
 
     public func restore(reportID: String, revision: Int, actor: String, expectedVersion: Int?, keep: Int,
                         permission: EditPermission) async throws -> ReportRecord {
-        let zone = timeZone
-        return try await pool.writeTransaction("restore a revision") { db in
-            try PostgresWrites(db: db, zone: zone).restore(reportID: reportID, revision: revision, actor: actor,
-                                                                 expectedVersion: expectedVersion, keep: keep, permission: permission)
+        try await write("restore a revision") {
+            try $0.restore(reportID: reportID, revision: revision, actor: actor, expectedVersion: expectedVersion, keep: keep, permission: permission)
         }
     }
 

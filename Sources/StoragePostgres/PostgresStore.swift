@@ -57,6 +57,13 @@ public final class PostgresStore: Sendable {
 
     /// Moves the data version on, inside the caller's transaction; the trigger notifies every
     /// listening process when the transaction commits.
+    /// Runs one of the store's changes in a transaction that holds the writer lock, through the
+    /// steps the shared scripts are written over.
+    func write<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (PostgresWrites) throws -> T) async throws -> T {
+        let zone = timeZone
+        return try await pool.writeTransaction(operation) { db in try body(PostgresWrites(db: db, zone: zone)) }
+    }
+
     static func bumpDataVersion(_ db: PostgresConnection) throws {
         try db.query("UPDATE meta SET value = value + 1 WHERE key = 'data_version'")
     }

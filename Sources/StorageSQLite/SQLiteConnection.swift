@@ -42,6 +42,9 @@ final class SQLiteConnection {
         sqlite3_close_v2(db)
     }
 
+    /// Rows the last INSERT, UPDATE or DELETE changed.
+    var changes: Int { Int(sqlite3_changes(db)) }
+
     func error(_ operation: String, _ rc: Int32) -> StorageError {
         Self.error(operation, rc, message: String(cString: sqlite3_errmsg(db)))
     }

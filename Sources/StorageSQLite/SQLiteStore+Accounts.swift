@@ -4,27 +4,15 @@ import ReportVerification
 import Storage
 
 extension SQLiteStore: AccountStore {
-    private static let accountColumns = "id, email, role, disabled, created_at, password_hash"
+    static let accountColumns = "id, email, role, disabled, created_at, password_hash"
 
-    private static func account(_ s: SQLiteStatement) -> StoredAccount {
+    static func account(_ s: SQLiteStatement) -> StoredAccount {
         StoredAccount(id: s.text(0)!, email: s.text(1)!, role: Role(rawValue: s.text(2)!) ?? .reporter,
                       disabled: s.int(3) != 0, createdAt: Timestamp.parse(s.text(4)!), passwordHash: s.text(5)!)
     }
 
     public func createAccount(email: String, role: Role, passwordHash: String) async throws -> StoredAccount {
-        let id = TimeOrderedID.make()
-        return try await run { db in
-            try db.transaction {
-                if try db.prepare("SELECT 1 FROM accounts WHERE email = ?").bind(.text(email)).firstInt() != nil {
-                    throw StorageError.conflict("an account with this email")
-                }
-                try db.prepare("INSERT INTO accounts (id, email, role, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, 0, ?)")
-                    .bind(.text(id), .text(email), .text(role.rawValue), .text(passwordHash), .text(Timestamp.now())).run()
-                let s = try db.prepare("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?").bind(.text(id))
-                _ = try s.step()
-                return Self.account(s)
-            }
-        }
+        try await write { try $0.createAccount(email: email, role: role, passwordHash: passwordHash) }
     }
 
     public func account(email: String) async throws -> StoredAccount? {
@@ -51,26 +39,7 @@ extension SQLiteStore: AccountStore {
     }
 
     public func updateAccount(id: String, role: Role?, disabled: Bool?) async throws -> StoredAccount {
-        try await run { db in
-            try db.transaction {
-                guard try db.prepare("SELECT 1 FROM accounts WHERE id = ?").bind(.text(id)).firstInt() != nil else {
-                    throw StorageError.notFound("account \(id)")
-                }
-                if let role {
-                    try db.prepare("UPDATE accounts SET role = ? WHERE id = ?").bind(.text(role.rawValue), .text(id)).run()
-                }
-                if let disabled {
-                    try db.prepare("UPDATE accounts SET disabled = ? WHERE id = ?").bind(.int(disabled ? 1 : 0), .text(id)).run()
-                    if disabled {
-                        try db.prepare("UPDATE tokens SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL")
-                            .bind(.text(Timestamp.now()), .text(id)).run()
-                    }
-                }
-                let s = try db.prepare("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?").bind(.text(id))
-                _ = try s.step()
-                return Self.account(s)
-            }
-        }
+        try await write { try $0.updateAccount(id: id, role: role, disabled: disabled) }
     }
 
     public func storeToken(hash: String, accountID: String, expiresAt: Date) async throws {
@@ -99,9 +68,37 @@ extension SQLiteStore: AccountStore {
     }
 
     public func revokeTokens(accountID: String) async throws {
-        try await run { db in
-            try db.prepare("UPDATE tokens SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL")
-                .bind(.text(Timestamp.now()), .text(accountID)).run()
-        }
+        try await write { try $0.revokeTokens(accountID: accountID, at: Timestamp.now()) }
+    }
+}
+
+extension SQLiteWrites: AccountWrites {
+    func insertAccount(id: String, email: String, role: Role, passwordHash: String, at: String) throws -> StoredAccount? {
+        // SQLite has one writer: nobody takes the address between this check and the insert.
+        if try db.prepare("SELECT 1 FROM accounts WHERE email = ?").bind(.text(email)).firstInt() != nil { return nil }
+        try db.prepare("INSERT INTO accounts (id, email, role, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, 0, ?)")
+            .bind(.text(id), .text(email), .text(role.rawValue), .text(passwordHash), .text(at)).run()
+        return try account(id: id)
+    }
+
+    func lockAccount(id: String) throws -> Bool {
+        try db.prepare("SELECT 1 FROM accounts WHERE id = ?").bind(.text(id)).firstInt() != nil
+    }
+
+    func setRole(accountID: String, _ role: Role) throws {
+        try db.prepare("UPDATE accounts SET role = ? WHERE id = ?").bind(.text(role.rawValue), .text(accountID)).run()
+    }
+
+    func setDisabled(accountID: String, _ disabled: Bool) throws {
+        try db.prepare("UPDATE accounts SET disabled = ? WHERE id = ?").bind(.int(disabled ? 1 : 0), .text(accountID)).run()
+    }
+
+    func revokeTokens(accountID: String, at: String) throws {
+        try db.prepare("UPDATE tokens SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL").bind(.text(at), .text(accountID)).run()
+    }
+
+    func account(id: String) throws -> StoredAccount? {
+        let s = try db.prepare("SELECT \(SQLiteStore.accountColumns) FROM accounts WHERE id = ?").bind(.text(id))
+        return try s.step() ? SQLiteStore.account(s) : nil
     }
 }

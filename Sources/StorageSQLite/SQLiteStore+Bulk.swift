@@ -14,8 +14,7 @@ extension SQLiteStore: BulkReportStore {
         """
 
     public func importReports(_ records: [ReportRecord], actor: String, detail: String) async throws {
-        let zone = timeZone
-        try await run { db in try db.transaction { try SQLiteWrites(db: db, zone: zone).importReports(records, actor: actor, detail: detail) } }
+        try await write { try $0.importReports(records, actor: actor, detail: detail) }
     }
 
     public func exportReports(to file: URL) async throws -> Int {

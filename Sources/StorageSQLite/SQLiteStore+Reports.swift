@@ -112,12 +112,6 @@ extension SQLiteStore: ReportStore {
 
     public func transition(reportID: String, _ transition: ReportTransition, reason: String?, actor: String,
                            expectedVersion: Int?) async throws -> ReportRecord {
-        let zone = timeZone
-        return try await run { db in
-            try db.transaction {
-                try SQLiteWrites(db: db, zone: zone).transition(reportID: reportID, transition, reason: reason, actor: actor,
-                                                                      expectedVersion: expectedVersion)
-            }
-        }
+        try await write { try $0.transition(reportID: reportID, transition, reason: reason, actor: actor, expectedVersion: expectedVersion) }
     }
 }

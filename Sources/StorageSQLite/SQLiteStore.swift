@@ -67,6 +67,13 @@ public final class SQLiteStore: Sendable {
     /// Bytes of the database file the writer connection reads through a memory map.
     static let mmapSize = 268_435_456
 
+    /// Runs one of the store's changes in a transaction of its own, through the steps the shared
+    /// scripts are written over.
+    func write<T: Sendable>(_ operation: StaticString = #function, _ body: @escaping @Sendable (SQLiteWrites) throws -> T) async throws -> T {
+        let zone = timeZone
+        return try await run(operation) { db in try db.transaction { try body(SQLiteWrites(db: db, zone: zone)) } }
+    }
+
     /// Runs `body` with the connection on the store's queue. The observer hears of it under the
     /// calling method's name (`#function` up to its parameters: a fixed set, never data).
     func run<T: Sendable>(_ operation: StaticString = #function, _ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
@@ -211,31 +218,23 @@ extension SQLiteStore: AreaStore {
 
     public func stage(_ layer: LayerImport) async throws -> LayerVersionInfo {
         let rows = try layer.rows()
-        let zone = timeZone
         // A layer that must exist or be new is never refused as existing.
-        return try await run { db in try db.transaction { try SQLiteWrites(db: db, zone: zone).stage(layer, rows: rows, onlyIfNew: false)! } }
+        return try await write { try $0.stage(layer, rows: rows, onlyIfNew: false)! }
     }
 
     public func importNewLayer(_ layer: LayerImport) async throws -> LayerVersionInfo? {
         let rows = try layer.rows()
-        let zone = timeZone
-        return try await run { db in try db.transaction { try SQLiteWrites(db: db, zone: zone).importNewLayer(layer, rows: rows) } }
+        return try await write { try $0.importNewLayer(layer, rows: rows) }
     }
 
     public func importAndPublish(_ layer: LayerImport, resolve: AreaResolver?) async throws -> (info: LayerVersionInfo, moved: Int) {
         let rows = try layer.rows()
-        let zone = timeZone
-        return try await run { db in
-            try db.transaction { try SQLiteWrites(db: db, zone: zone).importAndPublish(layer, rows: rows, resolve: resolve) }
-        }
+        return try await write { try $0.importAndPublish(layer, rows: rows, resolve: resolve) }
     }
 
     @discardableResult
     public func publish(layer: String, version: Int, resolve: AreaResolver?) async throws -> Int {
-        let zone = timeZone
-        return try await run { db in
-            try db.transaction { try SQLiteWrites(db: db, zone: zone).publishStored(layer: layer, version: version, resolve: resolve) }
-        }
+        try await write { try $0.publishStored(layer: layer, version: version, resolve: resolve) }
     }
 
     /// Moves the data version on inside the caller's transaction: every cache and ETag keyed by
