@@ -155,38 +155,19 @@ extension PostgresStore: CounterStore {
         return table
     }
 
-    /// The cells where the stored counters and a recount disagree.
-    static func differences(zone: TimeZone, _ db: PostgresConnection) throws -> (wrong: [CounterDifference], recounted: CounterTable) {
-        let recounted = try recountedCounters(zone: zone, db)
-        let wrong = try storedCounters(db).differences(from: recounted).map { CounterDifference(key: $0.key, stored: $0.mine, recomputed: $0.theirs) }
-        return (wrong, recounted)
-    }
-
     public func checkCounters() async throws -> [CounterDifference] {
         let zone = timeZone
         // Counters and reports from one snapshot: a commit in between would show as a difference.
         return try await pool.transaction("check counters", begin: Self.beginReadingCounters(readOnly: false)) { db in
-            try Self.differences(zone: zone, db).wrong
+            try PostgresWrites(db: db, zone: zone).counterDifferences().wrong
         }
     }
 
     @discardableResult
     public func rebuildCounters() async throws -> Int {
-        let zone = timeZone, upsertLimit = rebuildUpsertLimit
+        let zone = timeZone, limit = rebuildUpsertLimit
         return try await pool.writeTransaction("rebuild counters") { db in
-            let (wrong, recounted) = try Self.differences(zone: zone, db)
-            guard !wrong.isEmpty else { return 0 }
-            // The wrong cells set to their recount, stamped with the bumped version, which is
-            // recorded as the last rebuild: live views older than it are computed again whole.
-            try Self.bumpDataVersion(db)
-            if wrong.count <= upsertLimit {
-                // A repair of a few cells writes those cells (zero included), in one statement.
-                try Self.writeCells(wrong.map { (key: $0.key, change: $0.recomputed) }, adding: false, db)
-            } else {
-                try Self.replaceCounters(with: recounted, db)
-            }
-            try db.execute("UPDATE meta SET value = \(Self.currentVersionSQL) WHERE key = 'counters_rebuilt'")
-            return wrong.count
+            try PostgresWrites(db: db, zone: zone, rebuildUpsertLimit: limit).rebuildCounters()
         }
     }
 
@@ -222,5 +203,24 @@ extension PostgresStore: CounterStore {
             ALTER INDEX counters_rebuilt_pkey RENAME TO counters_pkey;
             ALTER INDEX counters_rebuilt_changed RENAME TO counters_changed
             """)
+    }
+}
+
+extension PostgresWrites: CounterWrites {
+    func storedCounters() throws -> CounterTable { try PostgresStore.storedCounters(db) }
+
+    func recountedCounters() throws -> CounterTable { try PostgresStore.recountedCounters(zone: zone, db) }
+
+    func repair(_ wrong: [CounterDifference], recounted: CounterTable) throws {
+        if wrong.count <= rebuildUpsertLimit {
+            // A repair of a few cells writes those cells (zero included), in one statement.
+            try PostgresStore.writeCells(wrong.map { (key: $0.key, change: $0.recomputed) }, adding: false, db)
+        } else {
+            try PostgresStore.replaceCounters(with: recounted, db)
+        }
+    }
+
+    func markRebuilt() throws {
+        try db.execute("UPDATE meta SET value = \(PostgresStore.currentVersionSQL) WHERE key = 'counters_rebuilt'")
     }
 }

@@ -9,6 +9,8 @@ import Storage
 struct PostgresWrites: ReportWrites {
     let db: PostgresConnection
     let zone: TimeZone
+    /// Up to how many wrong cells a counter repair writes one by one rather than replacing the table.
+    var rebuildUpsertLimit = 20_000
 
     func report(id: String) throws -> ReportRecord? { try PostgresStore.loadReport(id: id, db) }
 

@@ -17,7 +17,7 @@ extension SQLiteStore: CounterStore {
 
     /// Adds `cells` to the stored counts (`adding`) or sets the counts to them, stamping each
     /// cell with the current data version.
-    private static func upsertCounters(_ cells: [(CounterKey, Int)], adding: Bool, _ db: SQLiteConnection) throws {
+    static func upsertCounters(_ cells: [(CounterKey, Int)], adding: Bool, _ db: SQLiteConnection) throws {
         let upsert = try db.cached("""
             INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n, data_version)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT value FROM meta WHERE key = 'data_version'))
@@ -118,33 +118,12 @@ extension SQLiteStore: CounterStore {
 
     public func checkCounters() async throws -> [CounterDifference] {
         let zone = timeZone
-        return try await run { db in
-            let stored = try Self.storedCounters(db)
-            let recomputed = try Self.recomputedCounters(zone: zone, db)
-            return stored.differences(from: recomputed).map { CounterDifference(key: $0.key, stored: $0.mine, recomputed: $0.theirs) }
-        }
+        return try await run { db in try SQLiteWrites(db: db, zone: zone).counterDifferences().wrong }
     }
 
     @discardableResult
     public func rebuildCounters() async throws -> Int {
-        let zone = timeZone
-        return try await run { db in
-            try db.transaction { try Self.rebuildCounters(zone: zone, db) }
-        }
-    }
-
-    /// Sets every wrong cell to its recount (zero included) after bumping the data version,
-    /// which stamps them and is recorded as the last rebuild, as on PostgreSQL: live views older
-    /// than it are computed again whole.
-    static func rebuildCounters(zone: TimeZone, _ db: SQLiteConnection) throws -> Int {
-        let stored = try storedCounters(db)
-        let recomputed = try recomputedCounters(zone: zone, db)
-        let wrong = stored.differences(from: recomputed)
-        guard !wrong.isEmpty else { return 0 }
-        try SQLiteStore.bumpDataVersion(db)
-        try upsertCounters(wrong.map { ($0.key, $0.theirs) }, adding: false, db)
-        try db.execute("UPDATE meta SET value = (SELECT value FROM meta WHERE key = 'data_version') WHERE key = 'counters_rebuilt'")
-        return wrong.count
+        try await write { try $0.rebuildCounters() }
     }
 
     /// Fills the empty counters of schema 8 (before cells had a data version) from the reports.
@@ -165,5 +144,19 @@ extension SQLiteStore: CounterStore {
         }
         let update = try db.prepare("UPDATE reports SET group_key = ? WHERE id = ?")
         for (id, group) in updates { try update.bind(.text(group), .text(id)).run() }
+    }
+}
+
+extension SQLiteWrites: CounterWrites {
+    func storedCounters() throws -> CounterTable { try SQLiteStore.storedCounters(db) }
+
+    func recountedCounters() throws -> CounterTable { try SQLiteStore.recomputedCounters(zone: zone, db) }
+
+    func repair(_ wrong: [CounterDifference], recounted: CounterTable) throws {
+        try SQLiteStore.upsertCounters(wrong.map { ($0.key, $0.recomputed) }, adding: false, db)
+    }
+
+    func markRebuilt() throws {
+        try db.execute("UPDATE meta SET value = (SELECT value FROM meta WHERE key = 'data_version') WHERE key = 'counters_rebuilt'")
     }
 }
