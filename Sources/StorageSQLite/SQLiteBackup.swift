@@ -7,7 +7,7 @@ import Storage
 ///
 /// The copy is the whole database: reports, audit trail, counters, publications, accounts, and
 /// the attachments table, which lists every attachment file with its SHA-256 (the files
-/// themselves stay in the attachments folder; see docs/operations.md). The installation's key
+/// themselves stay in the attachments folder; see docs/backup.md). The installation's key
 /// file is not in it: it never changes, so it is copied once, and a backup without it does not
 /// hand out the keys.
 public enum SQLiteBackup {

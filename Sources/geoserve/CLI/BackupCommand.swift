@@ -13,7 +13,7 @@ struct BackupCommand: AsyncParsableCommand {
             The copy is a snapshot of one moment: every report acknowledged before it started is in \
             it, and intake goes on meanwhile. It holds the attachments table (every file with its \
             SHA-256), not the files themselves, and not the installation's key file: copy the \
-            attachments folder and, once, the key file beside it (docs/operations.md).
+            attachments folder and, once, the key file beside it (docs/backup.md).
             """
     )
 

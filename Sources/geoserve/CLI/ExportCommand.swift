@@ -45,20 +45,16 @@ struct ExportAreaStatsCommand: AsyncParsableCommand {
         let publications = try await PublicationBook.loaded(from: db)
         let export = AreaStatsExport(publications: publications, audit: db, policy: try publication.policy(), timeZone: try store.timeZone())
         let parameters = AreaStatsExport.Parameters(layer: layer, from: from, to: to, bucket: bucket, kind: kind)
-        do {
-            let (table, provenance) = try await export.run(parameters, areaIDs: areas.map(\.id), denominators: StatisticsService.denominators(areas),
-                                                           layerVersion: version, actor: "cli")
-            if let out {
-                try Data(table.csv().utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-                try encoder.encode(provenance).write(to: URL(fileURLWithPath: out + ".provenance.json"), options: .atomic)
-                printError("wrote \(table.rows.count) rows to \(out) (threshold \(provenance.threshold), publication \(provenance.publication.map(String.init) ?? "none"))")
-            } else {
-                print(table.csv(), terminator: "")
-            }
-        } catch let e as APIError {
-            throw ValidationError(e.message)
+        let (table, provenance) = try await export.run(parameters, areaIDs: areas.map(\.id), denominators: StatisticsService.denominators(areas),
+                                                       layerVersion: version, actor: "cli")
+        if let out {
+            try Data(table.csv().utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            try encoder.encode(provenance).write(to: URL(fileURLWithPath: out + ".provenance.json"), options: .atomic)
+            printError("wrote \(table.rows.count) rows to \(out) (threshold \(provenance.threshold), publication \(provenance.publication.map(String.init) ?? "none"))")
+        } else {
+            print(table.csv(), terminator: "")
         }
     }
 }

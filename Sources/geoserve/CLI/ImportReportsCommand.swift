@@ -45,7 +45,7 @@ struct ImportReportsCommand: AsyncParsableCommand {
                 records.append(ReportRecord(id: e.id ?? TimeOrderedID.make(), kind: e.kind, status: e.status, version: 1, reporterID: nil,
                                             submittedAt: e.submittedAt, updatedAt: e.submittedAt, occurredOn: e.occurredOn, payload: e.payload,
                                             lon: placed.lon, lat: placed.lat, areas: placed.areas, verifiedOn: e.verifiedOn, group: e.group))
-            } catch let error as APIError {
+            } catch {
                 problems.append(.init(place: e.place, message: error.message))
             }
             progress.update(n + 1, read.entries.count)

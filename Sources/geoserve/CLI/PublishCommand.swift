@@ -37,11 +37,7 @@ struct PublishCommand: AsyncParsableCommand {
             return d
         }
         let publisher = Publisher(store: db, policy: try publication.policy(), timeZone: try store.timeZone(), days: try publication.schedule().days)
-        do {
-            guard let made = try await publisher.publish(day: parsedDay) else { return }
-            printError("publication \(made.id) dated \(made.day.iso): \(made.blocks) blocks released")
-        } catch let e as APIError {
-            throw ValidationError(e.message)
-        }
+        guard let made = try await publisher.publish(day: parsedDay) else { return }
+        printError("publication \(made.id) dated \(made.day.iso): \(made.blocks) blocks released")
     }
 }

@@ -64,26 +64,3 @@ struct ReportStatusView: ResponseEncodable, Codable {
         areas = r.areas
     }
 }
-
-extension ReportChangeError {
-    /// The API's answer to a refused change.
-    var apiError: APIError {
-        switch self {
-        case .notFound:
-            return .notFound("no such report")
-        case .ownReport:
-            return APIError(status: .forbidden, code: "own_report", message: "a report is reviewed by someone other than its reporter")
-        case .transition(.reasonRequired(let t), _):
-            return .invalid("\(t.rawValue) needs a reason", field: "reason")
-        case .transition(.notAllowed(let t, let from), _):
-            return APIError(status: .conflict, code: "invalid_transition", message: "cannot \(t.rawValue) a report that is \(from.rawValue)",
-                            field: nil, current: from.rawValue)
-        case .notEditable(let status):
-            return APIError(status: .conflict, code: "not_editable", message: "a reporter edits only while the report is pending",
-                            current: status.rawValue)
-        case .staleVersion(let v, let status):
-            return APIError(status: .conflict, code: "stale_version", message: "the report changed (now version \(v), \(status.rawValue)); reload it",
-                            field: "version", current: status.rawValue)
-        }
-    }
-}

@@ -49,19 +49,9 @@ struct ReportsController {
         let record = ReportRecord(id: id, kind: report.kind, status: .pending, version: 1, reporterID: reporterID,
                                   submittedAt: now, updatedAt: now, occurredOn: try report.countedDay(), payload: Data(report.storedJSON),
                                   lon: placed.lon, lat: placed.lat, areas: placed.areas, group: report.breakdownGroup)
-        let outcome: SubmissionOutcome
-        do {
-            let submission = ReportSubmission(record: record, idempotencyKey: key.map(idempotency.digest),
-                                              requestDigest: key == nil ? nil : IdempotencyKeys.requestDigest(body))
-            outcome = try await reports.submit(submission)
-        } catch let e as ResubmissionTooSoon {
-            let day = e.opens.formatted(.iso8601)
-            throw APIError(status: .conflict, code: "too_soon", message: "one COVID self-report per 14 days; the next is possible from \(day)",
-                           nextAllowed: day)
-        } catch is IdempotencyKeyReused {
-            throw APIError(status: .unprocessableContent, code: "idempotency_key_reused",
-                           message: "this Idempotency-Key was used for a different request; send a new key with a new report", field: "Idempotency-Key")
-        }
+        let submission = ReportSubmission(record: record, idempotencyKey: key.map(idempotency.digest),
+                                          requestDigest: key == nil ? nil : IdempotencyKeys.requestDigest(body))
+        let outcome = try await reports.submit(submission)
         let stored = outcome.record
         let submitted = SubmittedReport(id: stored.id, kind: stored.kind, status: stored.status, areas: stored.areas,
                                   receipt: stored.reporterID == nil ? receipts.token(reportID: stored.id) : nil)
@@ -103,11 +93,7 @@ struct ReportsController {
         } else {
             throw APIError.notFound("no such report")
         }
-        do {
-            return ReportStatusView(try await reports.transition(reportID: id, .withdraw, reason: nil, actor: actor, expectedVersion: nil))
-        } catch let e as ReportChangeError {
-            throw e.apiError
-        }
+        return ReportStatusView(try await reports.transition(reportID: id, .withdraw, reason: nil, actor: actor, expectedVersion: nil))
     }
 }
 

@@ -49,8 +49,6 @@ struct RevisionsController {
                 let r = try await revisions.restore(reportID: id, revision: revision, actor: account.id, expectedVersion: nil, keep: keep, permission: permission)
                 await watcher.noteCommit()
                 return ReportView(r)
-            } catch let e as ReportChangeError {
-                throw e.apiError
             } catch StorageError.notFound {
                 throw APIError.notFound("revision \(revision) is not kept")
             }
@@ -81,13 +79,9 @@ struct RevisionsController {
         }
         let placed = try ReportPlacement(layers: catalog.snapshot()).place(report.place)
         let change = ReportEdit(occurredOn: try report.countedDay(), lon: placed.lon, lat: placed.lat, areas: placed.areas, payload: Data(report.storedJSON))
-        do {
-            let r = try await revisions.edit(reportID: id, change, actor: account.id, expectedVersion: body.version, keep: keep, permission: permission)
-            await watcher.noteCommit()
-            return ReportView(r)
-        } catch let e as ReportChangeError {
-            throw e.apiError
-        }
+        let r = try await revisions.edit(reportID: id, change, actor: account.id, expectedVersion: body.version, keep: keep, permission: permission)
+        await watcher.noteCommit()
+        return ReportView(r)
     }
 
     /// `{"report": <whole draft>, "version"?: n}`, read as strictly as a submission: unknown

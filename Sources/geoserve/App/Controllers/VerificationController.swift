@@ -113,15 +113,11 @@ struct VerificationController {
         if let claim = try await verification.claim(reportID: id, now: Date()), claim.holder != context.account!.id {
             throw APIError(status: .conflict, code: "claimed", message: "another verifier is reviewing this report until \(claim.expiresAt)")
         }
-        do {
-            let r = try await reports.transition(reportID: id, body.transition, reason: body.reason, actor: context.account!.id, expectedVersion: body.version)
-            metrics.reportDecided(r, body.transition)
-            try await verification.release(reportID: id, holder: context.account!.id)
-            await watcher.noteCommit()
-            return ReportView(r)
-        } catch let e as ReportChangeError {
-            throw e.apiError
-        }
+        let r = try await reports.transition(reportID: id, body.transition, reason: body.reason, actor: context.account!.id, expectedVersion: body.version)
+        metrics.reportDecided(r, body.transition)
+        try await verification.release(reportID: id, holder: context.account!.id)
+        await watcher.noteCommit()
+        return ReportView(r)
     }
 
     func bulk(_ request: Request, _ context: AppRequestContext) async throws -> BulkResponse {

@@ -14,6 +14,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return error.response
+        } catch let refusal as any Refusal {
+            return APIError(refusal).response
         } catch StorageError.unavailable(let why) {
             // The database is down, restarting or out of connections: a client should come back,
             // and a load balancer should try another process. The reason is logged, not sent.
@@ -45,6 +47,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             let message = error.body ?? (error.status == .notFound ? "no such resource: \(request.uri.path)" : error.status.reasonPhrase)
             return APIError(status: error.status, code: code, message: message).response
         } catch {
+            if let refusal = APIError(storeRefusal: error) { return refusal.response }
             context.logger.error("unhandled error", metadata: ["type": "\(type(of: error))"])
             return APIError(status: .internalServerError, code: "internal", message: "internal error").response
         }

@@ -1,7 +1,6 @@
 import Aggregation
 import DomainKernel
 import Foundation
-import HTTPTypes
 import Storage
 
 /// Makes publications: plans with the disclosure policy inside the store's transaction and
@@ -31,7 +30,7 @@ struct Publisher: Sendable {
         let today = Day.containing(now, in: timeZone)
         let day = day ?? today
         if day > today {
-            throw APIError.badParameter("a publication cannot be dated after today (\(today.iso) in \(timeZone.identifier))", field: "day")
+            throw PublicationRefused.afterToday(today: today, zone: timeZone.identifier)
         }
         let (planner, days) = (planner, days)
         do {
@@ -43,8 +42,7 @@ struct Publisher: Sendable {
         } catch is AlreadyPublished {
             return nil
         } catch PublicationError.dayBeforeLatest(let latest) {
-            throw APIError(status: .conflict, code: "publication_out_of_order",
-                           message: "the latest publication is dated \(latest.iso); a publication cannot be dated before it")
+            throw PublicationRefused.beforeLatest(latest: latest)
         }
     }
 }

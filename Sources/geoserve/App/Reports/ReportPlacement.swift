@@ -1,11 +1,10 @@
 import GeoCore
-import HTTPTypes
 import ReportVerification
 import Storage
 
 /// Places a report in every published area layer: by its location, or — when it names an area —
 /// in that area, and in the other layers by a point inside that area. A location inside no area
-/// of any layer is refused (`422 outside_areas`).
+/// of any layer is refused (`PlacementRefused.outsideAreas`).
 struct ReportPlacement {
     let layers: [String: PublishedLayer]
     /// False for imports: an existing system's records outside today's layers are kept, for a
@@ -13,23 +12,22 @@ struct ReportPlacement {
     var refusesOutside = true
 
     /// The assignments and the exact location to store (nil for a report that names an area).
-    func place(_ place: ReportPlace) throws -> (areas: [AreaAssignment], lon: Double?, lat: Double?) {
+    func place(_ place: ReportPlace) throws(PlacementRefused) -> (areas: [AreaAssignment], lon: Double?, lat: Double?) {
         switch place {
         case .location(let lon, let lat, _):
             let areas = assignments(lon: lon, lat: lat, except: nil)
             // Stored, such a report would be counted nowhere and shown nowhere, while its
             // reporter believed it counted: say so instead. With no area layer, nothing is checked.
             if refusesOutside, areas.isEmpty, layers.values.contains(where: { $0.areaIndex != nil }) {
-                throw APIError(status: .unprocessableContent, code: "outside_areas",
-                               message: "the location lies outside every area this service counts reports in", field: "location")
+                throw PlacementRefused.outsideAreas
             }
             return (areas, lon, lat)
         case .area(let layerName, let areaID):
             guard let layer = layers[layerName], layer.areaIndex != nil else {
-                throw APIError.invalid("no area layer named \(layerName)", field: "area.layer")
+                throw PlacementRefused.noLayer(layerName)
             }
             guard let point = layer.interiorPoint(of: areaID) else {
-                throw APIError.invalid("layer \(layerName) has no area \(areaID)", field: "area.id")
+                throw PlacementRefused.noArea(layer: layerName, id: areaID)
             }
             let named = AreaAssignment(layer: layerName, layerVersion: layer.info.version, areaID: areaID)
             return ([named] + assignments(lon: point.lon, lat: point.lat, except: layerName), nil, nil)

@@ -55,13 +55,13 @@ struct AreaStatsExport {
     let timeZone: TimeZone
 
     /// Checks the parameters against the layer; the error names the parameter.
-    static func validate(_ p: Parameters, areaCount: Int) throws {
+    static func validate(_ p: Parameters, areaCount: Int) throws(ParameterRefused) {
         if p.basis != nil { throw StatisticsView.basisRefused }
-        guard p.from <= p.to else { throw APIError.badParameter("from must not be after to", field: "from") }
-        guard p.to.days(since: p.from) <= 366 * 30 else { throw APIError.badParameter("the range may span at most 30 years", field: "to") }
+        guard p.from <= p.to else { throw ParameterRefused("from must not be after to", field: "from") }
+        guard p.to.days(since: p.from) <= 366 * 30 else { throw ParameterRefused("the range may span at most 30 years", field: "to") }
         let buckets = p.bucket.ranges(from: p.from, to: p.to).count
         guard buckets * max(areaCount, 1) <= maxRows else {
-            throw APIError.badParameter("the export would have \(buckets * areaCount) rows (at most \(maxRows)); use a longer bucket or a shorter range", field: "to")
+            throw ParameterRefused("the export would have \(buckets * areaCount) rows (at most \(maxRows)); use a longer bucket or a shorter range", field: "to")
         }
     }
 

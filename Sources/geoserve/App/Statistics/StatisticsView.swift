@@ -19,6 +19,6 @@ struct StatisticsView: Sendable {
     static let defaultPublicKind = ReportKind.covid
 
     /// The answer to `basis` outside the live view: published numbers have one basis.
-    static let basisRefused = APIError.badParameter(
+    static let basisRefused = ParameterRefused(
         "published numbers count reports on the day a publication released them; basis is for verifiers' live view", field: "basis")
 }

@@ -1,0 +1,39 @@
+/// Why a report cannot be placed in the published areas.
+enum PlacementRefused: Refusal, Equatable {
+    /// The location lies in no area of any area layer.
+    case outsideAreas
+    /// The report names an area layer the service does not have.
+    case noLayer(String)
+    /// The report names an area its layer does not have.
+    case noArea(layer: String, id: String)
+    /// A validated report without a date it is counted on (validation writes one; this is for
+    /// the impossible rest, not a crash).
+    case unreadableDate(field: String)
+
+    var kind: RefusalKind { .invalid }
+
+    var code: String {
+        switch self {
+        case .outsideAreas: "outside_areas"
+        case .noLayer, .noArea, .unreadableDate: "invalid"
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .outsideAreas: "the location lies outside every area this service counts reports in"
+        case .noLayer(let layer): "no area layer named \(layer)"
+        case .noArea(let layer, let id): "layer \(layer) has no area \(id)"
+        case .unreadableDate: "the report's date cannot be read"
+        }
+    }
+
+    var field: String? {
+        switch self {
+        case .outsideAreas: "location"
+        case .noLayer: "area.layer"
+        case .noArea: "area.id"
+        case .unreadableDate(let field): field
+        }
+    }
+}
