@@ -136,7 +136,7 @@ def gdal(url, folder):
                f"the GeoPackage has {count}")
 
 
-# Families an operator's dashboards and alerts rely on (docs/operations.md, "Deployment").
+# Families an operator's dashboards and alerts rely on (docs/runbooks.md, "Metrics and alerts").
 METRIC_FAMILIES = [
     "geoserve_http_requests", "geoserve_http_request_duration_seconds", "geoserve_http_requests_in_flight",
     "geoserve_intake_batch_size", "geoserve_intake_commit_seconds", "geoserve_store_call_seconds",

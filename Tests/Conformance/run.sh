@@ -4,7 +4,10 @@
 #     (status codes, content types, schemas, 405 for undeclared methods, valid input accepted,
 #     invalid input refused), anonymously and with an admin token;
 #   - GDAL's OGC API - Features driver (what QGIS uses) reads every collection;
-#   - prometheus_client's parser reads /metrics, whose counters move with requests.
+#   - prometheus_client's parser reads /metrics, whose counters move with requests;
+#   - Tests/Docs/check_docs.py holds the documentation to this server and binary: every route of
+#     /openapi.json in docs/api.md, every option of every command in docs/configuration.md, no
+#     page of docs/ over 400 lines, every relative link and anchor resolving.
 #
 # Usage: Tests/Conformance/run.sh PATH_TO_GEOSERVE_BINARY
 # Last line: "conformance: N passed, M failed"; exits non-zero when any check failed.
@@ -93,6 +96,16 @@ done
 read -r TOKEN ADMIN_ID < <("$PY" "$HERE/conformance.py" login "$URL" admin@conformance.example "$PASSWORD")
 read -r _ SPARE_ID < <("$PY" "$HERE/conformance.py" login "$URL" spare@conformance.example "$PASSWORD")
 [ -n "${TOKEN:-}" ] && [ -n "${SPARE_ID:-}" ] || give_up "log in as admin"
+
+# --- the documentation ---------------------------------------------------------------------------
+# First, as it takes a second: standard-library python3 against the live server and the binary.
+echo "== docs"
+alive docs
+docs_output=$(python3 "$HERE/../Docs/check_docs.py" "$URL" "$BIN" 2>&1); docs_status=$?
+count <<<"$docs_output"
+if [ "$docs_status" -ne 0 ] && ! grep -q '^FAIL ' <<<"$docs_output"; then
+  count <<<"FAIL docs: Tests/Docs/check_docs.py exited with status $docs_status"
+fi
 
 # --- schemathesis ---------------------------------------------------------------------------------
 schemathesis() {  # LABEL [extra flags]; runs in $WORK so its caches stay out of the repository
