@@ -37,26 +37,30 @@ let package = Package(
         // The processor's prefetch hint, for the assignment of points sorted by grid cell.
         .systemLibrary(name: "CPrefetch"),
 
-        .target(name: "GeoCore", dependencies: ["CGEOS", "CPrefetch"], swiftSettings: strict),
-        // The domain's shared values (days, report kinds and statuses, area references): strings
-        // exist only at the SQL and JSON edges.
+        // General utilities with no domain in them: the JSON parser and writer, a byte-bounded LRU,
+        // encodings, digests, mapped files.
+        .target(name: "Support", swiftSettings: strict),
+        // The domain's shared values (days, report kinds and statuses, area references, positions):
+        // strings exist only at the SQL and JSON edges.
         .target(name: "DomainKernel", swiftSettings: strict),
-        .target(name: "ReportVerification", dependencies: ["DomainKernel", "GeoCore"], swiftSettings: strict),
+        // Geometry: GeoJSON, validation with GEOS, the area index. Every GEOS handle stays inside.
+        .target(name: "GeoCore", dependencies: ["DomainKernel", "Support", "CGEOS", "CPrefetch"], swiftSettings: strict),
+        .target(name: "ReportVerification", dependencies: ["DomainKernel", "Support"], swiftSettings: strict),
         .target(name: "Aggregation", dependencies: ["DomainKernel"], swiftSettings: strict),
-        .target(name: "MapTiles", dependencies: ["GeoCore", "CCairo", "CZlib"], swiftSettings: strict),
+        .target(name: "MapTiles", dependencies: ["GeoCore", "DomainKernel", "Support", "CCairo", "CZlib"], swiftSettings: strict),
         // The store's protocols and the backend-neutral logic; each backend only runs its SQL.
         .target(
             name: "Storage",
-            dependencies: ["DomainKernel", "GeoCore", "ReportVerification", "Aggregation", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["DomainKernel", "Support", "GeoCore", "ReportVerification", "Aggregation", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
-        .target(name: "StorageSQLite", dependencies: ["Storage", "DomainKernel", "GeoCore", "ReportVerification", "Aggregation", "CSQLite"], swiftSettings: strict),
+        .target(name: "StorageSQLite", dependencies: ["Storage", "DomainKernel", "Support", "GeoCore", "ReportVerification", "Aggregation", "CSQLite"], swiftSettings: strict),
         // Several processes on one PostgreSQL, through libpq on threads of the store's own.
-        .target(name: "StoragePostgres", dependencies: ["Storage", "DomainKernel", "GeoCore", "ReportVerification", "Aggregation", "CLibPQ"], swiftSettings: strict),
+        .target(name: "StoragePostgres", dependencies: ["Storage", "DomainKernel", "Support", "GeoCore", "ReportVerification", "Aggregation", "CLibPQ"], swiftSettings: strict),
         .executableTarget(
             name: "geoserve",
             dependencies: [
-                "DomainKernel", "GeoCore", "Storage", "StorageSQLite", "StoragePostgres", "ReportVerification", "Aggregation", "MapTiles", "CMalloc",
+                "DomainKernel", "Support", "GeoCore", "Storage", "StorageSQLite", "StoragePostgres", "ReportVerification", "Aggregation", "MapTiles", "CMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -78,15 +82,16 @@ let package = Package(
         ),
 
         .testTarget(name: "DomainKernelTests", dependencies: ["DomainKernel"], swiftSettings: strict),
-        .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "CGEOS"], swiftSettings: strict),
-        .testTarget(name: "ReportVerificationTests", dependencies: ["ReportVerification", "DomainKernel"], swiftSettings: strict),
+        .testTarget(name: "SupportTests", dependencies: ["Support"], swiftSettings: strict),
+        .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "DomainKernel", "Support", "CGEOS"], swiftSettings: strict),
+        .testTarget(name: "ReportVerificationTests", dependencies: ["ReportVerification", "DomainKernel", "Support"], swiftSettings: strict),
         .testTarget(name: "AggregationTests", dependencies: ["Aggregation", "DomainKernel"], swiftSettings: strict),
-        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "GeoCore", "CZlib", "CCairo"], swiftSettings: strict),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "StoragePostgres", "DomainKernel", "GeoCore", "ReportVerification", "Aggregation"], swiftSettings: strict),
+        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "GeoCore", "DomainKernel", "Support", "CZlib", "CCairo"], swiftSettings: strict),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "StoragePostgres", "DomainKernel", "Support", "GeoCore", "ReportVerification", "Aggregation"], swiftSettings: strict),
         .testTarget(
             name: "GeoserveTests",
             dependencies: [
-                "geoserve", "DomainKernel", "GeoCore", "Storage", "StorageSQLite", "StoragePostgres", "Aggregation", "MapTiles", "ReportVerification",
+                "geoserve", "DomainKernel", "Support", "GeoCore", "Storage", "StorageSQLite", "StoragePostgres", "Aggregation", "MapTiles", "ReportVerification",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,5 @@
 import DomainKernel
 import Foundation
-import GeoCore
 import Storage
 
 extension PostgresStore: AreaStore {

@@ -1,7 +1,6 @@
 import Dispatch
 import DomainKernel
 import Foundation
-import GeoCore
 import Storage
 import Synchronization
 

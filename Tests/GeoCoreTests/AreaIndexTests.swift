@@ -1,6 +1,8 @@
+import DomainKernel
 import Foundation
-import Testing
 @testable import GeoCore
+import Support
+import Testing
 
 @Suite("AreaIndex")
 struct AreaIndexTests {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import GeoCore
+import Support
+import Testing
 
 @Suite("Layer files read a feature at a time")
 struct LayerStreamTests {

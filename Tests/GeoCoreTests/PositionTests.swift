@@ -1,5 +1,6 @@
-import Testing
+import DomainKernel
 @testable import GeoCore
+import Testing
 
 @Suite("Positions")
 struct PositionTests {

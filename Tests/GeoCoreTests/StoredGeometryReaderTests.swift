@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import GeoCore
+import Support
+import Testing
 
 @Suite("Reading stored geometries")
 struct StoredGeometryReaderTests {

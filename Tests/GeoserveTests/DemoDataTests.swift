@@ -1,5 +1,7 @@
-import Foundation
 import GeoCore
+import DomainKernel
+import Foundation
+import Support
 import Testing
 
 @Suite("demo campus")

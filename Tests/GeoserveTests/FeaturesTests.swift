@@ -1,9 +1,10 @@
+import GeoCore
+import DomainKernel
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Testing
-import GeoCore
 import Storage
+import Testing
 @testable import geoserve
 
 extension TestClientProtocol {

@@ -1,5 +1,6 @@
-import Foundation
 import GeoCore
+import DomainKernel
+import Foundation
 import Logging
 import Storage
 import Testing

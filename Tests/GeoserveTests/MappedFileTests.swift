@@ -1,5 +1,6 @@
-import Foundation
 import GeoCore
+import Foundation
+import Support
 import Testing
 @testable import geoserve
 

@@ -1,6 +1,8 @@
-import Foundation
 import GeoCore
+import DomainKernel
+import Foundation
 import Storage
+import Support
 import Testing
 @testable import geoserve
 

@@ -1,8 +1,8 @@
+import GeoCore
 import Aggregation
 import ArgumentParser
 import DomainKernel
 import Foundation
-import GeoCore
 import Hummingbird
 import HummingbirdTesting
 import MapTiles

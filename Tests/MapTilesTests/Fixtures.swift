@@ -1,5 +1,6 @@
-import Foundation
 import GeoCore
+import DomainKernel
+import Foundation
 import MapTiles
 
 /// Small synthetic layers with known geometry.

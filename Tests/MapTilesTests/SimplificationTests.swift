@@ -1,5 +1,6 @@
-import Foundation
 import GeoCore
+import DomainKernel
+import Foundation
 @testable import MapTiles
 import Testing
 

@@ -1,5 +1,5 @@
-import Foundation
 import GeoCore
+import Foundation
 @testable import MapTiles
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
-import GeoCore
-import Testing
 import ReportVerification
+import Support
+import Testing
 
 @Suite("reading drafts from request bodies")
 struct DraftReadingTests {

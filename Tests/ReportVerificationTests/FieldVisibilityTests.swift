@@ -1,7 +1,7 @@
 import DomainKernel
 import Foundation
-import GeoCore
 import ReportVerification
+import Support
 import Testing
 
 @Suite("field visibility")

@@ -1,5 +1,6 @@
 import Foundation
 import ReportVerification
+import Support
 
 /// Shared inputs: a fixed present, the campus zone, and one valid draft of each kind.
 enum Fixtures {

@@ -1,7 +1,8 @@
 import DomainKernel
 import Foundation
-import Testing
 @testable import ReportVerification
+import Support
+import Testing
 
 @Suite("RFC 3339 fast path")
 struct RFC3339Tests {

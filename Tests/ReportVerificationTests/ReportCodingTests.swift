@@ -1,6 +1,7 @@
 import DomainKernel
 import Foundation
 import ReportVerification
+import Support
 import Testing
 
 @Suite("report coding")

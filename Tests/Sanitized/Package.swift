@@ -1,5 +1,5 @@
 // swift-tools-version:6.1
-// GeoCore and its tests alone, for the AddressSanitizer run of `./dev.sh test`: GeoCore owns every
+// GeoCore (with the two small modules it stands on) and its tests alone, for the AddressSanitizer run of `./dev.sh test`: GeoCore owns every
 // GEOS handle, so its C interop is checked for memory errors and leaks. A package of its own, so
 // the sanitizer build compiles GeoCore and nothing else (not the server's dependencies).
 import PackageDescription
@@ -9,8 +9,11 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CPrefetch"),
-        .target(name: "GeoCore", dependencies: ["CGEOS", "CPrefetch"], swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]),
-        .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "CGEOS"],
+        .target(name: "Support", swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]),
+        .target(name: "DomainKernel", swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]),
+        .target(name: "GeoCore", dependencies: ["DomainKernel", "Support", "CGEOS", "CPrefetch"],
+                swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]),
+        .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore", "DomainKernel", "Support", "CGEOS"],
                     swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,8 +1,10 @@
-import Foundation
 import GeoCore
-import Testing
+import DomainKernel
+import Foundation
 import Storage
+import Support
 import Synchronization
+import Testing
 
 func area(_ id: String, _ x: Double, name: String? = nil, capacity: Double? = nil) -> StoredArea {
     let ring = [(x, 0.0), (x + 1, 0), (x + 1, 1), (x, 1), (x, 0)].map { try! Position(lon: $0.0, lat: $0.1) }

@@ -1,6 +1,6 @@
 import Foundation
-import GeoCore
 import Storage
+import Support
 import Testing
 
 @Suite("Reading stored area properties")

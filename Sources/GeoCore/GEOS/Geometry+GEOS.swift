@@ -1,4 +1,5 @@
 import CGEOS
+import DomainKernel
 
 extension GEOSContext {
     /// Makes a GEOS geometry from a GeoJSON geometry value.

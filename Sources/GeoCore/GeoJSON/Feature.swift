@@ -1,3 +1,5 @@
+import Support
+
 /// A feature identifier: RFC 7946 allows a string or a number.
 public enum FeatureID: Hashable, Sendable, CustomStringConvertible {
     case string(String)

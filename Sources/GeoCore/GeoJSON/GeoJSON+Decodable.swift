@@ -1,4 +1,6 @@
+import DomainKernel
 import Foundation
+import Support
 
 /// Options that shape strict GeoJSON reading, passed to the decoder through `userInfo`.
 struct GeoJSONDecodingOptions: Sendable {

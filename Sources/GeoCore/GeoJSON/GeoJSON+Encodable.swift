@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 
 /// Writing options, passed to the encoder through `userInfo`.

@@ -1,3 +1,5 @@
+import DomainKernel
+
 extension GeoJSONWriter {
     /// A geometry as GeoJSON: byte for byte what `data(_:)` writes through `JSONEncoder`, in a
     /// tenth of the time for the types the store and the items pages hold (points, polygons,

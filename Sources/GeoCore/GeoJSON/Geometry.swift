@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// A polygon: one exterior ring followed by zero or more holes.
 ///
 /// Rings are closed (first position equals last) and have at least four positions; the

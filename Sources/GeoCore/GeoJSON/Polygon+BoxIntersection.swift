@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// Exact "does this polygon share a point with a box" for OGC `bbox` filters.
 ///
 /// A box filter must keep a feature whose geometry meets the box, not merely one whose

@@ -1,3 +1,6 @@
+import DomainKernel
+import Support
+
 /// Reads the geometries the store wrote back: `Point`, `Polygon` and `MultiPolygon` objects of
 /// `type` and `coordinates` alone, as `GeoJSONWriter` writes them, in one pass over the bytes.
 ///

@@ -1,6 +1,8 @@
 import CPrefetch
 import Dispatch
+import DomainKernel
 import Foundation
+import Support
 
 /// Counts of points per area after a batch assignment.
 public struct AssignmentCounts: Equatable, Sendable {

@@ -1,3 +1,5 @@
+import Support
+
 /// The three tables of an `AreaGrid` in memory this object owns: allocated by a build, or a
 /// read-only mapping of an index file (`AreaIndexFile`).
 ///

@@ -1,3 +1,5 @@
+import DomainKernel
+
 extension IndexedArea {
     /// A point inside each area (`GEOSPointOnSurface_r`), by position; nil for an area GEOS finds
     /// none for. One GEOS context serves the whole list, so callers never hold GEOS themselves.

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// An area as the index holds it: its id and its GEOS-validated polygonal geometry.
 public struct IndexedArea: Hashable, Sendable {
     /// The area's id, unique in its layer.

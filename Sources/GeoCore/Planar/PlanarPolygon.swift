@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// A polygon in a projected plane (for example the Web Mercator unit square), held as flat
 /// `x, y` pairs per ring.
 ///

@@ -1,3 +1,5 @@
+import Support
+
 /// How large one area and one layer may be. An import is the operator's, but a polygon of a
 /// million vertices or a five-megabyte name property made uncached high-zoom tiles take 16 s and
 /// grew the process by a gigabyte; limits refuse such features one by one, with the importer's

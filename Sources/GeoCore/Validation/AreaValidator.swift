@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 
 /// What the validator found wrong with one feature and what it did about it.

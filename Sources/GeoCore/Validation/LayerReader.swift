@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// A feature accepted into a layer: its id, display name, public properties and valid geometry.
 public struct LayerFeature: Hashable, Sendable {

@@ -1,3 +1,5 @@
+import DomainKernel
+
 /// One feature's outcome in a layer import.
 public struct FeatureReport: Hashable, Sendable {
     /// Position of the feature in the input (0-based).

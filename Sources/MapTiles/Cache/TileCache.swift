@@ -1,4 +1,4 @@
-import GeoCore
+import Support
 import Synchronization
 
 /// An in-memory least-recently-used cache of encoded tiles, bounded in bytes.

@@ -1,4 +1,4 @@
-import GeoCore
+import Support
 import Synchronization
 
 /// The simplified geometry of layer versions per zoom and scale, least recently used evicted

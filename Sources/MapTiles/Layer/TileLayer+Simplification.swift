@@ -1,6 +1,6 @@
+import GeoCore
 import Dispatch
 import Foundation
-import GeoCore
 import Synchronization
 
 extension TileLayer {

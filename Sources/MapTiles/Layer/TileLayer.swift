@@ -1,4 +1,5 @@
 import GeoCore
+import DomainKernel
 import Synchronization
 
 /// One version of an area layer prepared for tiles: every area projected to unit Mercator

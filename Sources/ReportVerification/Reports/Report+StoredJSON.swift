@@ -1,5 +1,5 @@
 import DomainKernel
-import GeoCore
+import Support
 
 extension Report {
     /// The report as stored: the JSON its `Codable` conformance reads back, keys sorted, written

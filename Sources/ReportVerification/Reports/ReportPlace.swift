@@ -1,4 +1,4 @@
-import GeoCore
+import DomainKernel
 
 /// Where a report happened: a measured location, or an area picked from a layer (the COVID
 /// form's residence-hall menu). Exactly one of the two, which an enum makes unrepresentable

@@ -1,4 +1,4 @@
-import GeoCore
+import DomainKernel
 
 extension DraftValidator {
     /// Where the report happened: a location or an area reference, exactly one.

@@ -1,4 +1,4 @@
-import GeoCore
+import Support
 
 extension ReportDraft {
     /// Why a request body is not a draft. A member the draft does not know is refused (a

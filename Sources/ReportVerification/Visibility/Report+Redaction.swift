@@ -1,5 +1,5 @@
 import DomainKernel
-import GeoCore
+import Support
 
 extension Report {
     /// The report's stored fields that an audience may see, as JSON values, for any serializer

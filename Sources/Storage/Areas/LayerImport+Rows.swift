@@ -1,4 +1,5 @@
 import GeoCore
+import Support
 
 extension LayerImport {
     /// One area as stored: public properties and geometry as GeoJSON text.

@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 import ReportVerification
 

@@ -1,6 +1,7 @@
+import GeoCore
 import Dispatch
 import Foundation
-import GeoCore
+import Support
 import Synchronization
 
 /// One feature of a layer as stored: id, display name, public properties and geometry.

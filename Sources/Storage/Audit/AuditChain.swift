@@ -1,8 +1,8 @@
 import Crypto
 import DomainKernel
 import Foundation
-import GeoCore
 import ReportVerification
+import Support
 
 /// The hash chain of the audit trail: each entry's hash covers the previous entry's hash and the
 /// entry's fields, so changing or removing any entry changes every later hash.

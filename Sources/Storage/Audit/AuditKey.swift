@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import GeoCore
+import Support
 
 /// The key the audit chain is kept with, and from which sequence on it was.
 ///

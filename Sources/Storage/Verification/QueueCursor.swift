@@ -1,5 +1,6 @@
+import DomainKernel
 import Foundation
-import GeoCore
+import Support
 
 /// Position in the verification queue: status rank, submission time (stored text), id. Encoded
 /// so clients treat it as opaque.

@@ -1,6 +1,6 @@
+import GeoCore
 import Aggregation
 import Foundation
-import GeoCore
 import Logging
 import ReportVerification
 import Storage

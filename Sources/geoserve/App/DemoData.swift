@@ -1,5 +1,5 @@
-import Foundation
 import GeoCore
+import Foundation
 import Logging
 import Storage
 

@@ -1,5 +1,7 @@
 import GeoCore
+import DomainKernel
 import Storage
+import Support
 
 /// A published layer version, ready to answer queries. Immutable.
 struct PublishedLayer: Sendable {

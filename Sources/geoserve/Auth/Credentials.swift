@@ -1,8 +1,8 @@
 import Crypto
 import Dispatch
 import Foundation
-import GeoCore
 import HummingbirdBcrypt
+import Support
 
 /// Password hashing and bearer tokens.
 ///

@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
-import GeoCore
 import HTTPTypes
 import Storage
+import Support
 
 /// Failed logins allowed per account and per client address in a window, counted in the store
 /// so that every process sharing it counts the same failures. Checked before bcrypt runs, so a

@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
-import GeoCore
 import HTTPTypes
 import Hummingbird
+import Support
 
 /// Sessions of the pages (the admin console): the same tokens as the API's bearer tokens, carried
 /// in an `HttpOnly`, `SameSite=Strict` cookie so that page scripts never hold them. A request

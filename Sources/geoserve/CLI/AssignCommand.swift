@@ -1,7 +1,7 @@
+import GeoCore
 import Aggregation
 import ArgumentParser
 import Foundation
-import GeoCore
 
 /// Options shared by `assign` and `bench assign`.
 struct AssignmentInputs: ParsableArguments {

@@ -1,7 +1,7 @@
+import GeoCore
 import Aggregation
 import ArgumentParser
 import Foundation
-import GeoCore
 
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import Aggregation
 import ArgumentParser
 import DomainKernel
 import Foundation
+import Support
 
 struct BenchPublicationCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import Aggregation
 import DomainKernel
 import Foundation
+import Support
 
 /// How long an outbreak waits to be seen: on a campus of `areas` halls with `perDay` verified
 /// reports a day spread Zipf-like over them (as `geoserve bench publication`), one hall of middle

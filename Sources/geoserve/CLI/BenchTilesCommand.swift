@@ -1,7 +1,8 @@
+import GeoCore
 import ArgumentParser
 import Foundation
-import GeoCore
 import MapTiles
+import Support
 
 struct BenchTilesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
+import GeoCore
 import ArgumentParser
 import Foundation
-import GeoCore
 import Storage
 
 struct ImportAreasCommand: AsyncParsableCommand {

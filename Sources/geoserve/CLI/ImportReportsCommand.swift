@@ -1,9 +1,10 @@
+import GeoCore
 import ArgumentParser
 import Crypto
 import DomainKernel
 import Foundation
-import GeoCore
 import Storage
+import Support
 
 /// Moves reports in from an earlier system or an export: every row checked, placed in the
 /// published layers and counted, in one transaction with one audit entry.

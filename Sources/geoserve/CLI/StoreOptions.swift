@@ -1,6 +1,6 @@
+import GeoCore
 import ArgumentParser
 import Foundation
-import GeoCore
 import Storage
 
 /// The store options shared by every command that opens the database.

@@ -1,6 +1,7 @@
-import Foundation
 import GeoCore
+import Foundation
 import Storage
+import Support
 
 /// A GeoJSON layer file read, validated and ready to index or store.
 struct AreaFile {

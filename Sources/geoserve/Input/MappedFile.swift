@@ -1,4 +1,6 @@
 import Foundation
+import Support
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

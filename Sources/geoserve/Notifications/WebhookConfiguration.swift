@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import GeoCore
+import Support
 
 /// Where status notifications go and the secret that signs them. Endpoints are named in the
 /// store and the logs by a digest or their host, never by the whole address, which may carry a

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import GeoCore
+import Support
 
 /// The signature header of a notification: `t=<unix seconds>,v1=<hex HMAC-SHA256>` over
 /// `"<t>.<body>"` with the shared secret. The timestamp inside the signed text lets a receiver

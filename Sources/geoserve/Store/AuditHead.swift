@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import GeoCore
+import Support
 
 /// The audit trail's newest entry at some moment, signed with the installation's audit key:
 /// `sequence hash signature` on one line. Kept away from the database, it pins everything up to

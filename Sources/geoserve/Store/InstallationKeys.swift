@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
-import GeoCore
 import Glibc
 import Storage
+import Support
 
 /// The installation's keys, kept in a file outside the database: the receipt key (anonymous
 /// reporters' receipt tokens and idempotency-key digests derive from it) and the audit key (the

@@ -1,4 +1,6 @@
+import DomainKernel
 import Foundation
+import Support
 
 /// An area index's grid and interior points saved to a file and read back by mapping it, so
 /// that a start does not rebuild what the layer version already had: at 300,000 areas the build

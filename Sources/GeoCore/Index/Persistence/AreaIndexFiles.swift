@@ -1,4 +1,6 @@
+import DomainKernel
 import Foundation
+import Support
 
 /// A folder of area index files, one per layer, named after the layer, its version and the key
 /// of its content: a start loads the index a previous start saved instead of building it.

@@ -1,8 +1,8 @@
 import Crypto
 import Dispatch
 import Foundation
-import GeoCore
 import Hummingbird
+import Support
 
 /// Streams an upload to disk: never more than one chunk in memory, the checksum computed on the
 /// way, the format checked on the first bytes, the size limit enforced as bytes arrive. The file

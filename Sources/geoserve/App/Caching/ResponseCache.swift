@@ -1,5 +1,5 @@
-import GeoCore
 import Hummingbird
+import Support
 import Synchronization
 
 /// Encoded response bodies by `VersionedKey`, least recently used evicted first, bounded in bytes.

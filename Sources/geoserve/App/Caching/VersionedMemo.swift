@@ -1,4 +1,4 @@
-import GeoCore
+import Support
 import Synchronization
 
 /// Values computed once per `VersionedKey`, kept least recently used first out within an entry

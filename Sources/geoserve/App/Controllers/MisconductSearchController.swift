@@ -1,6 +1,6 @@
+import GeoCore
 import DomainKernel
 import Foundation
-import GeoCore
 import Hummingbird
 import ReportVerification
 import Storage

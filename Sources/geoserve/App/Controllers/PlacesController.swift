@@ -1,7 +1,8 @@
-import Foundation
 import GeoCore
+import Foundation
 import Hummingbird
 import Storage
+import Support
 
 /// Point queries over the published layers that reveal nothing about reports:
 /// `GET /v1/areas/containing?lon&lat` (the area of every area layer that covers the point) and

@@ -1,9 +1,9 @@
 import DomainKernel
 import Foundation
-import GeoCore
 import Hummingbird
 import ReportVerification
 import Storage
+import Support
 
 /// A report as verifiers and granted viewers see it: the fields its kind's visibility table shows
 /// the audience (every field for verifiers), the exact location, the areas.

@@ -1,9 +1,9 @@
 import DomainKernel
 import Foundation
-import GeoCore
 import Hummingbird
 import ReportVerification
 import Storage
+import Support
 
 /// Edits and revisions: the reporter edits while the report is pending, verifiers at any time;
 /// each edit re-validates the whole report, re-places it, and keeps the previous content as a

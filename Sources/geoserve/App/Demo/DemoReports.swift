@@ -1,5 +1,6 @@
 import DomainKernel
 import Foundation
+import Support
 
 /// Synthetic COVID self-reports for the demo campus, so that a newcomer's dashboard has colour,
 /// a trend and small halls whose reports wait below the threshold. Deterministic for a seed: a few

@@ -1,5 +1,5 @@
-import GeoCore
 import Storage
+import Support
 
 /// A collection's features as a JSON Schema (OGC API – Features Part 5, `application/schema+json`):
 /// the geometry type and every property with its type, the statistics included, so that GIS

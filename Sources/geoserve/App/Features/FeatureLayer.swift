@@ -1,5 +1,6 @@
 import GeoCore
 import Storage
+import Support
 
 /// A published layer's features in paging order, their geometry written as GeoJSON when a page
 /// asks for it.

@@ -1,4 +1,4 @@
-import GeoCore
+import Support
 
 /// One page of an items request: which features, and whether pages lie before and after it.
 struct FeaturePage {

@@ -1,6 +1,7 @@
-import Aggregation
 import GeoCore
+import Aggregation
 import Storage
+import Support
 
 /// The HTML form of the OGC resources, for people who open the API in a browser: plain tables
 /// with the same numbers and links as the JSON.

@@ -1,7 +1,7 @@
+import GeoCore
 import Aggregation
 import DomainKernel
 import Foundation
-import GeoCore
 import Hummingbird
 
 /// The query of an items request, parsed the OGC way from `QueryParameters`: every parameter

@@ -1,5 +1,5 @@
-import Storage
 import GeoCore
+import Storage
 
 /// The fixed documents of OGC API – Features Part 1: landing page, conformance, collections.
 enum OGCDocuments {

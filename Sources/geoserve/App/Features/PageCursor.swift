@@ -1,5 +1,5 @@
 import Foundation
-import GeoCore
+import Support
 
 /// A page boundary: after a feature (next page) or before one (previous page), by area id, so
 /// pages do not drift when areas are added or removed between requests.

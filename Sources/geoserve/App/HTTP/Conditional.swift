@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import GeoCore
 import Hummingbird
+import Support
 
 /// Validators and freshness for cacheable responses.
 enum Conditional {

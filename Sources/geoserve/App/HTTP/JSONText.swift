@@ -1,4 +1,4 @@
-import GeoCore
+import Support
 
 /// JSON text for hand-assembled responses, where a `JSONEncoder` per fragment would cost more
 /// than the rest of the response: `JSONBuffer`'s literals as strings, to splice into templates.

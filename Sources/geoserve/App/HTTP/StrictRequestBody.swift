@@ -1,6 +1,6 @@
 import Foundation
-import GeoCore
 import Hummingbird
+import Support
 
 /// A JSON request body that takes exactly its declared members: one it does not know is refused
 /// with `400 bad_request` naming it, instead of being ignored, so a misspelt field never loses

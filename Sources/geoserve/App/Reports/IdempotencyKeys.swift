@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import GeoCore
 import NIOCore
+import Support
 
 /// Idempotency keys as the store sees them: a keyed digest of the client's key, bound to a
 /// digest of the request that carried it.

@@ -1,4 +1,5 @@
 import GeoCore
+import DomainKernel
 import Storage
 
 /// Where reports go when a layer gets a new version: by their location; a report that named an

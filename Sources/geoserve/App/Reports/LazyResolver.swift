@@ -1,3 +1,4 @@
+import DomainKernel
 import Storage
 import Synchronization
 

@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
-import GeoCore
 import Hummingbird
 import Storage
+import Support
 
 /// Receipt tokens of anonymous reports: HMAC-SHA256 of the report id under the installation's
 /// secret. Derived rather than stored, so that an offline client that retries with the same

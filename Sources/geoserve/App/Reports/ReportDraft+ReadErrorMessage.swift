@@ -1,5 +1,5 @@
-import GeoCore
 import ReportVerification
+import Support
 
 extension ReportDraft.ReadError {
     /// In the words `JSONErrorMiddleware` uses for `JSONDecoder`'s errors, naming the member but

@@ -1,4 +1,5 @@
 import GeoCore
+import DomainKernel
 import ReportVerification
 import Storage
 

@@ -1,7 +1,7 @@
 import DomainKernel
-import GeoCore
 import ReportVerification
 import Storage
+import Support
 
 /// The 201 body of a submission, written by hand: it is on the intake path of every report.
 struct SubmittedReport {

@@ -1,5 +1,5 @@
 import Aggregation
-import GeoCore
+import Support
 import Synchronization
 
 /// The newest live statistics of each view (layer version, request, audience), with the data

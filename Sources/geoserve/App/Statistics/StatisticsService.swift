@@ -1,9 +1,9 @@
 import Aggregation
 import DomainKernel
 import Foundation
-import GeoCore
 import ReportVerification
 import Storage
+import Support
 
 /// The one way numbers reach GeoJSON, tiles and exports: for the public and researchers the
 /// blocks publications released (`PublishedStatistics`), for verifiers the live counters from the

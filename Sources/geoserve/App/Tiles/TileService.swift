@@ -1,7 +1,7 @@
+import GeoCore
 import Aggregation
 import DomainKernel
 import Foundation
-import GeoCore
 import MapTiles
 import NIOPosix
 import Storage

@@ -1,11 +1,20 @@
 import Foundation
 
 /// SplitMix64 with Poisson draws (Knuth's method, split for large means), so a benchmark or the
-/// demo data set replays exactly from its seed, on every machine.
-struct SeededRandom {
-    var state: UInt64
+/// demo data set replays exactly from its seed, on every machine, and a property test's failure
+/// names a case that can be run again.
+public struct SeededRandom: RandomNumberGenerator {
+    public var state: UInt64
 
-    mutating func next() -> UInt64 {
+    public init(state: UInt64) {
+        self.state = state
+    }
+
+    public init(seed: UInt64) {
+        self.init(state: seed)
+    }
+
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -13,9 +22,9 @@ struct SeededRandom {
         return z ^ (z >> 31)
     }
 
-    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    public mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
 
-    mutating func poisson(_ mean: Double) -> Int {
+    public mutating func poisson(_ mean: Double) -> Int {
         var rest = mean, n = 0
         while rest > 0 {
             let part = min(rest, 30)

@@ -1,6 +1,6 @@
 import Foundation
+import Support
 import Testing
-import GeoCore
 
 @Suite("encodings")
 struct EncodingsTests {

@@ -40,7 +40,7 @@ public struct Position: Hashable, Sendable {
 
     /// Creates a position from values already known to be valid (e.g. read back from GEOS after
     /// an operation on valid input). Out-of-range values are a programming error.
-    init(trusted lon: Double, _ lat: Double) {
+    package init(trusted lon: Double, _ lat: Double) {
         self.lon = lon
         self.lat = lat
         self.altitudeOrNaN = .nan

@@ -16,11 +16,12 @@ public struct JSONParser {
     /// Nesting beyond this is refused rather than risking the stack.
     public static let maxDepth = 64
 
-    // Internal rather than private: `StoredGeometryReader` reads coordinates with these.
-    let bytes: UnsafeBufferPointer<UInt8>
-    var i = 0
+    // Package-wide rather than private: GeoCore's `StoredGeometryReader` reads coordinates with
+    // these, without a `JSONValue` for every number.
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package var i = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
@@ -46,7 +47,7 @@ public struct JSONParser {
         SyntaxError(offset: i, reason: reason)
     }
 
-    mutating func skipSpace() {
+    package mutating func skipSpace() {
         while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
     }
 
@@ -113,7 +114,7 @@ public struct JSONParser {
         }
     }
 
-    mutating func string() throws(SyntaxError) -> String {
+    package mutating func string() throws(SyntaxError) -> String {
         i += 1
         let start = i
         // The common case: no escapes, so the bytes between the quotes are the string.
@@ -191,7 +192,7 @@ public struct JSONParser {
     }
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, read by `Double`'s own parser.
-    mutating func number() throws(SyntaxError) -> Double {
+    package mutating func number() throws(SyntaxError) -> Double {
         let start = i
         func digits(_ p: inout JSONParser) -> Int {
             let s = p.i
