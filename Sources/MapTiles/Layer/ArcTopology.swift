@@ -171,12 +171,12 @@ struct ArcTopology: Sendable {
     /// The arcs of `range` simplified with a tolerance, each with GEOS's topology-preserving simplifier
     /// (end points kept). An arc GEOS cannot simplify, or a closed arc that would fall below a
     /// ring's four points, keeps its full detail.
-    func simplifiedArcs(_ range: Range<Int>, tolerance: Double, context: GEOSContext) -> ArcSet {
+    func simplifiedArcs(_ range: Range<Int>, tolerance: Double, simplifier: PlanarSimplifier) -> ArcSet {
         var out = ArcSet()
         out.reserve(arcs: range.count, points: arcs.points.count / 4 * range.count / max(arcs.count, 1))
         for a in range {
             let arc = arcs[a]
-            guard arc.count > 4, let simple = try? context.simplifiedLine(Array(arc), tolerance: tolerance) else { out.append(arc); continue }
+            guard arc.count > 4, let simple = simplifier.simplifiedLine(Array(arc), tolerance: tolerance) else { out.append(arc); continue }
             let s = arc.startIndex, e = arc.endIndex
             let closed = arc[s] == arc[e - 2] && arc[s + 1] == arc[e - 1]
             if closed && simple.count < 8 { out.append(arc) } else { out.append(simple) }
