@@ -6,9 +6,9 @@ import Storage
 extension PostgresStore: AccountStore {
     static let accountColumns = "id, email, role, disabled, created_at, password_hash"
 
-    static func account(_ s: PostgresResult, _ i: Int = 0) -> StoredAccount {
+    static func account(_ s: PostgresResult, _ i: Int = 0) throws -> StoredAccount {
         StoredAccount(id: s.string(i, 0), email: s.string(i, 1), role: Role(rawValue: s.string(i, 2)) ?? .reporter,
-                      disabled: s.string(i, 3) == "t", createdAt: Timestamp.parse(s.string(i, 4)), passwordHash: s.string(i, 5))
+                      disabled: s.string(i, 3) == "t", createdAt: try Timestamp.parse(s.string(i, 4)), passwordHash: s.string(i, 5))
     }
 
     public func createAccount(email: String, role: Role, passwordHash: String) async throws -> StoredAccount {
@@ -21,21 +21,21 @@ extension PostgresStore: AccountStore {
     public func account(email: String) async throws -> StoredAccount? {
         try await pool.run("read an account") { db in
             let s = try db.query("SELECT \(Self.accountColumns) FROM accounts WHERE lower(email) = lower($1)", [.text(email)])
-            return s.count > 0 ? Self.account(s) : nil
+            return s.count > 0 ? try Self.account(s) : nil
         }
     }
 
     public func account(id: String) async throws -> StoredAccount? {
         try await pool.run("read an account") { db in
             let s = try db.query("SELECT \(Self.accountColumns) FROM accounts WHERE id = $1", [.text(id)])
-            return s.count > 0 ? Self.account(s) : nil
+            return s.count > 0 ? try Self.account(s) : nil
         }
     }
 
     public func accounts() async throws -> [StoredAccount] {
         try await pool.run("list accounts") { db in
             let s = try db.query("SELECT \(Self.accountColumns) FROM accounts ORDER BY created_at, id")
-            return (0..<s.count).map { Self.account(s, $0) }
+            return try (0..<s.count).map { try Self.account(s, $0) }
         }
     }
 
@@ -60,7 +60,7 @@ extension PostgresStore: AccountStore {
                 SELECT \(columns) FROM tokens t JOIN accounts a ON a.id = t.account_id
                 WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2 AND NOT a.disabled
                 """, [.text(tokenHash), .text(Timestamp.format(now))])
-            return s.count > 0 ? Self.account(s) : nil
+            return s.count > 0 ? try Self.account(s) : nil
         }
     }
 
@@ -83,7 +83,7 @@ extension PostgresWrites: AccountWrites {
             INSERT INTO accounts (id, email, role, password_hash, disabled, created_at) VALUES ($1, $2, $3, $4, false, $5)
             ON CONFLICT (lower(email)) DO NOTHING RETURNING \(PostgresStore.accountColumns)
             """, [.text(id), .text(email), .text(role.rawValue), .text(passwordHash), .text(at)])
-        return s.count > 0 ? PostgresStore.account(s) : nil
+        return s.count > 0 ? try PostgresStore.account(s) : nil
     }
 
     func lockAccount(id: String) throws -> Bool {
@@ -104,6 +104,6 @@ extension PostgresWrites: AccountWrites {
 
     func account(id: String) throws -> StoredAccount? {
         let s = try db.query("SELECT \(PostgresStore.accountColumns) FROM accounts WHERE id = $1", [.text(id)])
-        return s.count > 0 ? PostgresStore.account(s) : nil
+        return s.count > 0 ? try PostgresStore.account(s) : nil
     }
 }

@@ -17,11 +17,11 @@ extension PostgresStore: AreaStore {
                                                                     Int(versions.int(i, 4)), Int(versions.int(i, 5)), Int(versions.int(i, 6))))
             }
             let s = try db.query("SELECT name, kind, published_version FROM layers ORDER BY name")
-            return (0..<s.count).map { i in
+            return try (0..<s.count).map { i in
                 let name = s.string(i, 0)
                 let kind = LayerKind(rawValue: s.string(i, 1)) ?? .areas
-                let infos = (byLayer[name] ?? []).map { v in
-                    LayerVersionInfo(layer: name, version: v.0, kind: kind, createdAt: Timestamp.parse(v.1), source: v.2,
+                let infos = try (byLayer[name] ?? []).map { v in
+                    LayerVersionInfo(layer: name, version: v.0, kind: kind, createdAt: try Timestamp.parse(v.1), source: v.2,
                                      featureCount: v.3, repairedCount: v.4, rejectedCount: v.5)
                 }
                 return LayerSummary(name: name, kind: kind, publishedVersion: s.isNull(i, 2) ? nil : Int(s.int(i, 2)), versions: infos)

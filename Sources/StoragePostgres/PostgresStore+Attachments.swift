@@ -5,9 +5,9 @@ import Storage
 extension PostgresStore: AttachmentStore {
     private static let attachmentColumns = "id, report_id, content_type, size, sha256, file, created_at"
 
-    private static func attachment(_ s: PostgresResult, _ i: Int) -> Attachment {
+    private static func attachment(_ s: PostgresResult, _ i: Int) throws -> Attachment {
         Attachment(id: s.string(i, 0), reportID: s.string(i, 1), contentType: s.string(i, 2), size: Int(s.int(i, 3)), sha256: s.string(i, 4),
-                   file: s.string(i, 5), createdAt: Timestamp.parse(s.string(i, 6)))
+                   file: s.string(i, 5), createdAt: try Timestamp.parse(s.string(i, 6)))
     }
 
     public func addAttachment(_ a: Attachment, uploadedBy: String, limits: AttachmentLimits) async throws {
@@ -27,14 +27,14 @@ extension PostgresStore: AttachmentStore {
     public func attachments(reportID: String) async throws -> [Attachment] {
         try await pool.run("read attachments") { db in
             let s = try db.query("SELECT \(Self.attachmentColumns) FROM attachments WHERE report_id = $1 ORDER BY created_at, id", [.text(reportID)])
-            return (0..<s.count).map { Self.attachment(s, $0) }
+            return try (0..<s.count).map { try Self.attachment(s, $0) }
         }
     }
 
     public func attachment(id: String) async throws -> Attachment? {
         try await pool.run("read an attachment") { db in
             let s = try db.query("SELECT \(Self.attachmentColumns) FROM attachments WHERE id = $1", [.text(id)])
-            return s.count > 0 ? Self.attachment(s, 0) : nil
+            return s.count > 0 ? try Self.attachment(s, 0) : nil
         }
     }
 }

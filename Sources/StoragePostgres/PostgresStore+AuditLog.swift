@@ -40,9 +40,9 @@ extension PostgresStore: AuditLog {
     private func entries(where condition: String, _ value: PostgresValue) async throws -> [AuditEntry] {
         try await pool.run("read the audit trail") { db in
             let s = try db.query("SELECT \(Self.auditColumns) FROM audit WHERE \(condition) ORDER BY sequence", [value])
-            return (0..<s.count).map { i in
+            return try (0..<s.count).map { i in
                 let f = Self.auditFields(s, i)
-                return AuditEntry(sequence: Int(s.int(i, 0)), reportID: f.reportID, actor: f.actor, at: Timestamp.parse(f.at), action: f.action,
+                return AuditEntry(sequence: Int(s.int(i, 0)), reportID: f.reportID, actor: f.actor, at: try Timestamp.parse(f.at), action: f.action,
                                   fromStatus: f.from, toStatus: f.to, reason: f.reason, hash: s.string(i, 8))
             }
         }

@@ -130,7 +130,7 @@ extension PostgresStore: CounterStore {
             })
             columns.group.append(intern(group, &groups) { columns.groups.append(group) })
             columns.occurredOn.append(Int32(occurred.ordinal))
-            columns.submittedOn.append(Int32(Day.containing(Timestamp.parse(submitted), in: zone).ordinal))
+            columns.submittedOn.append(Int32(Day.containing(try Timestamp.parse(submitted), in: zone).ordinal))
             columns.verifiedOn.append(verified ?? ReportColumns.noDay)
             // Each placement counts on its own, so it stands as a report with one place.
             let place = AreaRef(layer: layer, areaID: area)

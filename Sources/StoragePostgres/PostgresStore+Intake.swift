@@ -130,7 +130,7 @@ extension PostgresStore {
         if !reporters.isEmpty, let recent = read.popFirst() {
             for i in 0..<recent.count {
                 prior[priorOf(recent.string(i, 0), try recent.reportKind(i, 1)), default: []]
-                    .append(PriorReport(id: recent.string(i, 2), submittedAt: Timestamp.parse(recent.string(i, 3)), status: try recent.reportStatus(i, 4) ?? .pending))
+                    .append(PriorReport(id: recent.string(i, 2), submittedAt: try Timestamp.parse(recent.string(i, 3)), status: try recent.reportStatus(i, 4) ?? .pending))
             }
         }
 

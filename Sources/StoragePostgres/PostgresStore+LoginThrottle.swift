@@ -8,7 +8,7 @@ extension PostgresStore: LoginThrottleStore {
             let r = try db.query("SELECT key, failures, window_start FROM login_failures WHERE key = ANY($1::text[]) AND window_start > $2",
                                  [.textArray(keys), .text(opened)])
             var out: [String: LoginFailures] = [:]
-            for i in 0..<r.count { out[r.string(i, 0)] = LoginFailures(count: Int(r.int(i, 1)), windowStart: Timestamp.parse(r.string(i, 2))) }
+            for i in 0..<r.count { out[r.string(i, 0)] = LoginFailures(count: Int(r.int(i, 1)), windowStart: try Timestamp.parse(r.string(i, 2))) }
             return out
         }
     }

@@ -5,22 +5,22 @@ extension PostgresStore: NoticeStore {
     static let alertColumns = "id, title, message, severity, starts_at, ends_at, created_at, updated_at"
     static let resourceColumns = "id, title, category, link, created_at, updated_at"
 
-    static func alert(_ r: PostgresResult, _ i: Int) -> StoredAlert {
+    static func alert(_ r: PostgresResult, _ i: Int) throws -> StoredAlert {
         StoredAlert(id: r.string(i, 0),
                     content: AlertContent(title: r.string(i, 1), message: r.string(i, 2), severity: AlertSeverity(rawValue: r.string(i, 3)) ?? .info,
-                                          startsAt: Timestamp.parse(r.string(i, 4)), endsAt: r.text(i, 5).map(Timestamp.parse)),
-                    createdAt: Timestamp.parse(r.string(i, 6)), updatedAt: Timestamp.parse(r.string(i, 7)))
+                                          startsAt: try Timestamp.parse(r.string(i, 4)), endsAt: try r.text(i, 5).map { try Timestamp.parse($0) }),
+                    createdAt: try Timestamp.parse(r.string(i, 6)), updatedAt: try Timestamp.parse(r.string(i, 7)))
     }
 
-    static func resource(_ r: PostgresResult, _ i: Int) -> StoredResource {
+    static func resource(_ r: PostgresResult, _ i: Int) throws -> StoredResource {
         StoredResource(id: r.string(i, 0), content: ResourceContent(title: r.string(i, 1), category: r.string(i, 2), link: r.string(i, 3)),
-                       createdAt: Timestamp.parse(r.string(i, 4)), updatedAt: Timestamp.parse(r.string(i, 5)))
+                       createdAt: try Timestamp.parse(r.string(i, 4)), updatedAt: try Timestamp.parse(r.string(i, 5)))
     }
 
     public func alerts() async throws -> [StoredAlert] {
         try await pool.run("read alerts") { db in
             let r = try db.query("SELECT \(Self.alertColumns) FROM alerts ORDER BY starts_at DESC, id DESC")
-            return (0..<r.count).map { Self.alert(r, $0) }
+            return try (0..<r.count).map { try Self.alert(r, $0) }
         }
     }
 
@@ -39,7 +39,7 @@ extension PostgresStore: NoticeStore {
     public func resources() async throws -> [StoredResource] {
         try await pool.run("read resources") { db in
             let r = try db.query("SELECT \(Self.resourceColumns) FROM resources ORDER BY category, title, id")
-            return (0..<r.count).map { Self.resource(r, $0) }
+            return try (0..<r.count).map { try Self.resource(r, $0) }
         }
     }
 
@@ -61,7 +61,7 @@ extension PostgresWrites: NoticeWrites {
         let r = try db.query("INSERT INTO alerts (\(PostgresStore.alertColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING \(PostgresStore.alertColumns)",
                              [.text(id), .text(content.title), .text(content.message), .text(content.severity.rawValue),
                               .text(Timestamp.format(content.startsAt)), .optional(content.endsAt.map(Timestamp.format)), .text(at)])
-        return PostgresStore.alert(r, 0)
+        return try PostgresStore.alert(r, 0)
     }
 
     func updateAlert(id: String, _ content: AlertContent, at: String) throws -> StoredAlert? {
@@ -70,19 +70,19 @@ extension PostgresWrites: NoticeWrites {
             RETURNING \(PostgresStore.alertColumns)
             """, [.text(id), .text(content.title), .text(content.message), .text(content.severity.rawValue),
                   .text(Timestamp.format(content.startsAt)), .optional(content.endsAt.map(Timestamp.format)), .text(at)])
-        return r.count == 1 ? PostgresStore.alert(r, 0) : nil
+        return r.count == 1 ? try PostgresStore.alert(r, 0) : nil
     }
 
     func insertResource(id: String, _ content: ResourceContent, at: String) throws -> StoredResource {
         let r = try db.query("INSERT INTO resources (\(PostgresStore.resourceColumns)) VALUES ($1, $2, $3, $4, $5, $5) RETURNING \(PostgresStore.resourceColumns)",
                              [.text(id), .text(content.title), .text(content.category), .text(content.link), .text(at)])
-        return PostgresStore.resource(r, 0)
+        return try PostgresStore.resource(r, 0)
     }
 
     func updateResource(id: String, _ content: ResourceContent, at: String) throws -> StoredResource? {
         let r = try db.query("UPDATE resources SET title = $2, category = $3, link = $4, updated_at = $5 WHERE id = $1 RETURNING \(PostgresStore.resourceColumns)",
                              [.text(id), .text(content.title), .text(content.category), .text(content.link), .text(at)])
-        return r.count == 1 ? PostgresStore.resource(r, 0) : nil
+        return r.count == 1 ? try PostgresStore.resource(r, 0) : nil
     }
 
     func deleteNotice(_ kind: NoticeKind, id: String) throws -> Bool {

@@ -17,7 +17,7 @@ extension PostgresStore: NotificationOutbox {
             var events: [OutboxEvent] = []
             for i in 0..<r.count {
                 guard let kind = ReportKind(rawValue: r.string(i, 2)), let status = ReportStatus(rawValue: r.string(i, 3)) else { continue }
-                events.append(OutboxEvent(id: r.string(i, 0), reportID: r.string(i, 1), kind: kind, status: status, at: Timestamp.parse(r.string(i, 4)),
+                events.append(OutboxEvent(id: r.string(i, 0), reportID: r.string(i, 1), kind: kind, status: status, at: try Timestamp.parse(r.string(i, 4)),
                                           attempts: Int(r.int(i, 5)), deliveredTo: Set(r.string(i, 6).split(separator: " ").map(String.init))))
             }
             return events.sorted { $0.id < $1.id }

@@ -35,7 +35,7 @@ extension PostgresStore: PublicationStore {
 
     static func publication(_ r: PostgresResult, _ i: Int) throws -> PublicationRecord {
         guard let day = try r.day(i, 1) else { throw StorageError.unreadable("publication") }
-        return PublicationRecord(id: r.int(i, 0), day: day, publishedAt: Timestamp.parse(r.string(i, 2)), blocks: Int(r.int(i, 3)),
+        return PublicationRecord(id: r.int(i, 0), day: day, publishedAt: try Timestamp.parse(r.string(i, 2)), blocks: Int(r.int(i, 3)),
                                  linesMoved: Int(r.int(i, 4)))
     }
 

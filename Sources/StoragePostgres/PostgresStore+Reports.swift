@@ -33,7 +33,7 @@ extension PostgresStore: ReportStore {
     static func readReport(_ r: PostgresResult, _ i: Int, areas: [AreaAssignment]) throws -> ReportRecord {
         guard let status = try r.reportStatus(i, 2), let occurredOn = try r.day(i, 7) else { throw StorageError.unreadable("report \(r.string(i, 0))") }
         return ReportRecord(id: r.string(i, 0), kind: try r.reportKind(i, 1), status: status, version: Int(r.int(i, 3)),
-                            reporterID: r.text(i, 4), submittedAt: Timestamp.parse(r.string(i, 5)), updatedAt: Timestamp.parse(r.string(i, 6)),
+                            reporterID: r.text(i, 4), submittedAt: try Timestamp.parse(r.string(i, 5)), updatedAt: try Timestamp.parse(r.string(i, 6)),
                             occurredOn: occurredOn, payload: Data(r.string(i, 8).utf8), lon: r.double(i, 9), lat: r.double(i, 10),
                             areas: areas, verifiedOn: try r.day(i, 11), group: r.string(i, 12))
     }

@@ -28,7 +28,7 @@ extension PostgresStore: RevisionStore {
         return try (0..<s.count).map { i in
             let areas = (try? JSONDecoder().decode([AreaAssignment].self, from: Data(s.string(i, 6).utf8))) ?? []
             guard let occurredOn = try s.day(i, 3) else { throw StorageError.unreadable("revision of report \(reportID)") }
-            return ReportRevision(reportID: reportID, revision: Int(s.int(i, 0)), at: Timestamp.parse(s.string(i, 1)), actor: s.string(i, 2),
+            return ReportRevision(reportID: reportID, revision: Int(s.int(i, 0)), at: try Timestamp.parse(s.string(i, 1)), actor: s.string(i, 2),
                                   occurredOn: occurredOn, lon: s.double(i, 4), lat: s.double(i, 5), areas: areas, payload: Data(s.string(i, 7).utf8))
         }
     }

@@ -55,7 +55,7 @@ extension PostgresStore: VerificationStore {
                 guard let current = try Self.liveClaim(reportID, now: now, db) else { throw ClaimError.notFound }
                 throw ClaimError.heldByOther(current)
             }
-            return ReportClaim(reportID: reportID, holder: holder, expiresAt: Timestamp.parse(until))
+            return ReportClaim(reportID: reportID, holder: holder, expiresAt: try Timestamp.parse(until))
         }
     }
 
@@ -71,7 +71,7 @@ extension PostgresStore: VerificationStore {
 
     static func liveClaim(_ reportID: String, now: Date, _ db: PostgresConnection) throws -> ReportClaim? {
         let s = try db.query("SELECT holder, expires_at FROM claims WHERE report_id = $1 AND expires_at > $2", [.text(reportID), .text(Timestamp.format(now))])
-        return s.count > 0 ? ReportClaim(reportID: reportID, holder: s.string(0, 0), expiresAt: Timestamp.parse(s.string(0, 1))) : nil
+        return s.count > 0 ? ReportClaim(reportID: reportID, holder: s.string(0, 0), expiresAt: try Timestamp.parse(s.string(0, 1))) : nil
     }
 
     public func grant(reportID: String, viewerID: String, by admin: String) async throws {

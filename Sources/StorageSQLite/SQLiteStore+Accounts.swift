@@ -6,9 +6,9 @@ import Storage
 extension SQLiteStore: AccountStore {
     static let accountColumns = "id, email, role, disabled, created_at, password_hash"
 
-    static func account(_ s: SQLiteStatement) -> StoredAccount {
+    static func account(_ s: SQLiteStatement) throws -> StoredAccount {
         StoredAccount(id: s.text(0)!, email: s.text(1)!, role: Role(rawValue: s.text(2)!) ?? .reporter,
-                      disabled: s.int(3) != 0, createdAt: Timestamp.parse(s.text(4)!), passwordHash: s.text(5)!)
+                      disabled: s.int(3) != 0, createdAt: try Timestamp.parse(s.text(4)!), passwordHash: s.text(5)!)
     }
 
     public func createAccount(email: String, role: Role, passwordHash: String) async throws -> StoredAccount {
@@ -33,7 +33,7 @@ extension SQLiteStore: AccountStore {
         try await run { db in
             let s = try db.prepare("SELECT \(Self.accountColumns) FROM accounts ORDER BY created_at, id")
             var out: [StoredAccount] = []
-            while try s.step() { out.append(Self.account(s)) }
+            while try s.step() { out.append(try Self.account(s)) }
             return out
         }
     }

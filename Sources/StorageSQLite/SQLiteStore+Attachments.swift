@@ -5,9 +5,9 @@ import Storage
 extension SQLiteStore: AttachmentStore {
     private static let attachmentColumns = "id, report_id, content_type, size, sha256, file, created_at"
 
-    private static func attachment(_ s: SQLiteStatement) -> Attachment {
+    private static func attachment(_ s: SQLiteStatement) throws -> Attachment {
         Attachment(id: s.text(0)!, reportID: s.text(1)!, contentType: s.text(2)!, size: Int(s.int(3)), sha256: s.text(4)!,
-                   file: s.text(5)!, createdAt: Timestamp.parse(s.text(6)!))
+                   file: s.text(5)!, createdAt: try Timestamp.parse(s.text(6)!))
     }
 
     public func addAttachment(_ a: Attachment, uploadedBy: String, limits: AttachmentLimits) async throws {
@@ -30,7 +30,7 @@ extension SQLiteStore: AttachmentStore {
         try await run { db in
             let s = try db.prepare("SELECT \(Self.attachmentColumns) FROM attachments WHERE report_id = ? ORDER BY created_at, id").bind(.text(reportID))
             var out: [Attachment] = []
-            while try s.step() { out.append(Self.attachment(s)) }
+            while try s.step() { out.append(try Self.attachment(s)) }
             return out
         }
     }

@@ -40,7 +40,7 @@ extension SQLiteStore: AuditLog {
             var out: [AuditEntry] = []
             while try s.step() {
                 let f = Self.auditFields(s)
-                out.append(AuditEntry(sequence: Int(s.int(0)), reportID: f.reportID, actor: f.actor, at: Timestamp.parse(f.at), action: f.action,
+                out.append(AuditEntry(sequence: Int(s.int(0)), reportID: f.reportID, actor: f.actor, at: try Timestamp.parse(f.at), action: f.action,
                                       fromStatus: f.from, toStatus: f.to, reason: f.reason, hash: s.text(8)!))
             }
             return out

@@ -109,7 +109,7 @@ extension SQLiteStore: CounterStore {
         while try s.step() {
             guard let status = try s.reportStatus(2), let occurred = try s.day(3) else { throw StorageError.unreadable("report \(s.text(0) ?? "")") }
             all.append(ReportFacts(kind: try s.reportKind(1), status: status, occurredOn: occurred,
-                                   submittedOn: Day.containing(Timestamp.parse(s.text(4)!), in: zone),
+                                   submittedOn: Day.containing(try Timestamp.parse(s.text(4)!), in: zone),
                                    verifiedOn: try s.day(5), group: s.text(6) ?? "", areas: byReport[s.text(0)!] ?? []))
         }
         // The columnar recount: the same cells as adding each report's contributions one by one.

@@ -9,7 +9,7 @@ extension SQLiteStore: LoginThrottleStore {
             let s = try db.cached("SELECT failures, window_start FROM login_failures WHERE key = ? AND window_start > ?")
             for key in keys {
                 try s.bind(.text(key), .text(opened))
-                if try s.step() { out[key] = LoginFailures(count: Int(s.int(0)), windowStart: Timestamp.parse(s.text(1)!)) }
+                if try s.step() { out[key] = LoginFailures(count: Int(s.int(0)), windowStart: try Timestamp.parse(s.text(1)!)) }
                 try s.finish()
             }
             return out

@@ -5,23 +5,23 @@ extension SQLiteStore: NoticeStore {
     static let alertColumns = "id, title, message, severity, starts_at, ends_at, created_at, updated_at"
     static let resourceColumns = "id, title, category, link, created_at, updated_at"
 
-    static func alert(_ s: SQLiteStatement) -> StoredAlert {
+    static func alert(_ s: SQLiteStatement) throws -> StoredAlert {
         StoredAlert(id: s.text(0)!,
                     content: AlertContent(title: s.text(1)!, message: s.text(2)!, severity: AlertSeverity(rawValue: s.text(3)!) ?? .info,
-                                          startsAt: Timestamp.parse(s.text(4)!), endsAt: s.text(5).map(Timestamp.parse)),
-                    createdAt: Timestamp.parse(s.text(6)!), updatedAt: Timestamp.parse(s.text(7)!))
+                                          startsAt: try Timestamp.parse(s.text(4)!), endsAt: try s.text(5).map { try Timestamp.parse($0) }),
+                    createdAt: try Timestamp.parse(s.text(6)!), updatedAt: try Timestamp.parse(s.text(7)!))
     }
 
-    static func resource(_ s: SQLiteStatement) -> StoredResource {
+    static func resource(_ s: SQLiteStatement) throws -> StoredResource {
         StoredResource(id: s.text(0)!, content: ResourceContent(title: s.text(1)!, category: s.text(2)!, link: s.text(3)!),
-                       createdAt: Timestamp.parse(s.text(4)!), updatedAt: Timestamp.parse(s.text(5)!))
+                       createdAt: try Timestamp.parse(s.text(4)!), updatedAt: try Timestamp.parse(s.text(5)!))
     }
 
     public func alerts() async throws -> [StoredAlert] {
         try await run { db in
             let s = try db.prepare("SELECT \(Self.alertColumns) FROM alerts ORDER BY starts_at DESC, id DESC")
             var out: [StoredAlert] = []
-            while try s.step() { out.append(Self.alert(s)) }
+            while try s.step() { out.append(try Self.alert(s)) }
             return out
         }
     }
@@ -42,7 +42,7 @@ extension SQLiteStore: NoticeStore {
         try await run { db in
             let s = try db.prepare("SELECT \(Self.resourceColumns) FROM resources ORDER BY category, title, id")
             var out: [StoredResource] = []
-            while try s.step() { out.append(Self.resource(s)) }
+            while try s.step() { out.append(try Self.resource(s)) }
             return out
         }
     }

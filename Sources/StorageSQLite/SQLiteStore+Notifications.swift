@@ -14,7 +14,7 @@ extension SQLiteStore: NotificationOutbox {
                 var rows: [(String, String, ReportKind, ReportStatus, Date, Int)] = []
                 while try s.step() {
                     guard let kind = ReportKind(rawValue: s.text(2)!), let status = ReportStatus(rawValue: s.text(3)!) else { continue }
-                    rows.append((s.text(0)!, s.text(1)!, kind, status, Timestamp.parse(s.text(4)!), Int(s.int(5))))
+                    rows.append((s.text(0)!, s.text(1)!, kind, status, try Timestamp.parse(s.text(4)!), Int(s.int(5))))
                 }
                 let lease = try db.prepare("UPDATE outbox SET lease_until = ? WHERE id = ?")
                 let delivered = try db.prepare("SELECT endpoint FROM outbox_deliveries WHERE event_id = ?")

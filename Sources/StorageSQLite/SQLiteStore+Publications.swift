@@ -40,7 +40,7 @@ extension SQLiteStore: PublicationStore {
 extension SQLiteStore {
     static func publication(_ s: SQLiteStatement) throws -> PublicationRecord {
         guard let day = try s.day(1) else { throw StorageError.unreadable("publication") }
-        return PublicationRecord(id: s.int(0), day: day, publishedAt: Timestamp.parse(s.text(2)!), blocks: Int(s.int(3)), linesMoved: Int(s.int(4)))
+        return PublicationRecord(id: s.int(0), day: day, publishedAt: try Timestamp.parse(s.text(2)!), blocks: Int(s.int(3)), linesMoved: Int(s.int(4)))
     }
 
     /// A report's area class in SQL: its placements in the area layers (points layers place

@@ -21,7 +21,7 @@ extension SQLiteStore: ReportStore {
     static func readReport(_ s: SQLiteStatement, areas assignments: [AreaAssignment]) throws -> ReportRecord {
         guard let status = try s.reportStatus(2), let occurredOn = try s.day(7) else { throw StorageError.unreadable("report \(s.text(0) ?? "")") }
         return ReportRecord(id: s.text(0)!, kind: try s.reportKind(1), status: status, version: Int(s.int(3)),
-                            reporterID: s.text(4), submittedAt: Timestamp.parse(s.text(5)!), updatedAt: Timestamp.parse(s.text(6)!),
+                            reporterID: s.text(4), submittedAt: try Timestamp.parse(s.text(5)!), updatedAt: try Timestamp.parse(s.text(6)!),
                             occurredOn: occurredOn, payload: Data(s.text(8)!.utf8),
                             lon: s.isNull(9) ? nil : s.double(9), lat: s.isNull(10) ? nil : s.double(10), areas: assignments,
                             verifiedOn: try s.day(11), group: s.text(12) ?? "")
@@ -63,7 +63,7 @@ extension SQLiteStore: ReportStore {
                 .bind(.text(reporter), .text(r.kind.rawValue))
             var prior: [PriorReport] = []
             while try s.step() {
-                prior.append(PriorReport(id: s.text(0)!, submittedAt: Timestamp.parse(s.text(1)!), status: try s.reportStatus(2) ?? .pending))
+                prior.append(PriorReport(id: s.text(0)!, submittedAt: try Timestamp.parse(s.text(1)!), status: try s.reportStatus(2) ?? .pending))
             }
             try job.submission.checkResubmission(after: prior)
         }

@@ -50,7 +50,7 @@ extension SQLiteStore: VerificationStore {
                 }
                 try db.prepare("INSERT INTO claims (report_id, holder, expires_at) VALUES (?, ?, ?) ON CONFLICT (report_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at")
                     .bind(.text(reportID), .text(holder), .text(Timestamp.format(expiresAt))).run()
-                return ReportClaim(reportID: reportID, holder: holder, expiresAt: Timestamp.parse(Timestamp.format(expiresAt)))
+                return ReportClaim(reportID: reportID, holder: holder, expiresAt: try Timestamp.parse(Timestamp.format(expiresAt)))
             }
         }
     }
@@ -68,7 +68,7 @@ extension SQLiteStore: VerificationStore {
     static func liveClaim(_ reportID: String, now: Date, _ db: SQLiteConnection) throws -> ReportClaim? {
         let s = try db.prepare("SELECT holder, expires_at FROM claims WHERE report_id = ? AND expires_at > ?")
             .bind(.text(reportID), .text(Timestamp.format(now)))
-        return try s.step() ? ReportClaim(reportID: reportID, holder: s.text(0)!, expiresAt: Timestamp.parse(s.text(1)!)) : nil
+        return try s.step() ? ReportClaim(reportID: reportID, holder: s.text(0)!, expiresAt: try Timestamp.parse(s.text(1)!)) : nil
     }
 
     public func grant(reportID: String, viewerID: String, by admin: String) async throws {

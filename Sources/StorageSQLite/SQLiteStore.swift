@@ -205,8 +205,8 @@ extension SQLiteStore: AreaStore {
             while try s.step() {
                 let name = s.text(0)!
                 let kind = LayerKind(rawValue: s.text(1)!) ?? .areas
-                let infos = (byLayer[name] ?? []).map { v in
-                    LayerVersionInfo(layer: name, version: v.0, kind: kind, createdAt: Timestamp.parse(v.1), source: v.2,
+                let infos = try (byLayer[name] ?? []).map { v in
+                    LayerVersionInfo(layer: name, version: v.0, kind: kind, createdAt: try Timestamp.parse(v.1), source: v.2,
                                      featureCount: v.3, repairedCount: v.4, rejectedCount: v.5)
                 }
                 out.append(LayerSummary(name: name, kind: kind, publishedVersion: s.isNull(2) ? nil : Int(s.int(2)), versions: infos))

@@ -33,7 +33,7 @@ struct ReportImportTests {
             a7,misconduct,verified,2026-11-01,,,,,halls,H02,,
 
             """
-        let file = ReportFile(data: Data(csv.utf8), geoJSON: false, now: Timestamp.parse("2026-11-23T12:00:00.000Z"), timeZone: TimeZone(identifier: "UTC")!)
+        let file = ReportFile(data: Data(csv.utf8), geoJSON: false, now: (Instant("2026-11-23T12:00:00Z") as Instant).date, timeZone: TimeZone(identifier: "UTC")!)
         #expect(file.entries.map(\.id) == ["a1", "a7"])
         #expect(file.entries.first?.verifiedOn == Day(iso: "2026-11-02"))
         #expect(file.problems.map(\.description) == [
@@ -61,7 +61,7 @@ struct ReportImportTests {
               {"type":"Feature","geometry":null,"properties":{"kind":"covid","occurred_on":"2026-11-01","area_layer":"halls","area_id":"H02","colour":"red"}}
             ]}
             """#
-        let file = ReportFile(data: Data(json.utf8), geoJSON: true, now: Timestamp.parse("2026-11-23T12:00:00.000Z"), timeZone: TimeZone(identifier: "UTC")!)
+        let file = ReportFile(data: Data(json.utf8), geoJSON: true, now: (Instant("2026-11-23T12:00:00Z") as Instant).date, timeZone: TimeZone(identifier: "UTC")!)
         #expect(file.entries.map(\.id) == ["g1"])
         #expect(file.entries.first?.location == .location(lon: -87.6003, lat: 41.7894, accuracyMetres: nil))
         #expect(file.entries.first.map { String(decoding: $0.payload, as: UTF8.self) } == #"{"source":"old system"}"#)

@@ -64,6 +64,12 @@ struct StoredJSONTests {
     /// Any day from 1900 to 2099.
     static func day(_ g: inout SeededRandom) -> Day { Day(ordinal: Int.random(in: -25_567...47_481, using: &g)) }
 
+    /// Any whole second from 1900 to 2099, at any offset of whole quarter hours up to 14 hours.
+    static func instant(_ g: inout SeededRandom) -> Instant {
+        Instant(date: Date(timeIntervalSince1970: Double(Int.random(in: -2_208_988_800...4_102_444_799, using: &g))),
+                offsetSeconds: Int.random(in: -56...56, using: &g) * 900)
+    }
+
     static func place(_ g: inout SeededRandom) -> ReportPlace {
         if Bool.random(using: &g) { return .area(layer: text(&g), areaID: text(&g)) }
         return .location(lon: Double.random(in: -180...180, using: &g), lat: Double.random(in: -90...90, using: &g),
@@ -77,7 +83,7 @@ struct StoredJSONTests {
                                       diagnosis: Bool.random(using: &g) ? Diagnosis.allCases.randomElement(using: &g) : nil, notes: optionalText(&g)))
         }
         return .misconduct(MisconductReport(
-            occurredAt: text(&g), place: place(&g), officerName: optionalText(&g), badgeNumber: optionalText(&g),
+            occurredAt: instant(&g), place: place(&g), officerName: optionalText(&g), badgeNumber: optionalText(&g),
             officerDescription: text(&g), incidentDescription: text(&g),
             witnesses: (0..<Int.random(in: 0...3, using: &g)).map { _ in Witness(contact: optionalText(&g), statement: optionalText(&g)) },
             victim: Bool.random(using: &g) ? Victim(race: optionalText(&g), gender: optionalText(&g), comments: optionalText(&g)) : nil,

@@ -324,10 +324,20 @@ struct TimestampTests {
         }
         for ms in 0..<1000 {
             let text = "2026-11-10T08:00:00.\(String(repeating: "0", count: 3 - String(ms).count))\(ms)Z"
-            #expect(Timestamp.format(Timestamp.parse(text)) == text)
+            #expect(Timestamp.format(try Timestamp.parse(text)) == text)
         }
         for other in ["2026-11-10T08:00:00+01:00", "2026-11-10 08:00:00Z", "2026-02-30T08:00:00Z", "2026-11-10T24:00:00Z", "2026-11-10T08:00:00.Z", "x"] {
             #expect(Timestamp.parseUTC(other) == nil, "\(other)")
+        }
+    }
+
+    @Test("a stored time reads back to the millisecond it was written at; text that is no time is an error, not 1970")
+    func unreadable() throws {
+        let now = Date(timeIntervalSince1970: 1_795_000_000.123_4)
+        #expect(try Timestamp.parse(Timestamp.format(now)) == Timestamp.rounded(now))
+        #expect(try Timestamp.parse("2026-11-20T21:15:00+01:00") == Date(timeIntervalSince1970: 1_795_205_700))
+        for text in ["", "not a time", "2026-02-30T08:00:00Z"] {
+            #expect(throws: StorageError.self, "\(text)") { try Timestamp.parse(text) }
         }
     }
 }

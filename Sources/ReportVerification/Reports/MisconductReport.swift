@@ -4,9 +4,9 @@ import DomainKernel
 /// officer (name, badge number, description), the incident, witnesses, the victim, and video or
 /// photo attachments.
 public struct MisconductReport: Codable, Hashable, Sendable {
-    /// When the encounter happened: ISO 8601 with the campus zone's offset, so that its first ten
-    /// characters are the incident's day where it happened.
-    public var occurredAt: String
+    /// When the encounter happened, written at the campus zone's offset, so that its civil day is
+    /// the incident's day where it happened.
+    public var occurredAt: Instant
     /// Where it happened.
     public var place: ReportPlace
     /// The officer's name, if the reporter knows it. Not public: see `ReportKind.fieldVisibility`.
@@ -27,7 +27,7 @@ public struct MisconductReport: Codable, Hashable, Sendable {
     public var anonymous: Bool
 
     /// Creates a report from already validated values; clients go through `ReportDraft`.
-    public init(occurredAt: String, place: ReportPlace, officerName: String? = nil, badgeNumber: String? = nil,
+    public init(occurredAt: Instant, place: ReportPlace, officerName: String? = nil, badgeNumber: String? = nil,
                 officerDescription: String, incidentDescription: String, witnesses: [Witness] = [],
                 victim: Victim? = nil, attachments: [AttachmentID] = [], anonymous: Bool = true) {
         self.occurredAt = occurredAt
@@ -42,9 +42,8 @@ public struct MisconductReport: Codable, Hashable, Sendable {
         self.anonymous = anonymous
     }
 
-    /// The incident's day where it happened: `occurredAt` is written in the campus zone's offset,
-    /// so its date part is that day. Nil only for a payload that did not pass validation.
-    public var occurredOn: Day? { Day(iso: String(occurredAt.prefix(10))) }
+    /// The incident's day where it happened: `occurredAt` is written at the campus zone's offset.
+    public var occurredOn: Day { occurredAt.day }
 
     /// Every field name this report encodes, for checking the visibility table against.
     public static let fieldNames: [String] = CodingKeys.allCases.map(\.stringValue)
@@ -58,7 +57,7 @@ public struct MisconductReport: Codable, Hashable, Sendable {
     /// true, because payloads stored before attachments existed lack them and must still read.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        occurredAt = try c.decode(String.self, forKey: .occurredAt)
+        occurredAt = try c.decode(Instant.self, forKey: .occurredAt)
         place = try c.decode(ReportPlace.self, forKey: .place)
         officerName = try c.decodeIfPresent(String.self, forKey: .officerName)
         badgeNumber = try c.decodeIfPresent(String.self, forKey: .badgeNumber)

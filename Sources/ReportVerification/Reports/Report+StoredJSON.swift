@@ -53,7 +53,7 @@ extension MisconductReport {
         out.endArray()
         out.member("badgeNumber", badgeNumber)
         out.member("incidentDescription", incidentDescription)
-        out.member("occurredAt", occurredAt)
+        out.member("occurredAt", occurredAt.text)
         out.member("officerDescription", officerDescription)
         out.member("officerName", officerName)
         out.key("place")

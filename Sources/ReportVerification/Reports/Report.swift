@@ -23,9 +23,8 @@ public enum Report: Hashable, Sendable {
         }
     }
 
-    /// The day counts are kept by: the positive test's day, or the incident's day. Nil only for
-    /// a payload that did not pass validation.
-    public var occurredOn: Day? {
+    /// The day counts are kept by: the positive test's day, or the incident's day.
+    public var occurredOn: Day {
         switch self {
         case .covid(let r): return r.testDate
         case .misconduct(let r): return r.occurredOn

@@ -24,29 +24,27 @@ extension DraftValidator {
     }
 
     /// An ISO 8601 date-time with a zone, not later than now (give or take a phone clock's skew).
-    /// Returned in the campus zone's offset, so that its first ten characters are the day where
-    /// the campus is — the day it is counted on.
-    mutating func instant(_ field: String, _ value: String?) -> String? {
+    /// Returned at the campus zone's offset, so that its civil day is the day where the campus
+    /// is — the day it is counted on.
+    mutating func instant(_ field: String, _ value: String?) -> Instant? {
         guard let raw = text(field, value, max: 40, required: true) else { return nil }
-        let strict = RFC3339.parse(raw)
-        guard let date = strict ?? (try? Date(raw, strategy: .iso8601))
-                ?? (try? Date(raw, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) else {
+        let instant: Instant
+        do { instant = try Instant.parse(raw) } catch {
             fail(field, .badFormat, "must be an ISO 8601 date-time with a zone, such as 2026-11-20T21:15:00Z")
             return nil
         }
-        guard date <= now.addingTimeInterval(ReportLimits.clockSkew) else {
+        guard instant.date <= now.addingTimeInterval(ReportLimits.clockSkew) else {
             fail(field, .inFuture, "must not be in the future")
             return nil
         }
-        guard date >= now.addingTimeInterval(-Double(ReportLimits.maxPastDays) * 86_400) else {
+        guard instant.date >= now.addingTimeInterval(-Double(ReportLimits.maxPastDays) * 86_400) else {
             fail(field, .outOfRange, ReportLimits.tooOld)
             return nil
         }
-        if strict != nil, let text = RFC3339.format(date, offsetSeconds: calendar.timeZone.secondsFromGMT(for: date)) { return text }
-        return Self.foundationInstant(date, in: calendar.timeZone)
+        return instant.in(calendar.timeZone)
     }
 
-    /// The slow path of `instant`'s output, and the reference its fast path is tested against.
+    /// What `instant` writes, by Foundation: the reference its arithmetic is tested against.
     static func foundationInstant(_ date: Date, in zone: TimeZone) -> String {
         // RFC 3339 wants the offset with a colon (-06:00), which is not the style's default.
         date.formatted(Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: zone))

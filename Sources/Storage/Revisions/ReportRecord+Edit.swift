@@ -8,8 +8,8 @@ extension ReportRecord {
         (try? JSONDecoder().decode(Report.self, from: edit.payload))?.breakdownGroup ?? group
     }
 
-    /// The record after an edit written at `at` (stored text): new content, next version.
-    public func applying(_ edit: ReportEdit, group: String, at: String) -> ReportRecord {
+    /// The record after an edit written at `at`: new content, next version.
+    public func applying(_ edit: ReportEdit, group: String, at: Date) -> ReportRecord {
         var r = self
         r.occurredOn = edit.occurredOn
         r.lon = edit.lon
@@ -18,7 +18,7 @@ extension ReportRecord {
         r.areas = edit.areas
         r.group = group
         r.version += 1
-        r.updatedAt = Timestamp.parse(at)
+        r.updatedAt = Timestamp.rounded(at)
         return r
     }
 }

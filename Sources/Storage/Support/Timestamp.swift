@@ -6,9 +6,6 @@ import Foundation
 public enum Timestamp {
     public static func now() -> String { format(Date()) }
 
-    /// Built once: making the style is a large part of parsing one date.
-    private static let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-
     /// `YYYY-MM-DDTHH:MM:SS.sssZ`, the instant rounded to the nearest millisecond, with integer
     /// arithmetic: what `parseUTC` reads gives back the same text (Foundation's formatter cuts
     /// the fraction, so 59.999 read as a double could come back as 59.998), and a bulk import
@@ -35,13 +32,20 @@ public enum Timestamp {
         return text
     }
 
-    public static func parse(_ s: String) -> Date {
-        parseUTC(s) ?? (try? style.parse(s)) ?? Date(timeIntervalSince1970: 0)
+    /// The instant as it reads back once stored: rounded to the nearest millisecond.
+    public static func rounded(_ d: Date) -> Date {
+        Date(timeIntervalSince1970: (d.timeIntervalSince1970 * 1000).rounded() / 1000)
+    }
+
+    /// A stored instant; `StorageError.unreadable` for text that is none (never a default date).
+    public static func parse(_ s: String) throws(StorageError) -> Date {
+        if let date = parseUTC(s) { return date }
+        do { return try Instant.parse(s).date } catch { throw .unreadable("time \"\(s)\"") }
     }
 
     /// Reads `YYYY-MM-DDTHH:MM:SS[.fraction]Z` — the stored form and the usual one in files —
     /// with integer arithmetic; nil for any other form (an offset, a missing part), which the
-    /// caller then gives to the full ISO 8601 parser. A bulk import reads a million of these.
+    /// caller then gives to `Instant.parse`. A bulk import reads a million of these.
     public static func parseUTC(_ text: String) -> Date? {
         let b = Array(text.utf8)
         guard b.count >= 20, b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"), b.last == UInt8(ascii: "Z"),

@@ -3,14 +3,15 @@ import Foundation
 extension LayerWrites {
     /// Stores a new version of a layer; nil when `onlyIfNew` and the layer exists.
     public func stage(_ layer: LayerImport, rows: LayerImport.Rows, onlyIfNew: Bool) throws -> LayerVersionInfo? {
-        let now = Timestamp.now()
+        let date = Date()
+        let now = Timestamp.format(date)
         let claimed = try claimLayer(layer.layer, kind: layer.kind, at: now)
         if onlyIfNew && !claimed.created { return nil }
         guard claimed.kind == layer.kind.rawValue else {
             throw StorageError.invalidImport("layer \"\(layer.layer)\" holds \(claimed.kind ?? "nothing"), not \(layer.kind.rawValue)")
         }
         let info = LayerVersionInfo(layer: layer.layer, version: try nextVersion(layer: layer.layer), kind: layer.kind,
-                                    createdAt: Timestamp.parse(now), source: layer.source, featureCount: rows.count,
+                                    createdAt: Timestamp.rounded(date), source: layer.source, featureCount: rows.count,
                                     repairedCount: layer.repairedCount, rejectedCount: layer.rejectedCount)
         try insertVersion(info, at: now)
         try insertAreas(rows, layer: layer.layer, version: info.version)

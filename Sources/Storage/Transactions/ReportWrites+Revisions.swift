@@ -27,7 +27,8 @@ extension ReportWrites {
         if let expectedVersion, expectedVersion != r.version { throw ReportChangeError.staleVersion(current: r.version, status: r.status) }
         try permission.check(r.status)
         let group = r.group(after: edit)
-        let at = Timestamp.now()
+        let now = Date()
+        let at = Timestamp.format(now)
         var latest = try latestRevision(reportID: reportID)
         if latest == 0 {
             // The submitted content becomes revision 1 the first time the report is edited.
@@ -35,7 +36,7 @@ extension ReportWrites {
                                               occurredOn: r.occurredOn, lon: r.lon, lat: r.lat, areas: r.areas, payload: r.payload))
             latest = 1
         }
-        try insertRevision(ReportRevision(reportID: reportID, revision: latest + 1, at: Timestamp.parse(at), actor: actor,
+        try insertRevision(ReportRevision(reportID: reportID, revision: latest + 1, at: Timestamp.rounded(now), actor: actor,
                                           occurredOn: edit.occurredOn, lon: edit.lon, lat: edit.lat, areas: edit.areas, payload: edit.payload))
         // Only the newest `keep` revisions stay (at least the one just written).
         try deleteRevisions(reportID: reportID, through: latest + 1 - max(keep, 1))
@@ -48,7 +49,7 @@ extension ReportWrites {
         try appendAudit(AuditFields(reportID: reportID, actor: actor, at: at, action: action, from: r.status, to: r.status))
         // A verified report's day or area may have changed: public numbers move.
         if r.status == .verified { try bumpDataVersion() }
-        let edited = r.applying(edit, group: group, at: at)
+        let edited = r.applying(edit, group: group, at: now)
         try writeCounters(CounterChanges(zone: zone, from: r, to: edited))
         return edited
     }

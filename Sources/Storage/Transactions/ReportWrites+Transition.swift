@@ -26,7 +26,7 @@ extension ReportWrites {
         if r.status == .verified || next == .verified { try bumpDataVersion() }
         r.status = next
         r.version += 1
-        r.updatedAt = Timestamp.parse(at)
+        r.updatedAt = Timestamp.rounded(now)
         try writeCounters(CounterChanges(zone: zone, from: before, to: r))
         return r
     }

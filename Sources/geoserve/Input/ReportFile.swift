@@ -154,8 +154,7 @@ private struct RowChecker {
         }
         var submittedAt = now
         if let text = values["submitted_at"] {
-            if let date = Timestamp.parseUTC(text) ?? (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
-                ?? (try? Date.ISO8601FormatStyle().parse(text)) {
+            if let date = Timestamp.parseUTC(text) ?? (try? Instant.parse(text))?.date {
                 submittedAt = date
                 if date > now.addingTimeInterval(300) { messages.append("submitted_at is in the future") }
             } else {

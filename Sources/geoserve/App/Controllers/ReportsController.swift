@@ -47,7 +47,7 @@ struct ReportsController {
         let id = TimeOrderedID.make()
         let now = Date()
         let record = ReportRecord(id: id, kind: report.kind, status: .pending, version: 1, reporterID: reporterID,
-                                  submittedAt: now, updatedAt: now, occurredOn: try report.countedDay(), payload: Data(report.storedJSON),
+                                  submittedAt: now, updatedAt: now, occurredOn: report.occurredOn, payload: Data(report.storedJSON),
                                   lon: placed.lon, lat: placed.lat, areas: placed.areas, group: report.breakdownGroup)
         let submission = ReportSubmission(record: record, idempotencyKey: key.map(idempotency.digest),
                                           requestDigest: key == nil ? nil : IdempotencyKeys.requestDigest(body))

@@ -78,7 +78,7 @@ struct RevisionsController {
             throw APIError.invalid("an edit cannot change the report's kind", field: "kind")
         }
         let placed = try ReportPlacement(layers: catalog.snapshot()).place(report.place)
-        let change = ReportEdit(occurredOn: try report.countedDay(), lon: placed.lon, lat: placed.lat, areas: placed.areas, payload: Data(report.storedJSON))
+        let change = ReportEdit(occurredOn: report.occurredOn, lon: placed.lon, lat: placed.lat, areas: placed.areas, payload: Data(report.storedJSON))
         let r = try await revisions.edit(reportID: id, change, actor: account.id, expectedVersion: body.version, keep: keep, permission: permission)
         await watcher.noteCommit()
         return ReportView(r)

@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 import HTTPTypes
 import ReportVerification
@@ -96,11 +97,10 @@ struct NoticeCheck {
     /// An RFC 3339 date-time with a zone; nil when absent or wrong (and then a problem).
     mutating func instant(_ field: String, _ value: String?) -> Date? {
         guard let value else { return nil }
-        guard let date = RFC3339.parse(value) ?? (try? Date(value, strategy: .iso8601)) else {
+        do { return try Instant.parse(value).date } catch {
             fail(field, .badFormat, "must be an RFC 3339 date-time with a zone, such as 2026-11-20T21:15:00Z")
             return nil
         }
-        return date
     }
 
     /// An absolute http or https URL (RFC 3986 characters only, percent signs followed by two

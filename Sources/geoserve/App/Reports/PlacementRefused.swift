@@ -6,16 +6,13 @@ enum PlacementRefused: Refusal, Equatable {
     case noLayer(String)
     /// The report names an area its layer does not have.
     case noArea(layer: String, id: String)
-    /// A validated report without a date it is counted on (validation writes one; this is for
-    /// the impossible rest, not a crash).
-    case unreadableDate(field: String)
 
     var kind: RefusalKind { .invalid }
 
     var code: String {
         switch self {
         case .outsideAreas: "outside_areas"
-        case .noLayer, .noArea, .unreadableDate: "invalid"
+        case .noLayer, .noArea: "invalid"
         }
     }
 
@@ -24,7 +21,6 @@ enum PlacementRefused: Refusal, Equatable {
         case .outsideAreas: "the location lies outside every area this service counts reports in"
         case .noLayer(let layer): "no area layer named \(layer)"
         case .noArea(let layer, let id): "layer \(layer) has no area \(id)"
-        case .unreadableDate: "the report's date cannot be read"
         }
     }
 
@@ -33,7 +29,6 @@ enum PlacementRefused: Refusal, Equatable {
         case .outsideAreas: "location"
         case .noLayer: "area.layer"
         case .noArea: "area.id"
-        case .unreadableDate(let field): field
         }
     }
 }

@@ -1,14 +1,16 @@
-import DomainKernel
 import Foundation
 
 /// The strict RFC 3339 form of a date-time, `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, read and
 /// written by arithmetic. Foundation's ISO 8601 styles cost more than the rest of a report's
-/// validation; this covers what clients send, and the validator hands anything else (other
-/// ISO 8601 spellings, odd years or offsets) to Foundation, so what is accepted is unchanged.
+/// validation; this covers what clients send, and `Instant.parse` hands anything else (other
+/// ISO 8601 spellings, odd years or offsets) to Foundation.
 public enum RFC3339 {
     /// The instant of a strict RFC 3339 date-time in years 1900–9999 with an offset of at most
     /// 14 hours; nil for anything else, including dates that do not exist.
-    public static func parse(_ text: String) -> Date? {
+    public static func parse(_ text: String) -> Date? { parseWithOffset(text)?.date }
+
+    /// The instant and the offset it is written at; nil as for `parse`.
+    public static func parseWithOffset(_ text: String) -> (date: Date, offsetSeconds: Int)? {
         let c = Array(text.utf8)
         guard c.count >= 20, c[4] == UInt8(ascii: "-"), c[7] == UInt8(ascii: "-"), c[10] == UInt8(ascii: "T"),
               c[13] == UInt8(ascii: ":"), c[16] == UInt8(ascii: ":"),
@@ -45,13 +47,13 @@ public enum RFC3339 {
         }
         let days = Day(year: year, month: month, day: day).ordinal
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+        return (Date(timeIntervalSince1970: Double(seconds) + fraction), offset)
     }
 
     /// The instant to the second (the fraction dropped) at a fixed offset from UTC: `Z` for
     /// zero, `±HH:MM` otherwise; nil for an offset that is not whole minutes (local mean time
     /// before a zone was standardised), which RFC 3339 cannot write.
-    static func format(_ date: Date, offsetSeconds: Int) -> String? {
+    public static func format(_ date: Date, offsetSeconds: Int) -> String? {
         guard offsetSeconds % 60 == 0 else { return nil }
         let whole = Int(date.timeIntervalSince1970.rounded(.down)) + offsetSeconds
         let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
