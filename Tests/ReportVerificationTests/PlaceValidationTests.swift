@@ -4,7 +4,7 @@ import Testing
 
 @Suite("where a report happened")
 struct PlaceValidationTests {
-    func misconduct(location: ReportDraft.Location?, area: ReportDraft.AreaRef? = nil) -> ReportDraft {
+    func misconduct(location: ReportDraft.Location?, area: ReportDraft.AreaChoice? = nil) -> ReportDraft {
         var d = Fixtures.misconduct()
         d.location = location
         d.area = area

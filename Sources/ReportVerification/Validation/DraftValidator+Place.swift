@@ -2,7 +2,7 @@ import DomainKernel
 
 extension DraftValidator {
     /// Where the report happened: a location or an area reference, exactly one.
-    mutating func place(_ location: ReportDraft.Location?, _ area: ReportDraft.AreaRef?) -> ReportPlace? {
+    mutating func place(_ location: ReportDraft.Location?, _ area: ReportDraft.AreaChoice?) -> ReportPlace? {
         switch (location, area) {
         case (nil, nil):
             fail("location", .required, "a report needs a location or an area")

@@ -39,7 +39,7 @@ extension ReportDraft {
         }
         area = try r.object("area") { a throws(ReadError) in
             try a.refuseOthers(Members.area)
-            return AreaRef(layer: try a.string("layer"), id: try a.string("id"))
+            return AreaChoice(layer: try a.string("layer"), id: try a.string("id"))
         }
         affiliation = try r.string("affiliation")
         age = try r.int("age")

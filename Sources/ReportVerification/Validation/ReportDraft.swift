@@ -20,8 +20,9 @@ public struct ReportDraft: Codable, Hashable, Sendable {
         }
     }
 
-    /// An area picked from a layer (e.g. a residence hall), as sent.
-    public struct AreaRef: Codable, Hashable, Sendable {
+    /// An area picked from a layer (e.g. a residence hall), as sent: either part may be missing
+    /// until validation makes it a place (`DomainKernel.AreaRef` is the checked reference).
+    public struct AreaChoice: Codable, Hashable, Sendable {
         /// The layer's name, e.g. `halls`.
         public var layer: String?
         /// The area's id in that layer, e.g. `H07`.
@@ -67,7 +68,7 @@ public struct ReportDraft: Codable, Hashable, Sendable {
     /// Where, as a point; exclusive with `area`.
     public var location: Location?
     /// Where, as a picked area; exclusive with `location`.
-    public var area: AreaRef?
+    public var area: AreaChoice?
 
     // covid
     /// `student`, `faculty` or `staff`.
