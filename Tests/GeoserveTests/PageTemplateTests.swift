@@ -38,7 +38,7 @@ struct PageTemplateTests {
         let expected: [(String, [UInt8], Set<String>)] = [
             ("shell.html", PackageResources.shell_html, ["meta", "title", "styles", "scripts", "bodyClass", "body"]),
             ("dashboard.html", PackageResources.dashboard_html, []),
-            ("report.html", PackageResources.report_html, []),
+            ("report.html", PackageResources.report_html, Set(ReportFormLimits.values.keys)),
             ("receipt.html", PackageResources.receipt_html, []),
             ("admin.html", PackageResources.admin_html, []),
             ("ogc-collections.html", PackageResources.ogc_collections_html, ["title", "base", "rows"]),
@@ -62,6 +62,7 @@ struct PageTemplateTests {
             <link rel="stylesheet" href="/assets/leaflet/leaflet.css">
             <link rel="stylesheet" href="/assets/pages.css">
             <script src="/assets/leaflet/leaflet.js" defer></script>
+            <script src="/assets/dom.js" defer></script>
             <script src="/assets/x.js" defer></script>
             </head>
             <body class="admin">

@@ -2,6 +2,7 @@
 /// `PackageResources`): one binary still deploys, and the pages' sources stay files that
 /// JavaScript and CSS tools read. Templates are parsed once, at first use.
 enum PageAssets {
+    static let domScript = PackageResources.dom_js
     static let dashboardScript = PackageResources.dashboard_js
     static let reportScript = PackageResources.report_js
     static let adminScript = PackageResources.admin_js

@@ -34,6 +34,7 @@ struct PagesController {
     private static let css = "text/css; charset=utf-8"
     private static let html = "text/html; charset=utf-8"
 
+    static let domScript = Asset(PageAssets.domScript, type: javaScript)
     static let script = Asset(PageAssets.dashboardScript, type: javaScript)
     static let style = Asset(PageAssets.style, type: css)
     static let ogcStyle = Asset(PageAssets.ogcStyle, type: css)
@@ -49,6 +50,7 @@ struct PagesController {
     static let pagePaths: Set<String> = ["/report", "/report/receipt", "/admin"]
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("assets/dom.js") { request, _ in Self.send(Self.domScript, request) }
         router.get("assets/dashboard.js") { request, _ in Self.send(Self.script, request) }
         router.get("assets/report.js") { request, _ in Self.send(Self.reportScript, request) }
         router.get("report") { request, _ in Self.send(Self.reportForm, request) }

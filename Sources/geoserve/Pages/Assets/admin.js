@@ -1,20 +1,88 @@
 "use strict";
 // The admin console's script: every action is a call of the JSON API with the page session's
-// cookie and, for changes, its CSRF token; everything shown goes in through `textContent`.
+// cookie and, for changes, its CSRF token; everything shown goes in through text nodes. The
+// functions above the browser part are pure, so that node's tests can run them.
 (function () {
-  const $ = (id) => document.getElementById(id);
-  const el = (tag, attrs, ...children) => {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else if (v === true) e.setAttribute(k, "");
-      else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v);
-    }
-    for (const c of children) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    return e;
-  };
-  const say = (text, kind) => { const s = $("status"); s.textContent = text || ""; s.className = "status" + (kind ? " " + kind : ""); };
+  // Node, for the tests, has no window: it takes the pure functions and runs nothing.
+  const inNode = typeof window === "undefined";
+  const {$, el, say, jsonOf, errorMessage} = inNode ? require("./dom.js") : dom;
   const when = (iso) => iso ? new Date(iso).toLocaleString() : "–";
+  const QUEUE_PAGE = 50;
+
+  // The queue's request for a filter and a page's cursor.
+  function queueQuery(filter, cursor) {
+    const q = new URLSearchParams({status: filter.status, limit: String(QUEUE_PAGE)});
+    if (filter.kind) q.set("kind", filter.kind);
+    if (filter.layer) q.set("layer", filter.layer);
+    if (filter.area) q.set("area", filter.area);
+    if (cursor) q.set("cursor", cursor);
+    return q.toString();
+  }
+
+  // Which reports of the queue a page shows, counted from 1.
+  const queueCaption = (page, count) => count ? "Reports " + (page * QUEUE_PAGE + 1) + "–" + (page * QUEUE_PAGE + count) : "No reports match.";
+
+  // What a bulk decision did, and whether any report stayed as it was.
+  function bulkOutcome(transition, results) {
+    const failed = results.filter((x) => !x.ok);
+    return {text: (results.length - failed.length) + " report(s) " + (transition === "verify" ? "verified" : "rejected") +
+              (failed.length ? "; not changed: " + failed.map((x) => x.id.slice(-8) + " (" + x.error + ")").join(", ") : "."),
+            kind: failed.length ? "warn" : ""};
+  }
+
+  // The changes a verifier may make to a report in a status.
+  const TRANSITIONS = {pending: ["verify", "reject"], verified: ["revoke"], rejected: ["reopen"], revoked: ["reopen"], withdrawn: []};
+  const transitionsFor = (status) => Object.hasOwn(TRANSITIONS, status) ? TRANSITIONS[status] : [];
+
+  // Who holds a report's claim, as the verifier `me` reads it.
+  const claimText = (claim, me, format) => !claim ? "" : claim.holder === me ? "You hold this report until " + format(claim.expiresAt) + "."
+    : "Another verifier holds this report until " + format(claim.expiresAt) + ".";
+
+  // An instant as a datetime-local field shows it: this device's wall-clock time, to the minute.
+  const localInput = (iso) => iso ? new Date(new Date(iso).getTime() - new Date(iso).getTimezoneOffset() * 60000).toISOString().slice(0, 16) : "";
+
+  // An alert's or resource's body from its form's fields ({name, type, value}): blank ones are left
+  // out, datetime-local values become instants.
+  function noticeBody(fields) {
+    const body = {};
+    for (const input of fields) {
+      if (!input.name || input.value.trim() === "") continue;
+      body[input.name] = input.type === "datetime-local" ? new Date(input.value).toISOString() : input.value;
+    }
+    return body;
+  }
+
+  // The upload's query from the layer form's options (`value(name)`, `checked(name)`).
+  function uploadQuery(value, checked) {
+    const q = new URLSearchParams();
+    for (const name of ["kind", "id_field", "name_field"]) if (value(name).trim()) q.set(name, value(name).trim());
+    for (const name of ["skip_invalid", "publish"]) if (checked(name)) q.set(name, "true");
+    return q.toString();
+  }
+
+  // What an upload's answer means: its message, and whether the layers (and the validation) are shown again.
+  function uploadOutcome(status, body) {
+    if (status === 201) {
+      return {text: "Stored as version " + body.version + (body.published ? ", published" + (body.moved !== null ? "; " + body.moved + " report(s) changed area" : "") : ", staged") + ".",
+              kind: "", reload: true};
+    }
+    if (status === 422 && body.problems) {
+      return {text: "Nothing stored: " + body.rejectedCount + " feature(s) rejected. Fix them, or store the rest.", kind: "error", reload: true};
+    }
+    return {text: errorMessage(body) || ("The service answered " + status + "."), kind: "error", reload: false};
+  }
+
+  // One line of an upload's validation.
+  const validationLine = (p) => "Feature " + p.index + (p.id ? " (" + p.id + ")" : "") + ": " + p.outcome + (p.reason ? " — " + p.reason : "") +
+    (p.notes.length ? " (" + p.notes.join("; ") + ")" : "");
+
+  if (inNode) {
+    module.exports = {queueQuery, queueCaption, bulkOutcome, transitionsFor, claimText, localInput, noticeBody, uploadQuery, uploadOutcome, validationLine};
+    return;
+  }
+
+  // MARK: the console
+
   const session = {account: null, csrf: null};
   const isAdmin = () => session.account && session.account.role === "admin";
 
@@ -30,7 +98,7 @@
     if (method !== "GET") headers["X-CSRF-Token"] = session.csrf || "";
     const r = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin"});
     if (r.status === 204) return null;
-    const data = await r.json().catch(() => ({}));
+    const data = await jsonOf(r);
     if (r.status === 401 && path !== "/v1/auth/session") { signedOut("Your session ended; sign in again."); throw new Failure(401, data.error || {}); }
     if (!r.ok) throw new Failure(r.status, data.error || {});
     return data;
@@ -116,13 +184,7 @@
       el("label", {}, "Layer ", el("input", {name: "layer", value: f.layer, size: "8"})),
       el("label", {}, "Area ", el("input", {name: "area", value: f.area, size: "8"})),
       el("button", {type: "submit"}, "Show"));
-    const q = new URLSearchParams({status: f.status, limit: "50"});
-    if (f.kind) q.set("kind", f.kind);
-    if (f.layer) q.set("layer", f.layer);
-    if (f.area) q.set("area", f.area);
-    const cursor = queue.cursors[queue.page];
-    if (cursor) q.set("cursor", cursor);
-    const page = await api("GET", "/v1/verification/queue?" + q);
+    const page = await api("GET", "/v1/verification/queue?" + queueQuery(f, queue.cursors[queue.page]));
     queue.cursors[queue.page + 1] = page.next || undefined;
     const rows = page.reports.map((r) => el("tr", {"data-id": r.id},
       el("td", {}, el("input", {type: "checkbox", "aria-label": "Select report " + r.id, value: r.id, disabled: r.status !== "pending"})),
@@ -131,7 +193,7 @@
       el("td", {}, r.areas.map((a) => a.layer + " " + a.areaID).join(", ")),
       el("td", {}, r.claim ? "claimed by " + (r.claim.holder === session.account.id ? "you" : "another verifier") : "")));
     const table = el("table", {id: "queue"},
-      el("caption", {}, page.reports.length ? "Reports " + (queue.page * 50 + 1) + "–" + (queue.page * 50 + page.reports.length) : "No reports match."),
+      el("caption", {}, queueCaption(queue.page, page.reports.length)),
       el("thead", {}, el("tr", {}, ...["", "Report", "Kind", "Status", "Occurred", "Areas", "Claim"].map((h) => el("th", {scope: "col"}, h)))),
       el("tbody", {}, ...rows));
     const reason = el("input", {id: "bulk-reason", "aria-label": "Reason for the selected reports", placeholder: "Reason (needed to reject)"});
@@ -154,9 +216,8 @@
     if (!ids.length) { say("Select reports first.", "error"); return; }
     try {
       const r = await api("POST", "/v1/verification/bulk", Object.assign({ids, transition}, reason.trim() ? {reason: reason.trim()} : {}));
-      const failed = r.results.filter((x) => !x.ok);
-      say((r.results.length - failed.length) + " report(s) " + (transition === "verify" ? "verified" : "rejected") +
-          (failed.length ? "; not changed: " + failed.map((x) => x.id.slice(-8) + " (" + x.error + ")").join(", ") : "."), failed.length ? "warn" : "");
+      const outcome = bulkOutcome(transition, r.results);
+      say(outcome.text, outcome.kind);
       await showQueue();
     } catch (e) { say(e.message, "error"); }
   }
@@ -175,18 +236,16 @@
       api("GET", "/v1/reports/" + encodeURIComponent(id) + "/attachments").catch(() => ({attachments: []})),
       api("GET", "/v1/reports/" + encodeURIComponent(id) + "/revisions").catch(() => ({revisions: []})),
     ]);
-    const claimText = !claim ? "" : claim.holder === session.account.id ? "You hold this report until " + when(claim.expiresAt) + "."
-      : "Another verifier holds this report until " + when(claim.expiresAt) + ".";
     const reason = el("input", {id: "reason", "aria-label": "Reason", placeholder: "Reason (needed to reject, revoke or reopen)"});
     const act = (transition) => el("button", {type: "button", "data-transition": transition, onclick: () => decide(report, transition, reason.value)},
                                    transition[0].toUpperCase() + transition.slice(1));
-    const actions = {pending: ["verify", "reject"], verified: ["revoke"], rejected: ["reopen"], revoked: ["reopen"], withdrawn: []}[report.status] || [];
+    const actions = transitionsFor(report.status);
     const map = el("div", {class: "small-map", role: "img", "aria-label": report.location ? "Where: " + report.location.lat + ", " + report.location.lon : ""});
     const view = el("article", {class: "report-detail"},
       el("p", {}, el("a", {href: "#queue"}, "← Queue")),
       el("h2", {}, (report.kind === "covid" ? "COVID-19 self-report " : "Misconduct report ") + report.id.slice(-8)),
       el("p", {class: "mid state-" + report.status, id: "report-status"}, report.status),
-      el("p", {class: "caption"}, claimText),
+      el("p", {class: "caption"}, claimText(claim, session.account.id, when)),
       el("div", {class: "actions"}, ...actions.map(act), actions.length ? reason : null),
       el("h3", {}, "Fields"), fields(report.report),
       el("dl", {class: "facts"}, el("dt", {}, "Occurred"), el("dd", {}, report.occurredOn), el("dt", {}, "Submitted"), el("dd", {}, when(report.submittedAt)),
@@ -263,13 +322,12 @@
   function noticeForm(what, current) {
     const field = (name, label, input) => el("div", {class: "field"}, el("label", {for: what + "-" + name}, label), input);
     const input = (name, attrs) => el("input", Object.assign({id: what + "-" + name, name, value: current && current[name] ? current[name] : ""}, attrs || {}));
-    const local = (iso) => iso ? new Date(new Date(iso).getTime() - new Date(iso).getTimezoneOffset() * 60000).toISOString().slice(0, 16) : "";
     const parts = what === "alert" ? [
       field("title", "Title", input("title", {maxlength: "120", required: true})),
       field("message", "Message", el("textarea", {id: "alert-message", name: "message", rows: "3", maxlength: "2000"}, current ? current.message : "")),
       field("severity", "Severity", select("severity", ["info", "warning", "critical"], current ? current.severity : "info")),
-      field("startsAt", "Shown from (empty: now)", el("input", {id: "alert-startsAt", name: "startsAt", type: "datetime-local", value: current ? local(current.startsAt) : ""})),
-      field("endsAt", "Shown until (empty: until expired)", el("input", {id: "alert-endsAt", name: "endsAt", type: "datetime-local", value: current ? local(current.endsAt) : ""})),
+      field("startsAt", "Shown from (empty: now)", el("input", {id: "alert-startsAt", name: "startsAt", type: "datetime-local", value: current ? localInput(current.startsAt) : ""})),
+      field("endsAt", "Shown until (empty: until expired)", el("input", {id: "alert-endsAt", name: "endsAt", type: "datetime-local", value: current ? localInput(current.endsAt) : ""})),
     ] : [
       field("title", "Title", input("title", {maxlength: "120", required: true})),
       field("category", "Category", input("category", {maxlength: "60", required: true})),
@@ -279,11 +337,7 @@
                     el("button", {type: "submit", class: "primary"}, current ? "Save" : (what === "alert" ? "Post alert" : "Add resource")));
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
-      const body = {};
-      for (const input of form.elements) {
-        if (!input.name || input.value.trim() === "") continue;
-        body[input.name] = input.type === "datetime-local" ? new Date(input.value).toISOString() : input.value;
-      }
+      const body = noticeBody(form.elements);
       const path = "/v1/" + what + "s" + (current ? "/" + current.id : "");
       for (const p of form.querySelectorAll(".problem")) p.remove();
       try {
@@ -370,17 +424,14 @@
       e.preventDefault();
       const file = form.file.files[0];
       if (!form.layer.value.trim() || !file) { say("Name the layer and choose a file.", "error"); return; }
-      const q = new URLSearchParams();
-      for (const name of ["kind", "id_field", "name_field"]) if (form[name].value.trim()) q.set(name, form[name].value.trim());
-      for (const name of ["skip_invalid", "publish"]) if (form[name].checked) q.set(name, "true");
+      const q = uploadQuery((name) => form[name].value, (name) => form[name].checked);
       say("Uploading and validating…");
       const r = await fetch("/v1/layers/" + encodeURIComponent(form.layer.value.trim()) + "/versions?" + q,
                             {method: "POST", headers: {"Content-Type": "application/geo+json", "X-CSRF-Token": session.csrf || "", "Accept": "application/json"}, body: file});
-      const body = await r.json().catch(() => ({}));
-      if (r.status === 201) say("Stored as version " + body.version + (body.published ? ", published" + (body.moved !== null ? "; " + body.moved + " report(s) changed area" : "") : ", staged") + ".");
-      else if (r.status === 422 && body.problems) say("Nothing stored: " + body.rejectedCount + " feature(s) rejected. Fix them, or store the rest.", "error");
-      else { say((body.error || {}).message || ("The service answered " + r.status + "."), "error"); return; }
-      await showLayers(body);
+      const body = await jsonOf(r);
+      const outcome = uploadOutcome(r.status, body);
+      say(outcome.text, outcome.kind);
+      if (outcome.reload) await showLayers(body);
     });
     const parts = [el("h2", {}, "Layers"),
       el("div", {class: "table-wrap"}, el("table", {id: "layers"}, el("thead", {}, el("tr", {}, ...["Layer", "Kind", "Version", "Features", "Repaired", "Rejected", "Stored", ""].map((h) => el("th", {scope: "col"}, h)))),
@@ -388,8 +439,7 @@
     if (report && report.problems) {
       parts.push(el("h3", {}, "Validation of the upload"),
         el("p", {}, (report.validCount + report.repairedCount + report.rejectedCount) + " features read: " + report.validCount + " valid, " + report.repairedCount + " repaired, " + report.rejectedCount + " rejected."),
-        el("ul", {id: "validation"}, ...report.problems.map((p) => el("li", {class: p.outcome === "rejected" ? "problem" : ""},
-          "Feature " + p.index + (p.id ? " (" + p.id + ")" : "") + ": " + p.outcome + (p.reason ? " — " + p.reason : "") + (p.notes.length ? " (" + p.notes.join("; ") + ")" : "")))));
+        el("ul", {id: "validation"}, ...report.problems.map((p) => el("li", {class: p.outcome === "rejected" ? "problem" : ""}, validationLine(p)))));
     }
     parts.push(el("h3", {}, "Upload a new version"), form);
     $("view").replaceChildren(...parts);

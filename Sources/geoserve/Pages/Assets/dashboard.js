@@ -2,39 +2,116 @@
 // The dashboard's script: reads the public API only (layers, items, TileJSON, the nearest testing
 // sites, past publications through `datetime`, alerts and resources), writes text with
 // `textContent` only, and checks for new numbers every minute with the items' ETag, so the page
-// follows publications without a reload.
+// follows publications without a reload. The functions above the browser part are pure, so that
+// node's tests can run them.
 (function () {
+  // Node, for the tests, has no window: it takes the pure functions and runs nothing.
+  const inNode = typeof window === "undefined";
+  const {$, el, getJSON} = inNode ? require("./dom.js") : dom;
   const WINDOWS = {"7d": "7 days", "14d": "14 days", "28d": "28 days"};
-  const state = {layer: null, window: "7d", etag: null, data: null, tilejson: null, sort: {key: "count", dir: -1},
-                 map: null, tiles: null, outlines: null, seriesFor: null, byId: new Map(), lastMoved: undefined};
-  const $ = (id) => document.getElementById(id);
-  const el = (tag, attrs, text) => {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+
   const number = (v) => v === null || v === undefined ? "–" : Number(v).toLocaleString("en-US");
   const signed = (v) => v === null || v === undefined ? "" : (v > 0 ? "+" : v < 0 ? "−" : "±") + Math.abs(v).toLocaleString("en-US");
+  const rate = (v) => v === null || v === undefined ? "–" : Number(v).toFixed(1);
+  const distance = (metres) => metres >= 1000 ? (metres / 1000).toFixed(1) + " km" : Math.round(metres) + " m";
 
-  async function getJSON(url, etag) {
-    const headers = {"Accept": "application/json"};
-    if (etag) headers["If-None-Match"] = etag;
-    const r = await fetch(url, {headers});
-    if (r.status === 304) return {notModified: true};
-    if (!r.ok) throw new Error(url + " answered " + r.status);
-    return {body: await r.json(), etag: r.headers.get("ETag")};
+  // The layer and window to show: the address keeps the choice (#layer=zones&window=14d), so a
+  // view can be linked to; else the halls, else the first layer, over 7 days.
+  function initialView(layerNames, hash) {
+    const wanted = new URLSearchParams(hash);
+    const layer = layerNames.includes(wanted.get("layer")) ? wanted.get("layer")
+      : layerNames.includes("halls") ? "halls" : layerNames[0];
+    return {layer, window: Object.hasOwn(WINDOWS, wanted.get("window")) ? wanted.get("window") : "7d"};
   }
+
+  // Class breaks for the map: no reports is a class of its own, the areas with reports are cut
+  // at their quantiles (quantiles over every area would put zero and a dozen in one class when
+  // most areas have none). Tiles and legend both come from these breaks.
+  function classBreaks(counts) {
+    const values = counts.filter((v) => v > 0).sort((a, b) => a - b);
+    const cuts = [1];
+    for (const q of [0.25, 0.5, 0.75, 0.9]) {
+      const v = values.length ? values[Math.min(values.length - 1, Math.floor(q * values.length))] : 0;
+      if (v > cuts[cuts.length - 1]) cuts.push(v);
+    }
+    return cuts;
+  }
+
+  function tableRows(features, w) {
+    return features.map((f) => ({
+      id: f.id, name: f.properties.name || f.id, feature: f,
+      count: f.properties["verified_" + w], previous: f.properties["previous_" + w],
+      change: f.properties["change_" + w], rate: f.properties["rate_" + w],
+    }));
+  }
+
+  // A click on a column's header sorts by it, again reverses; names start A to Z, numbers high to low.
+  function nextSort(current, key) {
+    return {key, dir: current.key === key ? -current.dir : (key === "name" ? 1 : -1)};
+  }
+
+  // Missing numbers sort below every number; ties go by name.
+  function sortRows(rows, {key, dir}) {
+    return rows.slice().sort((a, b) => {
+      const x = a[key], y = b[key];
+      if (key === "name") return dir * String(x).localeCompare(String(y));
+      return dir * ((x ?? -Infinity) - (y ?? -Infinity)) || a.name.localeCompare(b.name);
+    });
+  }
+
+  // The legend's lines: a class holds counts from its min up to below its max (the last one up to
+  // its max), whole reports, so min to max − 1; classes that cover the same counts (few distinct
+  // values) are shown once.
+  function legendRanges(classes) {
+    const lines = [];
+    let previous = null;
+    classes.forEach((c, k) => {
+      const last = k === classes.length - 1;
+      const low = c.min === undefined ? 0 : Math.ceil(c.min);
+      const high = c.max === undefined ? low : (last ? Math.floor(c.max) : Math.ceil(c.max) - 1);
+      if (high < low) return;
+      const range = low === high ? number(low) : number(low) + "–" + number(high);
+      if (range === previous) return;
+      previous = range;
+      lines.push({range, color: c.color});
+    });
+    return lines;
+  }
+
+  // When the numbers last moved: the newest publication whose all-time total differs from the
+  // one before (windows also move as days leave them, which is not news); the first day of all,
+  // when `points` reach back to it and it had numbers. null when they did not move in `points`.
+  function lastMoved(points, reachesFirst) {
+    for (let i = points.length - 1; i > 0; i--) {
+      if (points[i].all !== points[i - 1].all) return points[i].day;
+    }
+    return points.length > 0 && points[0].all > 0 && reachesFirst ? points[0].day : null;
+  }
+
+  // The last publications' days, one each, oldest first, and whether they reach back to the first.
+  function seriesDays(publications, count) {
+    const all = [...new Set(publications.map((p) => p.day))].sort();
+    const days = all.slice(-count);
+    return {days, reachesFirst: days.length === all.length};
+  }
+
+  if (inNode) {
+    module.exports = {number, signed, rate, distance, initialView, classBreaks, tableRows, nextSort, sortRows, legendRanges, lastMoved, seriesDays};
+    return;
+  }
+
+  // MARK: the page
+
+  const state = {layer: null, window: "7d", etag: null, data: null, tilejson: null, sort: {key: "count", dir: -1},
+                 map: null, tiles: null, outlines: null, seriesFor: null, byId: new Map(), lastMoved: undefined};
 
   async function start() {
     const layers = (await getJSON("/v1/layers")).body.layers.filter((l) => l.kind === "areas" && l.publishedVersion);
     const select = $("layer");
     for (const l of layers) select.append(el("option", {value: l.name}, l.name));
-    // The address keeps the choice (#layer=zones&window=14d), so a view can be linked to.
-    const wanted = new URLSearchParams(location.hash.slice(1));
-    state.layer = layers.some((l) => l.name === wanted.get("layer")) ? wanted.get("layer")
-      : layers.some((l) => l.name === "halls") ? "halls" : (layers[0] || {}).name;
-    if (WINDOWS[wanted.get("window")]) state.window = wanted.get("window");
+    const view = initialView(layers.map((l) => l.name), location.hash.slice(1));
+    state.layer = view.layer;
+    state.window = view.window;
     for (const radio of document.querySelectorAll("input[name=window]")) radio.checked = radio.value === state.window;
     select.value = state.layer;
     select.addEventListener("change", () => { state.layer = select.value; state.etag = null; state.seriesFor = null; refresh(true); });
@@ -43,8 +120,7 @@
     }
     for (const button of document.querySelectorAll("th button")) {
       button.addEventListener("click", () => {
-        const key = button.dataset.key;
-        state.sort = {key, dir: state.sort.key === key ? -state.sort.dir : (key === "name" ? 1 : -1)};
+        state.sort = nextSort(state.sort, button.dataset.key);
         renderTable();
       });
     }
@@ -60,7 +136,7 @@
   // textContent and links only when they are http(s), so an admin's words never become markup.
   const notices = {alerts: null, resources: null};
   async function loadNotices() {
-    const [alerts, resources] = await Promise.all([getJSON("/v1/alerts", notices.alerts), getJSON("/v1/resources", notices.resources)]);
+    const [alerts, resources] = await Promise.all([getJSON("/v1/alerts", {etag: notices.alerts}), getJSON("/v1/resources", {etag: notices.resources})]);
     if (!alerts.notModified) { notices.alerts = alerts.etag; renderAlerts(alerts.body.alerts); }
     if (!resources.notModified) { notices.resources = resources.etag; renderResources(resources.body.resources); }
   }
@@ -102,7 +178,7 @@
 
   async function refresh(force) {
     const url = "/collections/" + encodeURIComponent(state.layer) + "/items?limit=10000&f=json";
-    const answer = await getJSON(url, force ? null : state.etag);
+    const answer = await getJSON(url, {etag: force ? null : state.etag});
     if (answer.notModified) return;
     state.etag = answer.etag;
     // A large layer comes in pages: follow them (same origin only) into one collection.
@@ -120,34 +196,13 @@
     drawSeries();
   }
 
-  // Class breaks for the map: no reports is a class of its own, the areas with reports are cut
-  // at their quantiles (quantiles over every area would put zero and a dozen in one class
-  // when most areas have none). Tiles and legend both come from these breaks.
-  function breaks() {
-    const values = state.data.features.map((f) => f.properties["verified_" + state.window]).filter((v) => v > 0).sort((a, b) => a - b);
-    const cuts = [1];
-    for (const q of [0.25, 0.5, 0.75, 0.9]) {
-      const v = values.length ? values[Math.min(values.length - 1, Math.floor(q * values.length))] : 0;
-      if (v > cuts[cuts.length - 1]) cuts.push(v);
-    }
-    return cuts;
-  }
-
   // The TileJSON of the chosen window's metric and breaks: its tile URLs and its legend.
   async function loadTiles() {
+    const counts = state.data.features.map((f) => f.properties["verified_" + state.window]);
     state.tilejson = (await getJSON("/tiles/" + encodeURIComponent(state.layer) + ".json?metric=verified_" + state.window +
-      "&method=fixed&breaks=" + breaks().join(","))).body;
+      "&method=fixed&breaks=" + classBreaks(counts).join(","))).body;
     render();
     refreshTiles();
-  }
-
-  function rows() {
-    const w = state.window;
-    return state.data.features.map((f) => ({
-      id: f.id, name: f.properties.name || f.id, feature: f,
-      count: f.properties["verified_" + w], previous: f.properties["previous_" + w],
-      change: f.properties["change_" + w], rate: f.properties["rate_" + w],
-    }));
   }
 
   function render() {
@@ -186,16 +241,12 @@
 
   function renderTable() {
     const {key, dir} = state.sort;
-    const list = rows().sort((a, b) => {
-      const x = a[key], y = b[key];
-      if (key === "name") return dir * String(x).localeCompare(String(y));
-      return dir * ((x ?? -Infinity) - (y ?? -Infinity)) || a.name.localeCompare(b.name);
-    });
+    const list = sortRows(tableRows(state.data.features, state.window), state.sort);
     const body = document.querySelector("#areas tbody");
     body.replaceChildren(...list.map((r) => {
       const tr = el("tr", {"data-id": r.id});
       tr.append(el("th", {scope: "row"}, r.name), el("td", {class: "n"}, number(r.count)), el("td", {class: "n"}, number(r.previous)),
-                el("td", {class: "n"}, signed(r.change)), el("td", {class: "n"}, r.rate === null || r.rate === undefined ? "–" : Number(r.rate).toFixed(1)));
+                el("td", {class: "n"}, signed(r.change)), el("td", {class: "n"}, rate(r.rate)));
       return tr;
     }));
     for (const th of document.querySelectorAll("#areas thead th")) {
@@ -209,24 +260,11 @@
     const legend = state.tilejson && state.tilejson.legend;
     if (!legend) { box.replaceChildren(); return; }
     const list = el("ul");
-    // Classes that cover the same counts (few distinct values) are shown once.
-    let previous = null;
-    legend.classes.forEach((c, k) => {
-      // A class holds counts from its min up to below its max (the last one up to its max):
-      // whole reports, so min to max − 1.
-      const last = k === legend.classes.length - 1;
-      const low = c.min === undefined ? 0 : Math.ceil(c.min);
-      const high = c.max === undefined ? low : (last ? Math.floor(c.max) : Math.ceil(c.max) - 1);
-      if (high < low) return;
-      const range = low === high ? number(low) : number(low) + "–" + number(high);
-      if (range === previous) return;
-      previous = range;
-      const li = el("li");
+    for (const line of legendRanges(legend.classes)) {
       const swatch = el("span", {class: "swatch"});
-      swatch.style.background = c.color;
-      li.append(swatch, document.createTextNode(range));
-      list.append(li);
-    });
+      swatch.style.background = line.color;
+      list.append(el("li", {}, swatch, line.range));
+    }
     box.replaceChildren(el("strong", {}, "Verified reports, " + WINDOWS[state.window]), list);
   }
 
@@ -265,7 +303,7 @@
     try {
       const r = (await getJSON("/v1/places/nearest?lon=" + latlng.lng.toFixed(6) + "&lat=" + latlng.lat.toFixed(6) + "&k=3")).body;
       const list = el("ol");
-      for (const p of r.places) list.append(el("li", {}, p.name + " — " + (p.distanceMetres >= 1000 ? (p.distanceMetres / 1000).toFixed(1) + " km" : Math.round(p.distanceMetres) + " m")));
+      for (const p of r.places) list.append(el("li", {}, p.name + " — " + distance(p.distanceMetres)));
       box.replaceChildren(el("strong", {}, "Nearest testing sites"), list);
     } catch (e) {
       box.replaceChildren(el("p", {}, "Testing sites could not be loaded."));
@@ -281,21 +319,13 @@
     const box = $("chart");
     let publications;
     try { publications = (await getJSON("/v1/publications")).body.publications || []; } catch (e) { publications = []; }
-    const allDays = [...new Set(publications.map((p) => p.day))].sort();
-    const days = allDays.slice(-14);
+    const {days, reachesFirst} = seriesDays(publications, 14);
     const points = await Promise.all(days.map(async (day) => {
       const r = await getJSON("/collections/" + encodeURIComponent(state.layer) + "/items?limit=1&f=json&datetime=" + day);
       return {day, value: r.body.statistics.total.counts[state.window] || 0, all: r.body.statistics.total.counts.all || 0};
     }));
     if (state.seriesFor !== key) return;
-    // When the numbers last moved: the newest publication whose all-time total differs from
-    // the one before (windows also move as days leave them, which is not news).
-    state.lastMoved = null;
-    for (let i = points.length - 1; i > 0; i--) {
-      if (points[i].all !== points[i - 1].all) { state.lastMoved = points[i].day; break; }
-    }
-    // The first day of all with numbers: they moved then.
-    if (!state.lastMoved && points.length > 0 && points[0].all > 0 && days.length === allDays.length) state.lastMoved = points[0].day;
+    state.lastMoved = lastMoved(points, reachesFirst);
     showPublished();
     if (points.length === 0) { box.replaceChildren(el("p", {}, "No publication yet.")); return; }
     const w = 560, h = 160, pad = 28, max = Math.max(1, ...points.map((p) => p.value));

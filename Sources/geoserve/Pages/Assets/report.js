@@ -2,17 +2,93 @@
 // The script of the report form and the receipt page. The form is sent as the API's JSON with an
 // Idempotency-Key made on the page and kept (with what was sent) in the tab's session storage
 // until an answer arrives, so a send that met no network is sent again with the same key and can
-// never make two reports. The API's problems are shown next to their fields.
+// never make two reports. The API's problems are shown next to their fields. The limits on what
+// may be typed come with the page from the server (maxlength, data-max): none is written here.
+// The functions above the browser part are pure, so that node's tests can run them.
 (function () {
-  const $ = (id) => document.getElementById(id);
-  const el = (tag, attrs, text) => {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
+  // Node, for the tests, has no window: it takes the pure functions and runs nothing.
+  const inNode = typeof window === "undefined";
+  const {$, el, say, getJSON, jsonOf, errorMessage} = inNode ? require("./dom.js") : dom;
+
+  // The draft as the API takes it, from the form's trimmed values (`value(name)`), its witnesses'
+  // [contact, statement] pairs and where it happened ("area" or "point"): empty fields left out,
+  // numbers as numbers.
+  function draftFrom(kind, value, witnessRows, mode) {
+    const d = {kind};
+    const put = (name, v) => { if (v !== "") d[name] = v; };
+    if (kind === "covid") {
+      for (const name of ["affiliation", "phone", "testDate", "lastOnCampus", "diagnosis", "notes"]) put(name, value(name));
+      if (value("age") !== "") d.age = Number(value("age"));
+    } else {
+      const local = value("occurredAt");
+      if (local) d.occurredAt = withOffset(local, -new Date(local).getTimezoneOffset());
+      for (const name of ["officerName", "badgeNumber", "officerDescription", "incidentDescription"]) put(name, value(name));
+      const witnesses = [];
+      for (const [contact, statement] of witnessRows) {
+        if (contact || statement) witnesses.push(Object.assign({}, contact ? {contact} : {}, statement ? {statement} : {}));
+      }
+      if (witnesses.length) d.witnesses = witnesses;
+      const victim = {};
+      for (const k of ["race", "gender", "comments"]) if (value("victim." + k)) victim[k] = value("victim." + k);
+      if (Object.keys(victim).length) d.victim = victim;
+      d.anonymous = true;
+    }
+    // Nothing chosen: neither is sent, and the API's problem says what is missing.
+    if (mode === "area") {
+      const chosen = value("area.id");
+      if (chosen) { const cut = chosen.indexOf("|"); d.area = {layer: chosen.slice(0, cut), id: chosen.slice(cut + 1)}; }
+    } else {
+      const lat = value("location.lat"), lon = value("location.lon");
+      if (lat !== "" || lon !== "") d.location = {lat: Number(lat || NaN), lon: Number(lon || NaN)};
+    }
+    return d;
+  }
+
+  // A datetime-local value with an offset east of UTC in minutes, as RFC 3339 wants it.
+  function withOffset(local, minutes) {
+    const pad = (n) => String(Math.floor(Math.abs(n))).padStart(2, "0");
+    return local + (local.length === 16 ? ":00" : "") + (minutes >= 0 ? "+" : "-") + pad(minutes / 60) + ":" + pad(minutes % 60);
+  }
+
+  // The attempt to send `body`, after `previous` (the tab's unanswered one, if any). The key
+  // stays until an answer arrives: the same key again means the service stores at most one
+  // report, whatever the network did with the earlier sends. A changed form keeps the key and
+  // remembers what was first sent with it, in case that did arrive.
+  function nextAttempt(previous, body, newKey) {
+    if (!previous) return {key: newKey(), body};
+    if (previous.body === body) return previous;
+    return {key: previous.key, body, earlier: previous.earlier || previous.body};
+  }
+
+  // What a refusal other than a field's problem tells the reporter.
+  function refusal(status, error) {
+    const messages = {409: error.message, 429: "Too many reports from this network just now; try again in a minute.",
+                      413: "A field is too long.", 503: "The service is busy; try again in a moment (your report is kept)."};
+    return messages[status] || error.message || ("The service answered " + status + ".");
+  }
+
+  // The receipt page's address fragment: browsers send it to no server and put it in no Referer.
+  const receiptFragment = (id, receipt) => "id=" + encodeURIComponent(id) + "&receipt=" + encodeURIComponent(receipt);
+
+  // The reports kept on this device, with `report` kept (once) or forgotten.
+  const keeping = (list, report) => list.filter((k) => k.id !== report.id).concat([report]);
+  const forgetting = (list, id) => list.filter((k) => k.id !== id);
+
+  // How the files sent after the report fared, as the receipt page says it.
+  const uploadSummary = (uploads) => uploads ? (uploads.done + " file(s) attached." + (uploads.failed.length ? " Not attached: " + uploads.failed.join("; ") : "")) : "";
+
+  const EXPLAIN = {
+    pending: "Received. It waits for a verifier; this page shows when that changes.",
+    verified: "Verified. It counts towards the published numbers from the next publication (once enough reports have gathered in its area).",
+    rejected: "Not verified: a verifier could not confirm it. It is not counted.",
+    revoked: "Its verification was withdrawn. It is no longer counted.",
+    withdrawn: "You withdrew it. It is not counted.",
   };
-  const say = (text, kind) => { const s = $("status"); s.textContent = text; s.className = "status" + (kind ? " " + kind : ""); };
-  const MAX_WITNESSES = 20;
+
+  if (inNode) {
+    module.exports = {draftFrom, withOffset, nextAttempt, refusal, receiptFragment, keeping, forgetting, uploadSummary, EXPLAIN};
+    return;
+  }
 
   // MARK: the form
 
@@ -39,38 +115,41 @@
     for (const map of maps) map.invalidateSize();
   }
 
+  // A witness's fields, as many as the server takes and as long as it takes them (the box's data-).
   function addWitness() {
     const box = $("witnesses");
     const n = box.children.length;
-    if (n >= MAX_WITNESSES) return;
+    if (n >= Number(box.dataset.max)) return;
     const row = el("div", {class: "witness"});
     const contact = el("div", {class: "field"});
     contact.append(el("label", {for: "w" + n + "-contact"}, "Witness " + (n + 1) + ": how to reach them"),
-                   el("input", {id: "w" + n + "-contact", name: "witnesses[" + n + "].contact", maxlength: "200"}));
+                   el("input", {id: "w" + n + "-contact", name: "witnesses[" + n + "].contact", maxlength: box.dataset.contactMaxlength}));
     const statement = el("div", {class: "field"});
     statement.append(el("label", {for: "w" + n + "-statement"}, "What they saw"),
-                     el("textarea", {id: "w" + n + "-statement", name: "witnesses[" + n + "].statement", rows: "2", maxlength: "5000"}));
+                     el("textarea", {id: "w" + n + "-statement", name: "witnesses[" + n + "].statement", rows: "2", maxlength: box.dataset.statementMaxlength}));
     row.append(contact, statement);
     box.append(row);
     row.querySelector("input").focus();
   }
 
+  // The published area layers' names.
+  async function areaLayers() {
+    const {body} = await getJSON("/v1/layers");
+    return body.layers.filter((l) => l.kind === "areas" && l.publishedVersion).map((l) => l.name);
+  }
+
+  const areasOf = (layer) => getJSON("/collections/" + encodeURIComponent(layer) + "/items?limit=10000&f=json", {accept: "application/geo+json"});
+
   // The area lists: the COVID form's halls, the misconduct form's areas of every layer.
   async function loadAreas() {
     let layers = [];
-    try {
-      const r = await fetch("/v1/layers", {headers: {Accept: "application/json"}});
-      layers = (await r.json()).layers.filter((l) => l.kind === "areas" && l.publishedVersion).map((l) => l.name);
-    } catch (e) { return; }
+    try { layers = await areaLayers(); } catch (e) { return; }
     for (const select of document.querySelectorAll("select[data-layer-choice]")) {
       const preferred = select.dataset.layerChoice;
       const chosen = preferred && layers.includes(preferred) ? [preferred] : layers;
       for (const layer of chosen) {
         let features = [];
-        try {
-          const r = await fetch("/collections/" + encodeURIComponent(layer) + "/items?limit=10000&f=json", {headers: {Accept: "application/geo+json"}});
-          features = (await r.json()).features;
-        } catch (e) { continue; }
+        try { features = (await areasOf(layer)).body.features; } catch (e) { continue; }
         const group = chosen.length > 1 ? el("optgroup", {label: layer}) : select;
         features.map((f) => ({id: f.id, name: f.properties.name || f.id})).sort((a, b) => a.name.localeCompare(b.name))
           .forEach((a) => group.append(el("option", {value: layer + "|" + a.id}, a.name)));
@@ -115,57 +194,19 @@
   let outlinesRead = null;
   function outlines() {
     if (!outlinesRead) {
-      outlinesRead = fetch("/v1/layers", {headers: {Accept: "application/json"}}).then((r) => r.json()).then((l) => {
-        const names = l.layers.filter((x) => x.kind === "areas" && x.publishedVersion).map((x) => x.name);
+      outlinesRead = areaLayers().then((names) => {
         const layer = names.includes("halls") ? "halls" : names[0];
-        return layer ? fetch("/collections/" + encodeURIComponent(layer) + "/items?limit=10000&f=json", {headers: {Accept: "application/geo+json"}}).then((r) => r.json()) : null;
+        return layer ? areasOf(layer).then((answer) => answer.body) : null;
       });
     }
     return outlinesRead;
   }
 
-  // The draft as the API takes it: empty fields left out, numbers as numbers.
   function draft(form) {
-    const kind = form.dataset.kind;
-    const d = {kind};
     const value = (name) => { const e = form.querySelector("[name='" + name + "']"); return e ? e.value.trim() : ""; };
-    const put = (name, v) => { if (v !== "") d[name] = v; };
-    if (kind === "covid") {
-      for (const name of ["affiliation", "phone", "testDate", "lastOnCampus", "diagnosis", "notes"]) put(name, value(name));
-      if (value("age") !== "") d.age = Number(value("age"));
-    } else {
-      const local = value("occurredAt");
-      if (local) d.occurredAt = withOffset(local);
-      for (const name of ["officerName", "badgeNumber", "officerDescription", "incidentDescription"]) put(name, value(name));
-      const witnesses = [];
-      for (const row of form.querySelectorAll(".witness")) {
-        const [contact, statement] = [row.querySelector("input").value.trim(), row.querySelector("textarea").value.trim()];
-        if (contact || statement) witnesses.push(Object.assign({}, contact ? {contact} : {}, statement ? {statement} : {}));
-      }
-      if (witnesses.length) d.witnesses = witnesses;
-      const victim = {};
-      for (const k of ["race", "gender", "comments"]) if (value("victim." + k)) victim[k] = value("victim." + k);
-      if (Object.keys(victim).length) d.victim = victim;
-      d.anonymous = true;
-    }
+    const witnesses = [...form.querySelectorAll(".witness")].map((row) => [row.querySelector("input").value.trim(), row.querySelector("textarea").value.trim()]);
     const mode = [...form.querySelectorAll("[data-place] input[type=radio]")].find((r) => r.checked).value;
-    // Nothing chosen: neither is sent, and the API's problem says what is missing.
-    if (mode === "area") {
-      const chosen = value("area.id");
-      if (chosen) { const cut = chosen.indexOf("|"); d.area = {layer: chosen.slice(0, cut), id: chosen.slice(cut + 1)}; }
-    } else {
-      const lat = value("location.lat"), lon = value("location.lon");
-      if (lat !== "" || lon !== "") d.location = {lat: Number(lat || NaN), lon: Number(lon || NaN)};
-    }
-    return d;
-  }
-
-  // A datetime-local value with this device's offset, as RFC 3339 wants it.
-  function withOffset(local) {
-    const at = new Date(local);
-    const minutes = -at.getTimezoneOffset();
-    const pad = (n) => String(Math.floor(Math.abs(n))).padStart(2, "0");
-    return local + (local.length === 16 ? ":00" : "") + (minutes >= 0 ? "+" : "-") + pad(minutes / 60) + ":" + pad(minutes % 60);
+    return draftFrom(form.dataset.kind, value, witnesses, mode);
   }
 
   // MARK: sending, safely more than once
@@ -187,11 +228,7 @@
     const kind = form.dataset.kind;
     clearProblems();
     const body = JSON.stringify(draft(form));
-    // The key stays with the tab until an answer arrives: the same key again means the
-    // service stores at most one report, whatever the network did with the earlier sends.
-    let attempt = attempts()[kind];
-    if (!attempt) attempt = {key: newKey(), body};
-    else if (attempt.body !== body) attempt = {key: attempt.key, body, earlier: attempt.earlier || attempt.body};
+    const attempt = nextAttempt(attempts()[kind], body, newKey);
     keep(kind, attempt);
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
@@ -205,13 +242,13 @@
           "— it will not be counted twice.", "error");
       return;
     }
-    let result = await answer.json().catch(() => ({}));
+    let result = await jsonOf(answer);
     const error = result.error || {};
     // The key already made a report, from a send whose answer was lost before the form was
     // changed: ask for that one again, so the reporter gets its receipt.
     if (answer.status === 422 && error.code === "idempotency_key_reused" && attempt.earlier) {
       answer = await post(attempt.earlier, attempt.key);
-      result = await answer.json().catch(() => ({}));
+      result = await jsonOf(answer);
       if (answer.status === 201) sessionStorage.setItem("geoserve.report.note", "Your report had already arrived as first sent; changes made after that were not sent.");
     }
     button.disabled = false;
@@ -219,7 +256,7 @@
       keep(kind, null);
       const files = kind === "misconduct" ? [...$("m-files").files] : [];
       await uploadLater(result, files);
-      location.assign("/report/receipt#id=" + encodeURIComponent(result.id) + "&receipt=" + encodeURIComponent(result.receipt || ""));
+      location.assign("/report/receipt#" + receiptFragment(result.id, result.receipt || ""));
       return;
     }
     if (answer.status === 422 && error.code === "invalid") {
@@ -229,9 +266,7 @@
       say("Please correct the fields marked below.", "error");
       return;
     }
-    const messages = {409: error.message, 429: "Too many reports from this network just now; try again in a minute.",
-                      413: "A field is too long.", 503: "The service is busy; try again in a moment (your report is kept)."};
-    say(messages[answer.status] || error.message || ("The service answered " + answer.status + "."), "error");
+    say(refusal(answer.status, error), "error");
   }
 
   // Files go up one by one after the report, with its receipt; the receipt page says how it went.
@@ -242,7 +277,7 @@
       try {
         const r = await fetch("/v1/reports/" + encodeURIComponent(report.id) + "/attachments",
                               {method: "POST", headers: {"Content-Type": file.type || "application/octet-stream", "X-Receipt-Token": report.receipt}, body: file});
-        if (r.ok) done++; else failed.push(file.name + ": " + (((await r.json().catch(() => ({}))).error || {}).message || r.status));
+        if (r.ok) done++; else failed.push(file.name + ": " + (errorMessage(await jsonOf(r)) || r.status));
       } catch (e) { failed.push(file.name + ": not sent"); }
     }
     sessionStorage.setItem("geoserve.report.uploads", JSON.stringify({done, failed}));
@@ -297,13 +332,6 @@
   // MARK: the receipt page
 
   const KEPT = "geoserve.receipts";
-  const EXPLAIN = {
-    pending: "Received. It waits for a verifier; this page shows when that changes.",
-    verified: "Verified. It counts towards the published numbers from the next publication (once enough reports have gathered in its area).",
-    rejected: "Not verified: a verifier could not confirm it. It is not counted.",
-    revoked: "Its verification was withdrawn. It is no longer counted.",
-    withdrawn: "You withdrew it. It is not counted.",
-  };
   function kept() { try { return JSON.parse(localStorage.getItem(KEPT) || "[]"); } catch (e) { return []; } }
   function setKept(list) { localStorage.setItem(KEPT, JSON.stringify(list)); renderKept(); }
 
@@ -312,7 +340,7 @@
     $("lookup").addEventListener("submit", (e) => {
       e.preventDefault();
       const id = $("r-id").value.trim(), receipt = $("r-receipt").value.trim();
-      if (id && receipt) { location.hash = "id=" + encodeURIComponent(id) + "&receipt=" + encodeURIComponent(receipt); }
+      if (id && receipt) { location.hash = receiptFragment(id, receipt); }
     });
     window.addEventListener("hashchange", () => show(new URLSearchParams(location.hash.slice(1))));
     renderKept();
@@ -324,7 +352,7 @@
     $("kept-box").hidden = list.length === 0;
     $("kept").replaceChildren(...list.map((k) => {
       const li = el("li");
-      li.append(el("a", {href: "#id=" + encodeURIComponent(k.id) + "&receipt=" + encodeURIComponent(k.receipt)},
+      li.append(el("a", {href: "#" + receiptFragment(k.id, k.receipt)},
                    (k.kind === "misconduct" ? "Misconduct report" : "COVID-19 self-report") + " sent " + new Date(k.sent).toLocaleDateString()));
       return li;
     }));
@@ -357,7 +385,7 @@
     $("forget").hidden = !isKept;
     const uploads = JSON.parse(sessionStorage.getItem("geoserve.report.uploads") || "null");
     sessionStorage.removeItem("geoserve.report.uploads");
-    $("upload-status").textContent = uploads ? (uploads.done + " file(s) attached." + (uploads.failed.length ? " Not attached: " + uploads.failed.join("; ") : "")) : "";
+    $("upload-status").textContent = uploadSummary(uploads);
     say(note || "");
     // While it waits, the page looks again every minute: the reporter sees the change.
     clearTimeout(show.timer);
@@ -367,19 +395,19 @@
   function setupReceiptActions() {
     $("remember").addEventListener("click", () => {
       if (!current) return;
-      setKept(kept().filter((k) => k.id !== current.id).concat([current]));
+      setKept(keeping(kept(), current));
       $("remember").hidden = true; $("forget").hidden = false;
     });
     $("forget").addEventListener("click", () => {
       if (!current) return;
-      setKept(kept().filter((k) => k.id !== current.id));
+      setKept(forgetting(kept(), current.id));
       $("remember").hidden = false; $("forget").hidden = true;
     });
     $("withdraw").addEventListener("click", async () => {
       if (!current || !confirm("Withdraw this report? It will not be counted.")) return;
       const r = await fetch("/v1/reports/" + encodeURIComponent(current.id) + "/withdraw", {method: "POST", headers: {"X-Receipt-Token": current.receipt}});
-      if (r.ok) show(new URLSearchParams("id=" + encodeURIComponent(current.id) + "&receipt=" + encodeURIComponent(current.receipt)));
-      else say((((await r.json().catch(() => ({}))).error) || {}).message || "Not withdrawn.", "error");
+      if (r.ok) show(new URLSearchParams(receiptFragment(current.id, current.receipt)));
+      else say(errorMessage(await jsonOf(r)) || "Not withdrawn.", "error");
     });
   }
 
