@@ -78,6 +78,9 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            // The pages' HTML, CSS and JavaScript, compiled in as `PackageResources` byte arrays:
+            // the binary deploys alone, without a resource bundle beside it.
+            resources: [.embedInCode("Pages/Assets")],
             swiftSettings: strict
         ),
 

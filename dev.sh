@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # geoserve's two commands on a Debian 12 machine with Swift:
 #   ./dev.sh serve   build and run the service on the embedded store with the demo campus
-#   ./dev.sh test    run the whole test suite beside a throw-away PostgreSQL: every Swift test,
-#                    the HTTP tests again on PostgreSQL, the GeoCore tests under AddressSanitizer
-#                    with leak detection, the dashboard in headless Chromium, then schemathesis,
-#                    GDAL and prometheus_client against a live server, and the attacker suite
-#                    (a linear programme over every public output)
+#   ./dev.sh test    run the whole test suite beside a throw-away PostgreSQL: the pages' scripts
+#                    parsed and their pure functions tested by node (first: it takes seconds),
+#                    every Swift test, the HTTP tests again on PostgreSQL, the GeoCore tests under
+#                    AddressSanitizer with leak detection, the dashboard in headless Chromium, then
+#                    schemathesis, GDAL and prometheus_client against a live server, and the
+#                    attacker suite (a linear programme over every public output)
 # Both install the Debian packages they need when missing (as root, or through sudo).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -15,7 +16,8 @@ packages=(libgeos-dev libcairo2-dev libsqlite3-dev zlib1g-dev libpq-dev pkg-conf
 # The tests start a PostgreSQL server of their own: Debian's server package, without the
 # cluster its installation would otherwise create and start. Chromium runs the pages, driven
 # through chromium-driver by Selenium (from PyPI, in a virtual environment outside the repository).
-test_packages=(postgresql python3 chromium chromium-driver)
+# node checks the pages' scripts before the long Swift build.
+test_packages=(postgresql python3 chromium chromium-driver nodejs)
 
 ensure_packages() {
   local missing=()
@@ -42,6 +44,9 @@ case "$command" in
     ;;
   test)
     ensure_packages "${packages[@]}" "${test_packages[@]}"
+    # The pages' JavaScript: every script parsed by node and its pure functions tested, so that a
+    # syntax error fails in seconds rather than in Chromium after the build.
+    Tests/Pages/run.sh
     swift build --build-tests
     # Every Swift test, then the HTTP tests again with their stores on PostgreSQL; the storage
     # contract tests run on both backends in the first pass. The server is removed afterwards,

@@ -59,7 +59,9 @@ struct PagesTests {
                 let policy = page.headers[.contentSecurityPolicy] ?? ""
                 #expect(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline") && policy.contains("form-action 'self'"), "\(uri)")
                 let html = String(buffer: page.body)
-                #expect(html.contains(#"<script src="\#(script)" defer></script>"#) && !html.contains("<script>") && !html.contains(" style="), "\(uri)")
+                // The shared DOM helpers load first: deferred scripts run in document order.
+                #expect(html.contains(#"<script src="/assets/dom.js" defer></script>\#n<script src="\#(script)" defer></script>"#), "\(uri)")
+                #expect(!html.contains("<script>") && !html.contains(" style="), "\(uri)")
                 // Every input, select and text area has a label naming it (by id).
                 let ids = html.matches(of: /<(?:input|select|textarea) id="([^"]+)"/).map { String($0.1) }
                 let labelled = Set(html.matches(of: /<label for="([^"]+)"/).map { String($0.1) })
@@ -72,21 +74,24 @@ struct PagesTests {
         }
     }
 
-    @Test("the dashboard's script and style are served with ETags and revalidate to 304")
+    @Test("the dashboard's scripts and style are served with ETags and revalidate to 304")
     func assets() async throws {
         let service = try await TestService(demo: false)
         defer { service.remove() }
         try await service.run { client in
-            for (path, type) in [("/assets/dashboard.js", "text/javascript; charset=utf-8"), ("/assets/pages.css", "text/css; charset=utf-8")] {
+            for (path, type) in [("/assets/dashboard.js", "text/javascript; charset=utf-8"), ("/assets/dom.js", "text/javascript; charset=utf-8"),
+                                 ("/assets/pages.css", "text/css; charset=utf-8")] {
                 let first = try await client.execute(uri: path, method: .get) { $0 }
                 #expect(first.status == .ok && first.headers[.contentType] == type && first.body.readableBytes > 1000)
                 let etag = try #require(first.headers[.eTag])
                 let again = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: etag]) { $0.status }
                 #expect(again == .notModified)
             }
-            let script = try await client.execute(uri: "/assets/dashboard.js", method: .get) { String(buffer: $0.body) }
-            // Data reaches the page as text only.
-            #expect(!script.contains("innerHTML") && !script.contains("eval(") && script.contains("textContent"))
+            // Data reaches the pages as text only: text nodes and textContent, never markup.
+            for path in ["/assets/dom.js", "/assets/dashboard.js", "/assets/report.js", "/assets/admin.js"] {
+                let script = try await client.execute(uri: path, method: .get) { String(buffer: $0.body) }
+                #expect(!script.contains("innerHTML") && !script.contains("outerHTML") && !script.contains("insertAdjacentHTML") && !script.contains("eval("), "\(path)")
+            }
         }
     }
 

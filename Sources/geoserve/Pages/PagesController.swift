@@ -3,9 +3,10 @@ import HTTPTypes
 import Hummingbird
 
 /// The pages people open in a browser and the files they load: the dashboard (the landing
-/// page's HTML form, see `FeaturesController.landing`), its script and style, and Leaflet from
-/// the system package. Every page is sent with a Content-Security-Policy that allows only this
-/// origin's scripts, styles and images: no inline script or style anywhere.
+/// page's HTML form, see `FeaturesController.landing`), the report form, the receipt page and the
+/// admin console, their scripts and style sheets (`Pages/Assets`, compiled into the binary), and
+/// Leaflet from the system package. Every page is sent with a Content-Security-Policy that allows
+/// only this origin's scripts, styles and images: no inline script or style anywhere.
 struct PagesController {
     let leaflet: LeafletFiles
 
@@ -18,28 +19,38 @@ struct PagesController {
         let contentType: String
         let etag: String
 
-        init(_ text: String, type: String) {
-            body = ByteBuffer(string: text)
+        init(_ bytes: [UInt8], type: String) {
+            body = ByteBuffer(bytes: bytes)
             contentType = type
-            etag = Conditional.etag(bytes: Array(text.utf8))
+            etag = Conditional.etag(bytes: bytes)
+        }
+
+        init(_ text: String, type: String) {
+            self.init(Array(text.utf8), type: type)
         }
     }
 
-    static let script = Asset(DashboardScript.js, type: "text/javascript; charset=utf-8")
-    static let style = Asset(PageStyle.css, type: "text/css; charset=utf-8")
-    static let ogcStyle = Asset(PageStyle.ogc, type: "text/css; charset=utf-8")
-    static let dashboard = Asset(DashboardPage.html, type: "text/html; charset=utf-8")
-    static let reportScript = Asset(ReportScript.js, type: "text/javascript; charset=utf-8")
-    static let reportForm = Asset(ReportPage.html, type: "text/html; charset=utf-8")
-    static let receipt = Asset(ReceiptPage.html, type: "text/html; charset=utf-8")
-    static let adminScript = Asset(AdminScript.js, type: "text/javascript; charset=utf-8")
-    static let admin = Asset(AdminPage.html, type: "text/html; charset=utf-8")
+    private static let javaScript = "text/javascript; charset=utf-8"
+    private static let css = "text/css; charset=utf-8"
+    private static let html = "text/html; charset=utf-8"
+
+    static let domScript = Asset(PageAssets.domScript, type: javaScript)
+    static let script = Asset(PageAssets.dashboardScript, type: javaScript)
+    static let style = Asset(PageAssets.style, type: css)
+    static let ogcStyle = Asset(PageAssets.ogcStyle, type: css)
+    static let dashboard = Asset(DashboardPage.html, type: html)
+    static let reportScript = Asset(PageAssets.reportScript, type: javaScript)
+    static let reportForm = Asset(ReportPage.html, type: html)
+    static let receipt = Asset(ReceiptPage.html, type: html)
+    static let adminScript = Asset(PageAssets.adminScript, type: javaScript)
+    static let admin = Asset(AdminPage.html, type: html)
 
     /// The pages besides the dashboard (which is the landing route's HTML form): HTML for people,
     /// not API operations.
     static let pagePaths: Set<String> = ["/report", "/report/receipt", "/admin"]
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.get("assets/dom.js") { request, _ in Self.send(Self.domScript, request) }
         router.get("assets/dashboard.js") { request, _ in Self.send(Self.script, request) }
         router.get("assets/report.js") { request, _ in Self.send(Self.reportScript, request) }
         router.get("report") { request, _ in Self.send(Self.reportForm, request) }

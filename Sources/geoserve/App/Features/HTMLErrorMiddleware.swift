@@ -16,15 +16,11 @@ struct HTMLErrorMiddleware: RouterMiddleware {
     }
 
     static func page(_ error: APIError, base: String) -> Response {
-        let body = """
-            <p>\(FeaturePages.escape(error.message))</p>
-            <p><a href="\(FeaturePages.escape(base))/collections?f=html">All collections</a> · <a href="\(FeaturePages.escape(base))/">the dashboard</a></p>
-            """
         var headers = HTTPFields()
         headers[.contentType] = FeaturesController.html
         headers[.cacheControl] = "no-store"
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
-        let html = FeaturePages.document("\(error.status.code) \(error.status.reasonPhrase)", body)
+        let html = FeaturePages.error(title: "\(error.status.code) \(error.status.reasonPhrase)", message: error.message, base: base)
         return Response(status: error.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 }

@@ -1,0 +1,418 @@
+"use strict";
+// The script of the report form and the receipt page. The form is sent as the API's JSON with an
+// Idempotency-Key made on the page and kept (with what was sent) in the tab's session storage
+// until an answer arrives, so a send that met no network is sent again with the same key and can
+// never make two reports. The API's problems are shown next to their fields. The limits on what
+// may be typed come with the page from the server (maxlength, data-max): none is written here.
+// The functions above the browser part are pure, so that node's tests can run them.
+(function () {
+  // Node, for the tests, has no window: it takes the pure functions and runs nothing.
+  const inNode = typeof window === "undefined";
+  const {$, el, say, getJSON, jsonOf, errorMessage} = inNode ? require("./dom.js") : dom;
+
+  // The draft as the API takes it, from the form's trimmed values (`value(name)`), its witnesses'
+  // [contact, statement] pairs and where it happened ("area" or "point"): empty fields left out,
+  // numbers as numbers.
+  function draftFrom(kind, value, witnessRows, mode) {
+    const d = {kind};
+    const put = (name, v) => { if (v !== "") d[name] = v; };
+    if (kind === "covid") {
+      for (const name of ["affiliation", "phone", "testDate", "lastOnCampus", "diagnosis", "notes"]) put(name, value(name));
+      if (value("age") !== "") d.age = Number(value("age"));
+    } else {
+      const local = value("occurredAt");
+      if (local) d.occurredAt = withOffset(local, -new Date(local).getTimezoneOffset());
+      for (const name of ["officerName", "badgeNumber", "officerDescription", "incidentDescription"]) put(name, value(name));
+      const witnesses = [];
+      for (const [contact, statement] of witnessRows) {
+        if (contact || statement) witnesses.push(Object.assign({}, contact ? {contact} : {}, statement ? {statement} : {}));
+      }
+      if (witnesses.length) d.witnesses = witnesses;
+      const victim = {};
+      for (const k of ["race", "gender", "comments"]) if (value("victim." + k)) victim[k] = value("victim." + k);
+      if (Object.keys(victim).length) d.victim = victim;
+      d.anonymous = true;
+    }
+    // Nothing chosen: neither is sent, and the API's problem says what is missing.
+    if (mode === "area") {
+      const chosen = value("area.id");
+      if (chosen) { const cut = chosen.indexOf("|"); d.area = {layer: chosen.slice(0, cut), id: chosen.slice(cut + 1)}; }
+    } else {
+      const lat = value("location.lat"), lon = value("location.lon");
+      if (lat !== "" || lon !== "") d.location = {lat: Number(lat || NaN), lon: Number(lon || NaN)};
+    }
+    return d;
+  }
+
+  // A datetime-local value with an offset east of UTC in minutes, as RFC 3339 wants it.
+  function withOffset(local, minutes) {
+    const pad = (n) => String(Math.floor(Math.abs(n))).padStart(2, "0");
+    return local + (local.length === 16 ? ":00" : "") + (minutes >= 0 ? "+" : "-") + pad(minutes / 60) + ":" + pad(minutes % 60);
+  }
+
+  // The attempt to send `body`, after `previous` (the tab's unanswered one, if any). The key
+  // stays until an answer arrives: the same key again means the service stores at most one
+  // report, whatever the network did with the earlier sends. A changed form keeps the key and
+  // remembers what was first sent with it, in case that did arrive.
+  function nextAttempt(previous, body, newKey) {
+    if (!previous) return {key: newKey(), body};
+    if (previous.body === body) return previous;
+    return {key: previous.key, body, earlier: previous.earlier || previous.body};
+  }
+
+  // What a refusal other than a field's problem tells the reporter.
+  function refusal(status, error) {
+    const messages = {409: error.message, 429: "Too many reports from this network just now; try again in a minute.",
+                      413: "A field is too long.", 503: "The service is busy; try again in a moment (your report is kept)."};
+    return messages[status] || error.message || ("The service answered " + status + ".");
+  }
+
+  // The receipt page's address fragment: browsers send it to no server and put it in no Referer.
+  const receiptFragment = (id, receipt) => "id=" + encodeURIComponent(id) + "&receipt=" + encodeURIComponent(receipt);
+
+  // The reports kept on this device, with `report` kept (once) or forgotten.
+  const keeping = (list, report) => list.filter((k) => k.id !== report.id).concat([report]);
+  const forgetting = (list, id) => list.filter((k) => k.id !== id);
+
+  // How the files sent after the report fared, as the receipt page says it.
+  const uploadSummary = (uploads) => uploads ? (uploads.done + " file(s) attached." + (uploads.failed.length ? " Not attached: " + uploads.failed.join("; ") : "")) : "";
+
+  const EXPLAIN = {
+    pending: "Received. It waits for a verifier; this page shows when that changes.",
+    verified: "Verified. It counts towards the published numbers from the next publication (once enough reports have gathered in its area).",
+    rejected: "Not verified: a verifier could not confirm it. It is not counted.",
+    revoked: "Its verification was withdrawn. It is no longer counted.",
+    withdrawn: "You withdrew it. It is not counted.",
+  };
+
+  if (inNode) {
+    module.exports = {draftFrom, withOffset, nextAttempt, refusal, receiptFragment, keeping, forgetting, uploadSummary, EXPLAIN};
+    return;
+  }
+
+  // MARK: the form
+
+  function setupForm() {
+    for (const radio of document.querySelectorAll("input[name=kind-choice]")) {
+      radio.addEventListener("change", () => showKind(radio.value));
+    }
+    const wanted = new URLSearchParams(location.hash.slice(1)).get("kind");
+    if (wanted === "misconduct") { document.querySelector("input[value=misconduct]").checked = true; showKind("misconduct"); }
+    for (const form of document.querySelectorAll("form.report-form")) {
+      setupPlace(form);
+      form.addEventListener("submit", (e) => { e.preventDefault(); send(form).catch((err) => say(err.message, "error")); });
+    }
+    $("add-witness").addEventListener("click", addWitness);
+    loadAreas();
+    const pending = attempts();
+    if (Object.keys(pending).length) say("A report from this tab was not confirmed yet: press Send report again to send it safely (it will not be counted twice).", "warn");
+  }
+
+  function showKind(kind) {
+    for (const form of document.querySelectorAll("form.report-form")) form.hidden = form.dataset.kind !== kind;
+    clearProblems();
+    say("");
+    for (const map of maps) map.invalidateSize();
+  }
+
+  // A witness's fields, as many as the server takes and as long as it takes them (the box's data-).
+  function addWitness() {
+    const box = $("witnesses");
+    const n = box.children.length;
+    if (n >= Number(box.dataset.max)) return;
+    const row = el("div", {class: "witness"});
+    const contact = el("div", {class: "field"});
+    contact.append(el("label", {for: "w" + n + "-contact"}, "Witness " + (n + 1) + ": how to reach them"),
+                   el("input", {id: "w" + n + "-contact", name: "witnesses[" + n + "].contact", maxlength: box.dataset.contactMaxlength}));
+    const statement = el("div", {class: "field"});
+    statement.append(el("label", {for: "w" + n + "-statement"}, "What they saw"),
+                     el("textarea", {id: "w" + n + "-statement", name: "witnesses[" + n + "].statement", rows: "2", maxlength: box.dataset.statementMaxlength}));
+    row.append(contact, statement);
+    box.append(row);
+    row.querySelector("input").focus();
+  }
+
+  // The published area layers' names.
+  async function areaLayers() {
+    const {body} = await getJSON("/v1/layers");
+    return body.layers.filter((l) => l.kind === "areas" && l.publishedVersion).map((l) => l.name);
+  }
+
+  const areasOf = (layer) => getJSON("/collections/" + encodeURIComponent(layer) + "/items?limit=10000&f=json", {accept: "application/geo+json"});
+
+  // The area lists: the COVID form's halls, the misconduct form's areas of every layer.
+  async function loadAreas() {
+    let layers = [];
+    try { layers = await areaLayers(); } catch (e) { return; }
+    for (const select of document.querySelectorAll("select[data-layer-choice]")) {
+      const preferred = select.dataset.layerChoice;
+      const chosen = preferred && layers.includes(preferred) ? [preferred] : layers;
+      for (const layer of chosen) {
+        let features = [];
+        try { features = (await areasOf(layer)).body.features; } catch (e) { continue; }
+        const group = chosen.length > 1 ? el("optgroup", {label: layer}) : select;
+        features.map((f) => ({id: f.id, name: f.properties.name || f.id})).sort((a, b) => a.name.localeCompare(b.name))
+          .forEach((a) => group.append(el("option", {value: layer + "|" + a.id}, a.name)));
+        if (group !== select) select.append(group);
+      }
+    }
+  }
+
+  // Where: an area from the list or a point (the map fills the numbers; they can be typed).
+  const maps = [];
+  function setupPlace(form) {
+    const place = form.querySelector("[data-place]");
+    if (!place) return;
+    const radios = place.querySelectorAll("input[type=radio]");
+    const show = () => {
+      const mode = [...radios].find((r) => r.checked).value;
+      for (const part of place.querySelectorAll("[data-mode]")) part.hidden = part.dataset.mode !== mode;
+      for (const map of maps) map.invalidateSize();
+    };
+    for (const r of radios) r.addEventListener("change", show);
+    show();
+    const box = place.querySelector(".small-map");
+    if (!window.L || !box) { if (box) box.hidden = true; return; }
+    const map = L.map(box, {zoomControl: true});
+    maps.push(map);
+    // The areas' outlines, named, to find one's way: no numbers on a map for picking a place.
+    outlines().then((collection) => {
+      if (!collection || !collection.features.length) { map.setView([0, 0], 2); return; }
+      const drawn = L.geoJSON(collection, {style: {weight: 1, color: "#555", fillColor: "#0b5394", fillOpacity: 0.08}}).addTo(map);
+      drawn.eachLayer((l) => l.bindTooltip(l.feature.properties.name || l.feature.id));
+      map.fitBounds(drawn.getBounds());
+    }).catch(() => map.setView([0, 0], 2));
+    let marker = null;
+    map.on("click", (e) => {
+      form.querySelector("[name='location.lat']").value = e.latlng.lat.toFixed(6);
+      form.querySelector("[name='location.lon']").value = e.latlng.lng.toFixed(6);
+      if (marker) marker.setLatLng(e.latlng); else marker = L.circleMarker(e.latlng, {radius: 8}).addTo(map);
+    });
+  }
+
+  // The campus's outlines, read once for every map: the halls, or the first area layer.
+  let outlinesRead = null;
+  function outlines() {
+    if (!outlinesRead) {
+      outlinesRead = areaLayers().then((names) => {
+        const layer = names.includes("halls") ? "halls" : names[0];
+        return layer ? areasOf(layer).then((answer) => answer.body) : null;
+      });
+    }
+    return outlinesRead;
+  }
+
+  function draft(form) {
+    const value = (name) => { const e = form.querySelector("[name='" + name + "']"); return e ? e.value.trim() : ""; };
+    const witnesses = [...form.querySelectorAll(".witness")].map((row) => [row.querySelector("input").value.trim(), row.querySelector("textarea").value.trim()]);
+    const mode = [...form.querySelectorAll("[data-place] input[type=radio]")].find((r) => r.checked).value;
+    return draftFrom(form.dataset.kind, value, witnesses, mode);
+  }
+
+  // MARK: sending, safely more than once
+
+  const STORE = "geoserve.report.attempts";
+  function attempts() { try { return JSON.parse(sessionStorage.getItem(STORE) || "{}"); } catch (e) { return {}; } }
+  function keep(kind, attempt) { const all = attempts(); if (attempt) all[kind] = attempt; else delete all[kind]; sessionStorage.setItem(STORE, JSON.stringify(all)); }
+  function newKey() {
+    const bytes = new Uint8Array(24);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  async function post(body, key) {
+    return fetch("/v1/reports", {method: "POST", headers: {"Content-Type": "application/json", "Accept": "application/json", "Idempotency-Key": key}, body});
+  }
+
+  async function send(form) {
+    const kind = form.dataset.kind;
+    clearProblems();
+    const body = JSON.stringify(draft(form));
+    const attempt = nextAttempt(attempts()[kind], body, newKey);
+    keep(kind, attempt);
+    const button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    say("Sending…");
+    let answer;
+    try {
+      answer = await post(body, attempt.key);
+    } catch (e) {
+      button.disabled = false;
+      say("Not sent: the network did not answer. Your report is kept in this tab; press Send report again when you are online " +
+          "— it will not be counted twice.", "error");
+      return;
+    }
+    let result = await jsonOf(answer);
+    const error = result.error || {};
+    // The key already made a report, from a send whose answer was lost before the form was
+    // changed: ask for that one again, so the reporter gets its receipt.
+    if (answer.status === 422 && error.code === "idempotency_key_reused" && attempt.earlier) {
+      answer = await post(attempt.earlier, attempt.key);
+      result = await jsonOf(answer);
+      if (answer.status === 201) sessionStorage.setItem("geoserve.report.note", "Your report had already arrived as first sent; changes made after that were not sent.");
+    }
+    button.disabled = false;
+    if (answer.status === 201) {
+      keep(kind, null);
+      const files = kind === "misconduct" ? [...$("m-files").files] : [];
+      await uploadLater(result, files);
+      location.assign("/report/receipt#" + receiptFragment(result.id, result.receipt || ""));
+      return;
+    }
+    if (answer.status === 422 && error.code === "invalid") {
+      // Nothing was stored under the key: the corrected report may use it.
+      keep(kind, {key: attempt.key, body});
+      showProblems(form, error.problems || [{field: error.field || "", reason: error.message}]);
+      say("Please correct the fields marked below.", "error");
+      return;
+    }
+    say(refusal(answer.status, error), "error");
+  }
+
+  // Files go up one by one after the report, with its receipt; the receipt page says how it went.
+  async function uploadLater(report, files) {
+    if (!files.length) return;
+    let done = 0, failed = [];
+    for (const file of files) {
+      try {
+        const r = await fetch("/v1/reports/" + encodeURIComponent(report.id) + "/attachments",
+                              {method: "POST", headers: {"Content-Type": file.type || "application/octet-stream", "X-Receipt-Token": report.receipt}, body: file});
+        if (r.ok) done++; else failed.push(file.name + ": " + (errorMessage(await jsonOf(r)) || r.status));
+      } catch (e) { failed.push(file.name + ": not sent"); }
+    }
+    sessionStorage.setItem("geoserve.report.uploads", JSON.stringify({done, failed}));
+  }
+
+  // MARK: problems next to their fields
+
+  function fieldFor(form, path) {
+    const exact = form.querySelector("[name='" + CSS.escape(path) + "']");
+    if (exact) return exact;
+    if (path.startsWith("area")) return form.querySelector("[name='area.id']");
+    if (path.startsWith("location")) return form.querySelector("[name='location.lat']");
+    if (path.startsWith("witnesses")) return form.querySelector(".witness input") || $("add-witness");
+    return null;
+  }
+
+  function showProblems(form, problems) {
+    const summary = $("summary");
+    const list = el("ul");
+    problems.forEach((p, i) => {
+      const field = fieldFor(form, p.field);
+      const text = (p.field ? p.field + ": " : "") + p.reason;
+      if (field) {
+        const id = "problem-" + i;
+        const message = el("p", {class: "problem", id}, p.reason);
+        const holder = field.closest(".field") || field.parentElement;
+        holder.classList.add("invalid");
+        holder.append(message);
+        field.setAttribute("aria-invalid", "true");
+        field.setAttribute("aria-describedby", ((field.getAttribute("aria-describedby") || "") + " " + id).trim());
+        const link = el("a", {href: "#" + (field.id || "")}, text);
+        const li = el("li");
+        li.append(link);
+        list.append(li);
+      } else {
+        list.append(el("li", {}, text));
+      }
+    });
+    summary.replaceChildren(el("strong", {}, "The report was not sent:"), list);
+    summary.hidden = false;
+    summary.focus();
+  }
+
+  function clearProblems() {
+    for (const p of document.querySelectorAll(".problem")) p.remove();
+    for (const f of document.querySelectorAll(".invalid")) f.classList.remove("invalid");
+    for (const f of document.querySelectorAll("[aria-invalid]")) { f.removeAttribute("aria-invalid"); f.removeAttribute("aria-describedby"); }
+    const summary = $("summary");
+    if (summary) { summary.hidden = true; summary.replaceChildren(); }
+  }
+
+  // MARK: the receipt page
+
+  const KEPT = "geoserve.receipts";
+  function kept() { try { return JSON.parse(localStorage.getItem(KEPT) || "[]"); } catch (e) { return []; } }
+  function setKept(list) { localStorage.setItem(KEPT, JSON.stringify(list)); renderKept(); }
+
+  function setupReceipt() {
+    const hash = new URLSearchParams(location.hash.slice(1));
+    $("lookup").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const id = $("r-id").value.trim(), receipt = $("r-receipt").value.trim();
+      if (id && receipt) { location.hash = receiptFragment(id, receipt); }
+    });
+    window.addEventListener("hashchange", () => show(new URLSearchParams(location.hash.slice(1))));
+    renderKept();
+    if (hash.get("id")) show(hash);
+  }
+
+  function renderKept() {
+    const list = kept();
+    $("kept-box").hidden = list.length === 0;
+    $("kept").replaceChildren(...list.map((k) => {
+      const li = el("li");
+      li.append(el("a", {href: "#" + receiptFragment(k.id, k.receipt)},
+                   (k.kind === "misconduct" ? "Misconduct report" : "COVID-19 self-report") + " sent " + new Date(k.sent).toLocaleDateString()));
+      return li;
+    }));
+  }
+
+  let current = null;
+  async function show(hash) {
+    const id = hash.get("id"), receipt = hash.get("receipt");
+    if (!id || !receipt) return;
+    const note = sessionStorage.getItem("geoserve.report.note");
+    sessionStorage.removeItem("geoserve.report.note");
+    let r;
+    try {
+      r = await fetch("/v1/reports/" + encodeURIComponent(id), {headers: {Accept: "application/json", "X-Receipt-Token": receipt}});
+    } catch (e) { say("The service could not be reached; try again when you are online.", "error"); return; }
+    if (r.status === 404) { $("receipt").hidden = true; say("No report matches this report and receipt.", "error"); return; }
+    if (!r.ok) { say("The service answered " + r.status + ".", "error"); return; }
+    const report = await r.json();
+    current = {id, receipt, kind: report.kind, sent: report.submittedAt};
+    $("receipt").hidden = false;
+    $("receipt-status").textContent = report.status;
+    $("receipt-status").className = "mid state-" + report.status;
+    $("receipt-explain").textContent = EXPLAIN[report.status] || "";
+    $("receipt-id").textContent = id;
+    $("receipt-token").textContent = receipt;
+    $("receipt-sent").textContent = new Date(report.submittedAt).toLocaleString();
+    $("withdraw").hidden = report.status !== "pending";
+    const isKept = kept().some((k) => k.id === id);
+    $("remember").hidden = isKept;
+    $("forget").hidden = !isKept;
+    const uploads = JSON.parse(sessionStorage.getItem("geoserve.report.uploads") || "null");
+    sessionStorage.removeItem("geoserve.report.uploads");
+    $("upload-status").textContent = uploadSummary(uploads);
+    say(note || "");
+    // While it waits, the page looks again every minute: the reporter sees the change.
+    clearTimeout(show.timer);
+    if (report.status === "pending") show.timer = setTimeout(() => show(new URLSearchParams(location.hash.slice(1))), 60000);
+  }
+
+  function setupReceiptActions() {
+    $("remember").addEventListener("click", () => {
+      if (!current) return;
+      setKept(keeping(kept(), current));
+      $("remember").hidden = true; $("forget").hidden = false;
+    });
+    $("forget").addEventListener("click", () => {
+      if (!current) return;
+      setKept(forgetting(kept(), current.id));
+      $("remember").hidden = false; $("forget").hidden = true;
+    });
+    $("withdraw").addEventListener("click", async () => {
+      if (!current || !confirm("Withdraw this report? It will not be counted.")) return;
+      const r = await fetch("/v1/reports/" + encodeURIComponent(current.id) + "/withdraw", {method: "POST", headers: {"X-Receipt-Token": current.receipt}});
+      if (r.ok) show(new URLSearchParams(receiptFragment(current.id, current.receipt)));
+      else say(errorMessage(await jsonOf(r)) || "Not withdrawn.", "error");
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    if ($("covid")) setupForm();
+    if ($("receipt-page")) { setupReceipt(); setupReceiptActions(); }
+  });
+})();
