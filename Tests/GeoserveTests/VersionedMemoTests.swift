@@ -6,7 +6,8 @@ import Testing
 @Suite("versioned memo")
 struct VersionedMemoTests {
     static func key(_ n: Int) -> VersionedKey {
-        VersionedKey(layer: "halls", layerVersion: 1, dataVersion: Int64(n), day: Day(year: 2026, month: 11, day: 26), selector: "public")
+        VersionedKey(layer: "halls", layerVersion: 1, numbers: .live(dataVersion: Int64(n)), day: Day(year: 2026, month: 11, day: 26),
+                     selector: .release(kind: nil, basis: .verified, audience: .public, generation: 0))
     }
 
     @Test("values are kept within the byte bound, least recently used dropped first")
@@ -71,7 +72,7 @@ struct VersionedMemoTests {
         #expect(small.approximateBytes > small.released.approximateBytes, "the raw numbers count too")
         let views = LiveViews(bound: 16, bytes: large.approximateBytes + 1_000)
         func key(_ selector: String) -> VersionedKey {
-            VersionedKey(layer: "halls", layerVersion: 1, dataVersion: 7, day: Day(year: 2026, month: 11, day: 26), selector: selector)
+            VersionedKey(layer: "halls", layerVersion: 1, numbers: .publication(7), day: Day(year: 2026, month: 11, day: 26), selector: .tileRequest(selector))
         }
         views.put(key("a"), LiveViews.Entry(dataVersion: 7, statistics: large))
         #expect(views.get(key("a"))?.dataVersion == 7)

@@ -115,8 +115,8 @@ struct FeaturesController {
         let view = try statistics.view(layer: layer.info.layer, kind: query.kind, basis: query.basis, end: query.windowEnd, audience: audience,
                                        dataVersion: context.dataVersion)
         // The publication (or, live, the data version and the day the windows end) belongs in the key and the ETag.
-        let key = VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, dataVersion: view.version, day: view.request.end,
-                               selector: [resource, audience.rawValue, query.canonical, base(request)].joined(separator: "|"))
+        let key = VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, numbers: view.numbers, day: view.request.end,
+                               selector: .features(resource: resource, audience: audience, query: query.canonical, base: base(request)))
         let contentType = query.format == .html ? Self.html : Self.geoJSON
         if audience == .public, let hit = cache.get(key) {
             return Conditional.response(request, body: hit.body, contentType: hit.contentType, etag: hit.etag, cacheControl: Conditional.publicCaching)

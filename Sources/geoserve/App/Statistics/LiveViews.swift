@@ -12,7 +12,7 @@ final class LiveViews: Sendable {
     }
 
     /// Views by key without data version, least recently used first out.
-    private let views: Mutex<ByteBoundedLRU<VersionedKey, Entry>>
+    private let views: Mutex<ByteBoundedLRU<ViewKey, Entry>>
 
     /// - Parameters:
     ///   - bound: views kept; 0 keeps none.
@@ -25,22 +25,18 @@ final class LiveViews: Sendable {
     /// Look-ups answered and not, and the approximate bytes held: for the metrics.
     var statistics: (hits: Int, misses: Int, bytes: Int) { views.withLock { ($0.hits, $0.misses, $0.bytes) } }
 
-    /// The view's newest statistics (its key's `dataVersion` is ignored).
+    /// The view's newest statistics (whatever numbers its key names).
     func get(_ key: VersionedKey) -> Entry? {
-        views.withLock { $0.get(Self.view(key)) }
+        views.withLock { $0.get(key.view) }
     }
 
     /// Keeps `entry` unless the view already holds a newer data version (two requests updating
     /// at once: the later version wins whichever finishes first).
     func put(_ key: VersionedKey, _ entry: Entry) {
-        let view = Self.view(key)
+        let view = key.view
         views.withLock { views in
             if let held = views.peek(view), held.dataVersion > entry.dataVersion { return }
             views.insert(entry, for: view)
         }
-    }
-
-    private static func view(_ key: VersionedKey) -> VersionedKey {
-        VersionedKey(layer: key.layer, layerVersion: key.layerVersion, dataVersion: 0, day: key.day, selector: key.selector)
     }
 }

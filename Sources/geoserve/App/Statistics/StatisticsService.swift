@@ -83,7 +83,7 @@ final class StatisticsService: Sendable {
     func release(_ layer: PublishedLayer, _ view: StatisticsView, for audience: Audience) async throws -> ReleasedLayerStatistics {
         let request = view.request
         if view.isLive { return try await live(layer, request, for: audience, dataVersion: view.version) }
-        let key = Self.key(layer, request, audience, view.version, generation: publications.generation)
+        let key = Self.key(layer, request, audience, view.numbers, generation: publications.generation)
         if let hit = releases.get(key) { return hit }
         let kind = request.kind ?? StatisticsView.defaultPublicKind
         let released = PublishedStatistics.release(layer: layer.info.layer, kind: kind, end: request.end, areaIDs: layer.encoded.ids,
@@ -98,7 +98,7 @@ final class StatisticsService: Sendable {
     /// whole the first time, after a layer or day change, or when more than an eighth of the
     /// areas changed (then one full read is cheaper than many small ones).
     private func live(_ layer: PublishedLayer, _ request: StatisticsRequest, for audience: Audience, dataVersion: Int64) async throws -> ReleasedLayerStatistics {
-        let key = Self.key(layer, request, audience, dataVersion)
+        let key = Self.key(layer, request, audience, .live(dataVersion: dataVersion))
         if let hit = releases.get(key) { return hit }
         let held = liveViews.get(key)
         if let held, held.dataVersion >= dataVersion { return held.statistics.released }
@@ -115,7 +115,7 @@ final class StatisticsService: Sendable {
         guard let kept = LiveStatistics(stats, control: control, audience: audience) else {
             // A verifier threshold above 1: released whole each data version, and memoized.
             let released = control.release(stats, for: audience)
-            releases.put(Self.key(layer, request, audience, snapshot.dataVersion), released)
+            releases.put(Self.key(layer, request, audience, .live(dataVersion: snapshot.dataVersion)), released)
             return released
         }
         liveViews.put(key, LiveViews.Entry(dataVersion: snapshot.dataVersion, statistics: kept))
@@ -125,15 +125,15 @@ final class StatisticsService: Sendable {
     /// Everything a release depends on.
     /// - Parameter generation: for a published view, the publication book's generation: a later
     ///   publication can give an older one's lines another class (see `PublicationBook`).
-    private static func key(_ layer: PublishedLayer, _ request: StatisticsRequest, _ audience: Audience, _ dataVersion: Int64,
+    private static func key(_ layer: PublishedLayer, _ request: StatisticsRequest, _ audience: Audience, _ numbers: CachedNumbers,
                             generation: Int = 0) -> VersionedKey {
-        VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, dataVersion: dataVersion, day: request.end,
-                     selector: "\(request.kind?.rawValue ?? "*")|\(request.basis.rawValue)|\(audience.rawValue)|\(generation)")
+        VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, numbers: numbers, day: request.end,
+                     selector: .release(kind: request.kind, basis: request.basis, audience: audience, generation: generation))
     }
 
     /// Statistics as GeoJSON fragments for the features endpoints.
     func features(_ layer: PublishedLayer, view: StatisticsView, audience: Audience) async throws -> FeatureStatistics {
-        let key = Self.key(layer, view.request, audience, view.version, generation: view.isLive ? 0 : publications.generation)
+        let key = Self.key(layer, view.request, audience, view.numbers, generation: view.isLive ? 0 : publications.generation)
         if let hit = fragments.get(key) { return hit }
         let built = try await encode(layer, view, audience: audience)
         fragments.put(key, built)

@@ -15,6 +15,9 @@ struct StatisticsView: Sendable {
     let publication: PublicationRecord?
     let isLive: Bool
 
+    /// The numbers shown, as caches and ETags name them.
+    var numbers: CachedNumbers { isLive ? .live(dataVersion: version) : .publication(version) }
+
     /// The kind public numbers count when none is asked for.
     static let defaultPublicKind = ReportKind.covid
 

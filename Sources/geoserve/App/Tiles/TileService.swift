@@ -22,7 +22,8 @@ final class TileService: Sendable {
     let renderer = TileRenderer()
     /// Tiles drawn since start, for the metrics.
     let renders = Atomic<Int>(0)
-    private let layers = Mutex<[String: TileLayer]>([:])
+    /// The tile geometry of each layer, at the version last asked for.
+    private let layers = Mutex<[String: (version: Int, layer: TileLayer)]>([:])
     private let paintings: VersionedMemo<TilePainting>
 
     /// - Parameters:
@@ -38,26 +39,23 @@ final class TileService: Sendable {
 
     /// The tile geometry of a published layer version, built on first use.
     func tileLayer(_ layer: PublishedLayer) async throws -> TileLayer {
-        let key = "\(layer.info.layer)|\(layer.info.version)"
-        if let hit = layers.withLock({ $0[key] }) { return hit }
+        let name = layer.info.layer, version = layer.info.version
+        if let hit = layers.withLock({ $0[name] }), hit.version == version { return hit.layer }
         let built = try await NIOThreadPool.singleton.runIfActive {
             // The published layer's own areas and interior points: nothing is converted twice.
             TileLayer(id: layer.info.layer, version: String(layer.info.version), areas: layer.areaIndex?.areas ?? [],
                       labels: Dictionary(uniqueKeysWithValues: layer.features.compactMap { f in f.name.map { (f.id, $0) } }),
                       anchors: layer.interiorPoints, geometryCache: self.geometry)
         }
-        layers.withLock { cache in
-            // Only current versions are asked for; drop other versions of the same layer.
-            cache = cache.filter { !$0.key.hasPrefix(layer.info.layer + "|") }
-            cache[key] = built
-        }
+        // Only current versions are asked for: a new version takes the place of the old one.
+        layers.withLock { $0[name] = (version, built) }
         FreedMemory.handBack()
         return built
     }
 
     /// Identity of the values drawn: the publication plus what selects the numbers.
     static func valuesVersion(_ view: StatisticsView, query: TileQuery) -> String {
-        "\(view.version).\(query.metric).\(view.request.kind?.rawValue ?? "all").\(view.request.end.iso)"
+        "\(view.numbers.text).\(query.metric).\(view.request.kind?.rawValue ?? "all").\(view.request.end.iso)"
     }
 
     /// The classes of every area for the public numbers of the newest publication, by the
@@ -66,8 +64,8 @@ final class TileService: Sendable {
     func painting(_ layer: PublishedLayer, query: TileQuery, dataVersion: Int64) async throws -> TilePainting {
         let view = try statistics.view(layer: layer.info.layer, kind: query.kind, basis: query.basis, end: nil, audience: .public, dataVersion: dataVersion)
         let version = Self.valuesVersion(view, query: query)
-        let key = VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, dataVersion: view.version, day: view.request.end,
-                               selector: query.linkQuery)
+        let key = VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, numbers: view.numbers, day: view.request.end,
+                               selector: .painting(query))
         if let hit = paintings.get(key) { return hit }
         let released = try await statistics.release(layer, view, for: .public)
         let areas = layer.areaIndex?.areas ?? []

@@ -59,8 +59,8 @@ struct TilesController {
         let layer = try areaLayer(try context.parameters.require("layer"))
         // Tiles draw the newest publication: only a new one (or layer version) is a new picture.
         let shown = tiles.statistics.publications.latest
-        let fastKey = VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, dataVersion: shown?.id ?? 0,
-                                   day: shown?.day ?? tiles.statistics.today, selector: request.uri.description)
+        let fastKey = VersionedKey(layer: layer.info.layer, layerVersion: layer.info.version, numbers: .publication(shown?.id ?? 0),
+                                   day: shown?.day ?? tiles.statistics.today, selector: .tileRequest(request.uri.description))
         if let hit = responses.get(fastKey) {
             return Conditional.response(request, body: hit.body, contentType: hit.contentType, etag: hit.etag, cacheControl: hit.cacheControl)
         }
