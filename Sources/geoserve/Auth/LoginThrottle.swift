@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import HTTPTypes
 import Storage
 import Support
 
@@ -22,14 +21,19 @@ struct LoginThrottle: Sendable {
         ("account:" + SHA256.hash(data: Data(email.lowercased().utf8)).hexString, "address:" + address)
     }
 
-    /// Throws `429 rate_limited` with `Retry-After` while either key is over its budget.
+    /// Too many failed logins: the seconds until the window that counts them ends.
+    struct Throttled: Error, Equatable {
+        let retryAfter: Int
+    }
+
+    /// Throws `Throttled` (answered `429 rate_limited` with `Retry-After`) while either key is
+    /// over its budget.
     func check(email: String, address: String, now: Date) async throws {
         let k = Self.keys(email: email, address: address)
         let failures = try await store.loginFailures(keys: [k.account, k.address], now: now, window: window)
         for (key, limit) in [(k.account, perAccount), (k.address, perAddress)] {
             guard let f = failures[key], f.count >= limit else { continue }
-            throw APIError.rateLimited("too many failed logins; try again later",
-                                       retryAfter: max(1, Int(f.windowStart.addingTimeInterval(window).timeIntervalSince(now).rounded(.up))))
+            throw Throttled(retryAfter: max(1, Int(f.windowStart.addingTimeInterval(window).timeIntervalSince(now).rounded(.up))))
         }
     }
 

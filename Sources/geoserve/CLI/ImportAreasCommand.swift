@@ -91,12 +91,3 @@ struct ImportAreasCommand: AsyncParsableCommand {
               + (info.kind == .areas ? "; \(moved) reports changed area" : ""))
     }
 }
-
-/// Layer names appear in URLs; they are kept to a safe alphabet.
-enum LayerName {
-    static let rule = "a layer name is 1-64 letters, digits, '-' or '_'"
-
-    static func isValid(_ s: String) -> Bool {
-        !s.isEmpty && s.count <= 64 && s.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
-    }
-}

@@ -17,9 +17,12 @@ extension APIError {
         self.init(status: status, code: refusal.code, message: refusal.message, field: refusal.field)
     }
 
-    /// The refusals the store decides inside its transactions; nil for any other error.
+    /// The refusals the store decides inside its transactions, and the services' that carry more
+    /// than a `Refusal` says; nil for any other error.
     init?(storeRefusal error: any Error) {
         switch error {
+        case let e as LoginThrottle.Throttled:
+            self = .rateLimited("too many failed logins; try again later", retryAfter: e.retryAfter)
         case let e as ReportChangeError:
             self = e.apiError
         case let e as ResubmissionTooSoon:

@@ -1,10 +1,5 @@
 import Foundation
 
-/// Writes a line to standard error (progress and reports go there, results to standard output).
-func printError(_ line: String, terminator: String = "\n") {
-    FileHandle.standardError.write(Data((line + terminator).utf8))
-}
-
 /// Progress on standard error: one updating line on a terminal, occasional lines otherwise.
 struct ProgressLine {
     let label: String
