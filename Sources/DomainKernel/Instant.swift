@@ -26,7 +26,10 @@ public struct Instant: Hashable, Sendable {
     /// is an error, never a default date.
     public static func parse(_ text: String) throws(Unreadable) -> Instant {
         if let strict = RFC3339.parseWithOffset(text) { return Instant(date: strict.date, offsetSeconds: strict.offsetSeconds) }
-        if let date = (try? Date(text, strategy: .iso8601)) ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) {
+        // Foundation rolls a day that does not exist over into the next month (February 30th
+        // reads as March 2nd): the calendar date is checked first.
+        if text.utf8.count >= 10, Day(iso: String(text.prefix(10))) != nil,
+           let date = (try? Date(text, strategy: .iso8601)) ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) {
             return Instant(date: date)
         }
         throw Unreadable(text: text)

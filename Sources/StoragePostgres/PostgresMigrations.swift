@@ -1,3 +1,5 @@
+import Storage
+
 /// The PostgreSQL schema, one migration per version with the same numbers as the SQLite schema
 /// (a store moved between backends keeps its version). Migrations are append-only: a released
 /// one is never edited.
@@ -339,4 +341,21 @@ enum PostgresMigrations {
     /// The advisory lock migrations run under, so that processes starting together apply each
     /// migration once: the key is "geoserve" in ASCII, one value for every geoserve database.
     static let lockKey: Int64 = 0x67656F7365727665
+}
+
+extension PostgresWrites: MigrationSteps {
+    var versions: [Int] { PostgresMigrations.all.map(\.version) }
+
+    func appliedVersion() throws -> Int {
+        try db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+        return Int(try db.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").firstInt ?? 0)
+    }
+
+    func apply(version: Int, at: String) throws {
+        guard let migration = PostgresMigrations.all.first(where: { $0.version == version }) else { return }
+        try db.transaction {
+            try db.execute(migration.sql)
+            try db.query("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)", [.int(Int64(version)), .text(at)])
+        }
+    }
 }

@@ -77,19 +77,7 @@ extension PostgresStore: StoreAdmin {
             // (or when the connection drops): a second process waits, then finds nothing to do.
             try db.query("SELECT pg_advisory_lock($1)", [.int(PostgresMigrations.lockKey)])
             defer { _ = try? db.query("SELECT pg_advisory_unlock($1)", [.int(PostgresMigrations.lockKey)]) }
-            try db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
-            let current = Int(try db.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").firstInt ?? 0)
-            guard current <= PostgresMigrations.latest else {
-                throw StorageError.schemaTooNew(found: current, supported: PostgresMigrations.latest)
-            }
-            for m in PostgresMigrations.all where m.version > current {
-                try db.transaction {
-                    try db.execute(m.sql)
-                    try db.query("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)",
-                                 [.int(Int64(m.version)), .text(Timestamp.now())])
-                }
-            }
-            return PostgresMigrations.latest
+            return try PostgresWrites(db: db, zone: .gmt).migrate()
         }
     }
 

@@ -323,3 +323,21 @@ enum SQLiteMigrations {
 
     static var latest: Int { all.last!.version }
 }
+
+extension SQLiteWrites: MigrationSteps {
+    var versions: [Int] { SQLiteMigrations.all.map(\.version) }
+
+    func appliedVersion() throws -> Int {
+        try db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+        return Int(try db.scalar("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") ?? 0)
+    }
+
+    func apply(version: Int, at: String) throws {
+        guard let migration = SQLiteMigrations.all.first(where: { $0.version == version }) else { return }
+        try db.transaction {
+            try db.execute(migration.sql)
+            try SQLiteMigrations.dataSteps[version]?(db, zone)
+            try db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)").bind(.int(Int64(version)), .text(at)).run()
+        }
+    }
+}

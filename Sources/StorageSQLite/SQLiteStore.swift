@@ -153,22 +153,7 @@ extension SQLiteStore: StoreAdmin {
     @discardableResult
     public func migrate() async throws -> Int {
         let zone = timeZone
-        return try await run { db in
-            try db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
-            let current = Int(try db.scalar("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") ?? 0)
-            guard current <= SQLiteMigrations.latest else {
-                throw StorageError.schemaTooNew(found: current, supported: SQLiteMigrations.latest)
-            }
-            for m in SQLiteMigrations.all where m.version > current {
-                try db.transaction {
-                    try db.execute(m.sql)
-                    try SQLiteMigrations.dataSteps[m.version]?(db, zone)
-                    try db.prepare("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)")
-                        .bind(.int(Int64(m.version)), .text(Timestamp.now())).run()
-                }
-            }
-            return SQLiteMigrations.latest
-        }
+        return try await run { db in try SQLiteWrites(db: db, zone: zone).migrate() }
     }
 
     public func ping() async throws {

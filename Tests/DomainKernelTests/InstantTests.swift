@@ -17,7 +17,7 @@ struct InstantTests {
     }
 
     @Test("other ISO 8601 spellings are read by Foundation; anything else is an error, never a default date",
-          arguments: ["", "yesterday", "2026-11-20", "2026-13-01T00:00:00Z", "1970-01-01", "2026-11-20 21:15:00"])
+          arguments: ["", "yesterday", "2026-11-20", "2026-13-01T00:00:00Z", "2026-02-30T08:00:00+01:00", "1970-01-01", "2026-11-20 21:15:00"])
     func badInput(text: String) {
         #expect(throws: Instant.Unreadable(text: text)) { try Instant.parse(text) }
     }
