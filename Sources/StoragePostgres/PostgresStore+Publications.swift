@@ -4,11 +4,11 @@ import Foundation
 import Storage
 
 extension PostgresStore: PublicationStore {
-    public func publish(day: Day, at: Date, plan: @escaping @Sendable (PublicationInput) throws -> PublicationPlan) async throws -> PublicationRecord {
+    public func publish(_ request: PublicationRequest) async throws -> PublicationRecord? {
         // The writer lock orders a publication against every report change and against another
         // process publishing at the same moment: the second plans from the first's ledger.
         try await pool.writeTransaction("publish") { db in
-            try PostgresPublicationSteps(db: db).publish(day: day, at: at, plan: plan)
+            try PostgresPublicationSteps(db: db).publish(request)
         }
     }
 

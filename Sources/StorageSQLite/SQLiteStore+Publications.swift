@@ -4,9 +4,9 @@ import Foundation
 import Storage
 
 extension SQLiteStore: PublicationStore {
-    public func publish(day: Day, at: Date, plan: @escaping @Sendable (PublicationInput) throws -> PublicationPlan) async throws -> PublicationRecord {
+    public func publish(_ request: PublicationRequest) async throws -> PublicationRecord? {
         try await run { db in
-            try db.transaction { try SQLitePublicationSteps(db: db).publish(day: day, at: at, plan: plan) }
+            try db.transaction { try SQLitePublicationSteps(db: db).publish(request) }
         }
     }
 

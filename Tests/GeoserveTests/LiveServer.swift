@@ -81,6 +81,10 @@ final class LiveServer: @unchecked Sendable {
         var r = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         r.httpMethod = method
         r.httpBody = body
+        // A connection per request: a kept-alive connection the server closes for idleness just
+        // as the client reuses it stalled a request until its 60-second timeout, now and then,
+        // under the whole suite's load. Keep-alive itself has tests of its own (raw connections).
+        r.setValue("close", forHTTPHeaderField: "Connection")
         for (k, v) in headers { r.setValue(v, forHTTPHeaderField: k) }
         let (data, response) = try await session.data(for: r)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)

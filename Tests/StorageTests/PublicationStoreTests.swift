@@ -10,26 +10,20 @@ import Testing
 struct PublicationStoreTests {
     let planner = PublicationPlanner(policy: .default)
 
-    private func plan(_ day: Day) -> @Sendable (PublicationInput) throws -> PublicationPlan {
-        let planner = planner
-        return { input in
-            planner.plan(ledger: input.ledger, verified: input.verified, day: day, geography: input.geography, existingAreas: input.existingAreas)
-        }
-    }
-
-    /// `plan`, and what it was given each time.
-    private func recorded(_ plan: @escaping @Sendable (PublicationInput) throws -> PublicationPlan)
-        -> (plan: @Sendable (PublicationInput) throws -> PublicationPlan, seen: Inputs) {
-        let seen = Inputs()
-        return ({ input in
-            seen.inputs.withLock { $0.append(input) }
-            return try plan(input)
-        }, seen)
-    }
-
-    final class Inputs: Sendable {
+    /// The service's planning, recording what the store gave it and what it planned.
+    final class Recording: PublicationPlanning {
+        let planning = ScheduledPlanning(planner: PublicationPlanner(policy: .default))
         let inputs = Mutex<[PublicationInput]>([])
+        let plans = Mutex<[PublicationPlan]>([])
         var all: [PublicationInput] { inputs.withLock { $0 } }
+        var planned: [PublicationPlan] { plans.withLock { $0 } }
+
+        func plan(_ input: PublicationInput, day: Day) -> PublicationPlan {
+            inputs.withLock { $0.append(input) }
+            let plan = planning.plan(input, day: day)
+            plans.withLock { $0.append(plan) }
+            return plan
+        }
     }
 
     /// Area layers halls and zones and a points layer, so classes join only the area layers.
@@ -59,7 +53,7 @@ struct PublicationStoreTests {
         try await verified(s, ["m0"], hall: "H02", kind: .misconduct)
         let today = Day.containing(Date(), in: t.timeZone)
         let before = try await s.dataVersion()
-        let first = try await s.publish(day: today, at: Date(), plan: plan(today))
+        let first = try await s.publish(day: today, planning: Recording())
         #expect(first.id == 1 && first.day == today && first.blocks == 2)
         #expect(try await s.dataVersion() == before + 1)
         let blocks = try await s.publishedBlocks(after: 0).map(\.unnumbered)
@@ -69,17 +63,17 @@ struct PublicationStoreTests {
                                 PublishedBlock(publication: 1, key: LedgerKey(kind: .misconduct, areaClass: h02), day: today, value: 1)])
         // The second publication plans from the first's ledger: H02's three wait, and ten more
         // (with the kind's activity reaching the step) release thirteen.
-        let idle = try await s.publish(day: today, at: Date(), plan: plan(today))
+        let idle = try await s.publish(day: today, planning: Recording())
         #expect(idle.id == 2 && idle.blocks == 0)
         try await verified(s, (3..<13).map { "small\($0)" }, hall: "H02")
         try await verified(s, ["big14", "big15"], hall: "H01")
-        let third = try await s.publish(day: today, at: Date(), plan: plan(today))
+        let third = try await s.publish(day: today, planning: Recording())
         #expect(third.blocks == 1)
         #expect(try await s.publishedBlocks(after: 2).map(\.unnumbered) == [PublishedBlock(publication: 3, key: LedgerKey(kind: .covid, areaClass: h02), day: today, value: 13)])
         #expect(try await s.publications().map(\.id) == [1, 2, 3])
         // A revocation waits in the ledger: nothing public moves.
         _ = try await s.transition(reportID: "big0", .revoke, reason: "duplicate", actor: "v", expectedVersion: nil)
-        #expect(try await s.publish(day: today, at: Date(), plan: plan(today)).blocks == 0)
+        #expect(try await s.publish(day: today, planning: Recording()).blocks == 0)
     }
 
     @Test("each publication reads back exactly the ledger the one before planned (only changed lines are written)", arguments: StoreBackend.allCases)
@@ -89,24 +83,17 @@ struct PublicationStoreTests {
         let s = t.store
         try await layers(s)
         let today = Day.containing(Date(), in: t.timeZone)
-        let seen = Mutex<[PublicationLedger]>([]), planned = Mutex<[PublicationLedger]>([])
-        let plan = plan(today)
-        let recording: @Sendable (PublicationInput) throws -> PublicationPlan = { input in
-            seen.withLock { $0.append(input.ledger) }
-            let p = try plan(input)
-            planned.withLock { $0.append(p.ledger) }
-            return p
-        }
+        let seen = Recording()
         try await verified(s, (0..<14).map { "big\($0)" }, hall: "H01")
         try await verified(s, (0..<3).map { "small\($0)" }, hall: "H02")
-        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        _ = try await s.publish(day: today, planning: seen)
         try await verified(s, ["big14"], hall: "H01")
         try await verified(s, ["m0"], hall: "H02", kind: .misconduct)
-        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        _ = try await s.publish(day: today, planning: seen)
         _ = try await s.transition(reportID: "big0", .revoke, reason: "duplicate", actor: "v", expectedVersion: nil)
-        _ = try await s.publish(day: today, at: Date(), plan: recording)
-        _ = try await s.publish(day: today, at: Date(), plan: recording)
-        let (read, wrote) = (seen.withLock { $0 }, planned.withLock { $0 })
+        _ = try await s.publish(day: today, planning: seen)
+        _ = try await s.publish(day: today, planning: seen)
+        let (read, wrote) = (seen.all.map(\.ledger), seen.planned.map(\.ledger))
         #expect(read.count == 4 && wrote.count == 4)
         for i in 1..<4 { #expect(read[i] == wrote[i - 1], "publication \(i + 1)") }
         #expect(wrote[1].lines.count > wrote[0].lines.count, "a new line was added")
@@ -121,11 +108,30 @@ struct PublicationStoreTests {
         try await layers(s)
         try await verified(s, (0..<12).map { "r\($0)" }, hall: "H01")
         let day: Day = "2026-11-20"
-        _ = try await s.publish(day: day, at: Date(), plan: plan(day))
+        _ = try await s.publish(day: day, planning: Recording())
         let version = try await s.dataVersion()
         await #expect(throws: PublicationError.dayBeforeLatest(latest: day)) {
-            try await s.publish(day: day.adding(days: -1), at: Date(), plan: plan(day.adding(days: -1)))
+            try await s.publish(day: day.adding(days: -1), planning: Recording())
         }
+        #expect(try await s.publications().count == 1)
+        #expect(try await s.dataVersion() == version)
+    }
+
+    @Test("a scheduled publication whose slot another process already took makes nothing and moves nothing", arguments: StoreBackend.allCases)
+    func slotTaken(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
+        try await layers(s)
+        try await verified(s, (0..<12).map { "r\($0)" }, hall: "H01")
+        let today = Day.containing(Date(), in: t.timeZone)
+        let slot = Date()
+        let first = try await s.publish(PublicationRequest(day: today, at: slot, planning: Recording(), slot: slot))
+        #expect(first?.id == 1)
+        let version = try await s.dataVersion()
+        let late = Recording()
+        #expect(try await t.reopen().publish(PublicationRequest(day: today, at: Date(), planning: late, slot: slot)) == nil)
+        #expect(late.all.isEmpty, "the planning did not run")
         #expect(try await s.publications().count == 1)
         #expect(try await s.dataVersion() == version)
     }
@@ -139,7 +145,7 @@ struct PublicationStoreTests {
         try await verified(t.store, (0..<30).map { "r\($0)" }, hall: "H01")
         let today = Day.containing(Date(), in: t.timeZone)
         try await withThrowingTaskGroup(of: PublicationRecord.self) { group in
-            for store in [t.store, other] { group.addTask { try await store.publish(day: today, at: Date(), plan: plan(today)) } }
+            for store in [t.store, other] { group.addTask { try await store.publish(day: today, planning: Recording()) } }
             for try await _ in group {}
         }
         #expect(try await t.store.publications().map(\.id) == [1, 2])
@@ -155,13 +161,13 @@ struct PublicationStoreTests {
         try await verified(s, (0..<14).map { "big\($0)" }, hall: "H01")
         try await verified(s, (0..<5).map { "small\($0)" }, hall: "H02")
         let today = Day.containing(Date(), in: t.timeZone)
-        let (recording, seen) = recorded(plan(today))
-        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        let seen = Recording()
+        _ = try await s.publish(day: today, planning: seen)
         // A campus layer around everything, then H02 renamed H02b.
         _ = try await s.importAndPublish(LayerImport(layer: "campus", kind: .areas, source: nil, areas: [area("C", 0)]), resolve: { _ in "C" })
         _ = try await s.importAndPublish(LayerImport(layer: "halls", kind: .areas, source: nil, areas: [area("H01", 0), area("H02b", 2)]),
                                          resolve: { $0.reportID.hasPrefix("small") ? "H02b" : "H01" })
-        let second = try await s.publish(day: today, at: Date(), plan: recording)
+        let second = try await s.publish(day: today, planning: seen)
         #expect(second.blocks == 0 && second.linesMoved == 2)
         let input = seen.all.last!
         #expect(input.geography == ["campus": 1, "halls": 2, "zones": 1])
@@ -173,7 +179,7 @@ struct PublicationStoreTests {
         let campus = [AreaAssignment(layer: "campus", layerVersion: 1, areaID: "C")]
         try await verified(s, (5..<12).map { "small\($0)" }, hall: "H02b", also: campus)
         try await verified(s, (14..<19).map { "big\($0)" }, hall: "H01", also: campus)
-        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        _ = try await s.publish(day: today, planning: seen)
         let released = try await s.publishedBlocks(after: 2).filter { $0.key.areaClass.area(in: "halls") == "H02b" }.map(\.value)
         #expect(released == [12])
         #expect(try await s.publications().map(\.linesMoved) == [0, 2, 0])
@@ -187,14 +193,14 @@ struct PublicationStoreTests {
         try await layers(s)
         try await verified(s, (0..<14).map { "big\($0)" }, hall: "H01")
         let today = Day.containing(Date(), in: t.timeZone)
-        let (recording, seen) = recorded(plan(today))
-        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        let seen = Recording()
+        _ = try await s.publish(day: today, planning: seen)
         // A new version of the halls puts three of H01's reports in H02.
         _ = try await s.importAndPublish(LayerImport(layer: "halls", kind: .areas, source: nil, areas: [area("H01", 0), area("H02", 2)]),
                                          resolve: { ["big0", "big1", "big2"].contains($0.reportID) ? "H02" : "H01" })
-        let second = try await s.publish(day: today, at: Date(), plan: recording)
+        let second = try await s.publish(day: today, planning: seen)
         #expect(second.blocks == 0 && second.linesMoved == 0)
-        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        _ = try await s.publish(day: today, planning: seen)
         let (before, after) = (seen.all[1].verified, seen.all[2].verified)
         let h02 = AreaClass([AreaRef(layer: "halls", areaID: "H02"), AreaRef(layer: "zones", areaID: "Z1")])
         let line = try #require(before.first?.line)
@@ -211,20 +217,20 @@ struct PublicationStoreTests {
         try await layers(s)
         try await verified(s, (0..<14).map { "big\($0)" }, hall: "H01")
         let today = Day.containing(Date(), in: t.timeZone)
-        let (recording, seen) = recorded(plan(today))
-        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        let seen = Recording()
+        _ = try await s.publish(day: today, planning: seen)
         let edit = ReportEdit(occurredOn: "2026-11-20", lon: nil, lat: nil,
                               areas: [AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H02"), AreaAssignment(layer: "zones", layerVersion: 1, areaID: "Z1")],
                               payload: Data("{}".utf8))
         _ = try await s.edit(reportID: "big0", edit, actor: "v", expectedVersion: nil, keep: 5, permission: .anyStatus)
-        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        _ = try await s.publish(day: today, planning: seen)
         let rows = seen.all.last!.verified
         let h02 = AreaClass([AreaRef(layer: "halls", areaID: "H02"), AreaRef(layer: "zones", areaID: "Z1")])
         #expect(rows.filter { $0.key.areaClass == h02 }.map(\.line) == [nil])
         #expect(rows.filter { $0.key.areaClass != h02 }.map(\.count) == [13])
         let ledger = seen.all.last!.ledger
         // The third publication sees the moved report accounted to H02's line: H01 gave one back.
-        _ = try await s.publish(day: today, at: Date(), plan: recording)
+        _ = try await s.publish(day: today, planning: seen)
         let third = seen.all.last!.ledger
         #expect(third.lines.values.map { ($0.key.areaClass, $0.accounted, $0.carry) }.sorted { $0.0 < $1.0 }.map { "\($0.1)/\($0.2)" } == ["13/-1", "1/1"])
         #expect(ledger.lines.count == 1)
@@ -234,4 +240,11 @@ struct PublicationStoreTests {
 extension PublishedBlock {
     /// The block without its line number, which the store assigns.
     var unnumbered: PublishedBlock { PublishedBlock(publication: publication, key: key, day: day, value: value) }
+}
+
+extension PublicationStore {
+    /// A publication on `day` now, which the tests expect to be made.
+    func publish(day: Day, planning: any PublicationPlanning) async throws -> PublicationRecord {
+        try #require(try await publish(PublicationRequest(day: day, at: Date(), planning: planning)))
+    }
 }

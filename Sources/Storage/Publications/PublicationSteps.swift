@@ -28,17 +28,19 @@ public protocol PublicationSteps {
 }
 
 extension PublicationSteps {
-    /// Plans and records a publication on `day` (see `PublicationStore.publish`); the caller
-    /// runs it in a transaction that excludes every report change.
-    public func publish(day: Day, at: Date, plan: (PublicationInput) throws -> PublicationPlan) throws -> PublicationRecord {
+    /// Plans and records a publication (see `PublicationStore.publish`); the caller runs it in a
+    /// transaction that excludes every report change.
+    public func publish(_ request: PublicationRequest) throws -> PublicationRecord? {
+        let day = request.day, at = request.at
         let latest = try latestPublication()
+        if let slot = request.slot, let latest, latest.publishedAt >= slot { return nil }
         if let latest, day < latest.day { throw PublicationError.dayBeforeLatest(latest: latest.day) }
         let ledger = try ledger(lastDay: latest?.day)
         let geography = try geography()
         let named = ledger.areas(in: PublicationPlanner.changedLayers(from: ledger.geography, to: geography))
         let input = PublicationInput(latest: latest, ledger: ledger, verified: try verifiedByClass(), geography: geography,
                                      existingAreas: named.isEmpty ? [] : try existing(named, geography: geography))
-        let planned = try plan(input)
+        let planned = request.planning.plan(input, day: day)
         let record = PublicationRecord(id: (latest?.id ?? 0) + 1, day: day, publishedAt: at, blocks: planned.blocks.count,
                                        linesMoved: planned.movedLines)
         try insert(record)

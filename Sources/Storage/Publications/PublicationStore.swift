@@ -7,10 +7,11 @@ import Foundation
 /// what was counted and what was accounted for cannot drift apart; processes publishing at once
 /// are ordered by that transaction and the second sees the first's ledger.
 public protocol PublicationStore: Sendable {
-    /// Plans and records a publication on `day`: `plan` runs inside the transaction on what the
-    /// store holds at that moment and returns the blocks to release and the ledger to keep.
-    /// Throws `PublicationError.dayBeforeLatest` when `day` is before the latest publication's.
-    func publish(day: Day, at: Date, plan: @escaping @Sendable (PublicationInput) throws -> PublicationPlan) async throws -> PublicationRecord
+    /// Plans and records a publication: the request's planning decides, inside the transaction,
+    /// on what the store holds at that moment, the blocks to release and the ledger to keep.
+    /// Nil when the request is for a slot a publication already took (another process made it).
+    /// Throws `PublicationError.dayBeforeLatest` when the day is before the latest publication's.
+    func publish(_ request: PublicationRequest) async throws -> PublicationRecord?
 
     /// The publications after `publication` (0: all), oldest first.
     func publications(after publication: Int64) async throws -> [PublicationRecord]
@@ -77,4 +78,46 @@ public enum PublicationError: Error, Equatable {
     /// Publications are made in day order: numbers once published as of a day are never
     /// published again with another protection.
     case dayBeforeLatest(latest: Day)
+}
+
+/// How a publication's blocks are decided from what the store read in its transaction: the
+/// disclosure rule as a value (pure and non-throwing), so no code of a caller's runs inside the
+/// store's transaction.
+public protocol PublicationPlanning: Sendable {
+    func plan(_ input: PublicationInput, day: Day) -> PublicationPlan
+}
+
+/// The service's planning: the disclosure planner over the schedule's publication days (a first
+/// publication replays history in their intervals).
+public struct ScheduledPlanning: PublicationPlanning {
+    public let planner: PublicationPlanner
+    public let days: PublicationDays
+
+    public init(planner: PublicationPlanner, days: PublicationDays = .daily) {
+        self.planner = planner
+        self.days = days
+    }
+
+    public func plan(_ input: PublicationInput, day: Day) -> PublicationPlan {
+        planner.plan(ledger: input.ledger, verified: input.verified, day: day, geography: input.geography,
+                     existingAreas: input.existingAreas, days: days)
+    }
+}
+
+/// A publication asked for.
+public struct PublicationRequest: Sendable {
+    /// The day its windows end on.
+    public let day: Day
+    public let at: Date
+    public let planning: any PublicationPlanning
+    /// For a scheduled publication, the slot it is for: nothing is made when a publication at or
+    /// after it exists.
+    public let slot: Date?
+
+    public init(day: Day, at: Date, planning: any PublicationPlanning, slot: Date? = nil) {
+        self.day = day
+        self.at = at
+        self.planning = planning
+        self.slot = slot
+    }
 }

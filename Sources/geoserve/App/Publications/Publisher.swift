@@ -3,7 +3,7 @@ import DomainKernel
 import Foundation
 import Storage
 
-/// Makes publications: plans with the disclosure policy inside the store's transaction and
+/// Makes publications: the store plans them with the disclosure policy in its transaction, and
 /// dates the publication in the service's time zone. Shared by the schedule, the admin endpoint
 /// and `geoserve publish`.
 struct Publisher: Sendable {
@@ -20,9 +20,6 @@ struct Publisher: Sendable {
         self.days = days
     }
 
-    /// Another publication was made at or after the slot this one was for.
-    struct AlreadyPublished: Error {}
-
     /// Publishes everything changed since the last publication, dated `day` (default today in
     /// the service's zone; never after today). With `slot`, nothing is made when a publication
     /// at or after it exists — another process took the slot — and nil is returned.
@@ -32,15 +29,8 @@ struct Publisher: Sendable {
         if day > today {
             throw PublicationRefused.afterToday(today: today, zone: timeZone.identifier)
         }
-        let (planner, days) = (planner, days)
         do {
-            return try await store.publish(day: day, at: now) { input in
-                if let slot, let latest = input.latest, latest.publishedAt >= slot { throw AlreadyPublished() }
-                return planner.plan(ledger: input.ledger, verified: input.verified, day: day, geography: input.geography,
-                                    existingAreas: input.existingAreas, days: days)
-            }
-        } catch is AlreadyPublished {
-            return nil
+            return try await store.publish(PublicationRequest(day: day, at: now, planning: ScheduledPlanning(planner: planner, days: days), slot: slot))
         } catch PublicationError.dayBeforeLatest(let latest) {
             throw PublicationRefused.beforeLatest(latest: latest)
         }
