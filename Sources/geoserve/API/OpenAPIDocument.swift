@@ -1,3 +1,4 @@
+import DomainKernel
 import Foundation
 import ReportVerification
 
@@ -213,11 +214,11 @@ enum OpenAPIDocument {
                                  "password": ["type": "string", "minLength": 10, "maxLength": Credentials.maxPasswordLength]], required: ["email", "role", "password"]),
         "AccountUpdate": closed(["role": nullable(ref("Role")), "disabled": nullable(["type": "boolean"])]),
         "LoginRequest": closed(["email": string, "password": string], required: ["email", "password"]),
-        "Status5": ["type": "string", "enum": ["pending", "verified", "rejected", "revoked", "withdrawn"]],
+        "ReportStatus": ["type": "string", "enum": ReportStatus.allCases.map(\.rawValue)],
         "Transition": ["type": "string", "enum": ["verify", "reject", "revoke", "reopen", "withdraw"]],
         "AreaAssignment": object(["layer": string, "layerVersion": integer, "areaID": string]),
         "Claim": object(["reportID": string, "holder": string, "expiresAt": dateTime]),
-        "Report": object(["id": string, "kind": string, "status": ref("Status5"), "version": integer, "submittedAt": dateTime,
+        "Report": object(["id": string, "kind": string, "status": ref("ReportStatus"), "version": integer, "submittedAt": dateTime,
                           "updatedAt": dateTime, "occurredOn": ["type": "string", "format": "date"],
                           "location": object(["lon": ["type": "number"], "lat": ["type": "number"]]),
                           "areas": ["type": "array", "items": ref("AreaAssignment")], "report": ["type": "object"], "claim": ref("Claim")]),
@@ -234,16 +235,16 @@ enum OpenAPIDocument {
             closed(["ids": ids, "transition": ["type": "string", "enum": ["reject", "revoke", "reopen"]], "reason": reason],
                    required: ["ids", "transition", "reason"]),
         ]],
-        "BulkResponse": object(["results": ["type": "array", "items": object(["id": string, "ok": ["type": "boolean"], "status": ref("Status5"), "error": string])]]),
+        "BulkResponse": object(["results": ["type": "array", "items": object(["id": string, "ok": ["type": "boolean"], "status": ref("ReportStatus"), "error": string])]]),
         "Attachment": object(["id": string, "contentType": string, "size": integer, "sha256": string, "createdAt": dateTime]),
         "AttachmentList": object(["attachments": ["type": "array", "items": ref("Attachment")]]),
         "ReportDraft": ["oneOf": [ref("CovidDraft"), ref("MisconductDraft")], "discriminator": ["propertyName": "kind"]],
         "CovidDraft": ["allOf": [closed(covidFields, required: ["kind", "affiliation", "phone", "testDate", "lastOnCampus"]), placeOnce]],
         "MisconductDraft": ["allOf": [closed(misconductFields, required: ["kind", "occurredAt", "officerDescription", "incidentDescription"]),
                                       placeOnce]],
-        "Submitted": object(["id": string, "kind": string, "status": ref("Status5"), "areas": ["type": "array", "items": ref("AreaAssignment")],
+        "Submitted": object(["id": string, "kind": string, "status": ref("ReportStatus"), "areas": ["type": "array", "items": ref("AreaAssignment")],
                              "receipt": string], required: ["id", "kind", "status", "areas"]),
-        "ReportStatusView": object(["id": string, "kind": string, "status": ref("Status5"), "submittedAt": dateTime,
+        "ReportStatusView": object(["id": string, "kind": string, "status": ref("ReportStatus"), "submittedAt": dateTime,
                                     "areas": ["type": "array", "items": ref("AreaAssignment")]]),
         "MisconductResults": object(["reports": ["type": "array", "items": object([
             "officerDescription": string, "incidentDescription": string, "occurredOn": ["type": "string", "format": "date"],
@@ -254,7 +255,7 @@ enum OpenAPIDocument {
             "areas": ["type": "array", "items": ref("AreaAssignment")], "report": ["type": "object"]])]]),
         "GrantRequest": closed(["viewerId": string], required: ["viewerId"]),
         "History": object(["entries": ["type": "array", "items": object(["sequence": integer, "reportID": string, "actor": string, "at": dateTime,
-                                                                          "action": string, "fromStatus": ref("Status5"), "toStatus": ref("Status5"),
+                                                                          "action": string, "fromStatus": ref("ReportStatus"), "toStatus": ref("ReportStatus"),
                                                                           "reason": string, "hash": string])]]),
         "FeatureCollection": object(["type": ["type": "string", "enum": ["FeatureCollection"]], "numberMatched": integer, "numberReturned": integer,
                                      "links": ["type": "array", "items": ref("Link")], "features": ["type": "array", "items": ref("Feature")],

@@ -39,7 +39,7 @@ struct PublishedLayer: Sendable {
         var features = unordered.sorted { ByteOrderedSearch.precedes($0.id, $1.id) }
         self.info = info
         self.encoded = FeatureLayer(features: features, precision: precision)
-        self.denominators = StatisticsService.denominators(features)
+        self.denominators = StoredArea.denominators(features)
         self.propertyTypes = CollectionSchema.propertyTypes(features)
         self.hasNames = features.contains { $0.name != nil }
         var readBack = [Bool](repeating: false, count: features.count)

@@ -45,7 +45,7 @@ struct ExportAreaStatsCommand: AsyncParsableCommand {
         let publications = try await PublicationBook.loaded(from: db)
         let export = AreaStatsExport(publications: publications, audit: db, policy: try publication.policy(), timeZone: try store.timeZone())
         let parameters = AreaStatsExport.Parameters(layer: layer, from: from, to: to, bucket: bucket, kind: kind)
-        let (table, provenance) = try await export.run(parameters, areaIDs: areas.map(\.id), denominators: StatisticsService.denominators(areas),
+        let (table, provenance) = try await export.run(parameters, areaIDs: areas.map(\.id), denominators: StoredArea.denominators(areas),
                                                        layerVersion: version, actor: "cli")
         if let out {
             try Data(table.csv().utf8).write(to: URL(fileURLWithPath: out), options: .atomic)

@@ -68,17 +68,6 @@ final class StatisticsService: Sendable {
         return StatisticsRequest(layer: layer, kind: kind, basis: basis, end: end ?? today, groups: groups)
     }
 
-    /// Capacity or population per area, for rates per 1,000.
-    static func denominators(_ features: [StoredArea]) -> [String: Double] {
-        var out: [String: Double] = [:]
-        for f in features {
-            for key in ["capacity", "population"] {
-                if case .number(let n)? = f.properties[key], n > 0 { out[f.id] = n; break }
-            }
-        }
-        return out
-    }
-
     /// The released statistics of a layer in a view for an audience.
     func release(_ layer: PublishedLayer, _ view: StatisticsView, for audience: Audience) async throws -> ReleasedLayerStatistics {
         let request = view.request
