@@ -42,7 +42,7 @@ struct TilesSeedCommand: AsyncParsableCommand {
 
     func run() async throws {
         let range = try zoomRange()
-        guard TileQuery.metrics.contains(metric) else { throw ValidationError("--metric must be one of \(TileQuery.metrics.joined(separator: ", "))") }
+        guard QueryLimits.tileMetrics.contains(metric) else { throw ValidationError("--metric must be one of \(QueryLimits.tileMetrics.joined(separator: ", "))") }
         let db = try await store.open()
         let catalog = LayerCatalog(indexFiles: try store.indexFiles())
         try await catalog.refresh(from: db)

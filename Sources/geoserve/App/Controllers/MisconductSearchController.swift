@@ -16,8 +16,6 @@ import Storage
 struct MisconductSearchController {
     let search: any PublicReportSearch
     let publications: PublicationBook
-    /// Smaller circles would let repeated searches close in on a report's exact location.
-    static let radiusRange = 250.0...50_000.0
     /// Reports are matched by the centre of a 1 km cell: searches learn at most the cell, a
     /// neighbourhood rather than a doorstep (at least 500 m, as the security review asked).
     static let cellSize = 1_000.0

@@ -9,11 +9,8 @@ import Hummingbird
 /// /req/core/query-param-unknown), a `limit` above the maximum clamped rather than refused
 /// (/req/core/fc-limit-response-1).
 struct FeatureQuery: Hashable, Sendable {
-    static let defaultLimit = 100
-    static let maxLimit = 10_000
-
     var format: ResponseFormat = .json
-    var limit = defaultLimit
+    var limit = QueryLimits.defaultFeatures
     var bbox: BoxFilter?
     /// The last day of the statistics windows, nil for today in the campus zone.
     var windowEnd: Day?
@@ -35,7 +32,7 @@ struct FeatureQuery: Hashable, Sendable {
     init(_ request: Request, declared: [QueryParameter] = QueryParameters.items) throws {
         let q = try QueryValues(request, declared)
         format = ResponseFormat(request, q)
-        limit = q.int(QueryParameters.limit) ?? Self.defaultLimit
+        limit = q.int(QueryParameters.limit) ?? QueryLimits.defaultFeatures
         if q.has(QueryParameters.bbox), let v = q.numbers(QueryParameters.bbox) { bbox = Self.box(v) }
         if q.has(QueryParameters.datetime), let raw = q.text(QueryParameters.datetime) {
             datetime = raw
@@ -87,7 +84,7 @@ struct FeatureQuery: Hashable, Sendable {
     /// Query items for a link to another page of the same request (cursor replaced).
     func linkQuery(cursor: PageCursor?, format: ResponseFormat? = nil) -> String {
         var items: [(String, String)] = []
-        if limit != Self.defaultLimit { items.append(("limit", "\(limit)")) }
+        if limit != QueryLimits.defaultFeatures { items.append(("limit", "\(limit)")) }
         if let bbox { items.append(("bbox", bbox.original.array.map { JSONText.number($0) }.joined(separator: ","))) }
         if let datetime { items.append(("datetime", datetime)) }
         if let kind { items.append(("kind", kind.rawValue)) }

@@ -9,8 +9,8 @@ enum QueryParameters {
     // MARK: OGC API – Features
     static let f = QueryParameter("f", .choice(["json", "geojson", "html"]),
                                   "Response format; default from the Accept header, else json.")
-    static let limit = QueryParameter("limit", .integer(1...FeatureQuery.maxLimit, clampsAbove: true), default: String(FeatureQuery.defaultLimit),
-                                      "Features per page; values above \(FeatureQuery.maxLimit) are clamped to it.")
+    static let limit = QueryParameter("limit", .integer(1...QueryLimits.maxFeatures, clampsAbove: true), default: String(QueryLimits.defaultFeatures),
+                                      "Features per page; values above \(QueryLimits.maxFeatures) are clamped to it.")
     static let bbox = QueryParameter("bbox", .bbox,
                                      "minLon,minLat,maxLon,maxLat in CRS84 (or the six-number form with heights); features whose geometry meets the box. West > east crosses the antimeridian; the latitudes may come in either order.")
     static let datetime = QueryParameter("datetime", .pattern(Patterns.datetime, maxLength: 100),
@@ -43,7 +43,7 @@ enum QueryParameters {
     static let export = [exportLayer, from, to, bucket, kind, basis, exportFormat]
 
     // MARK: tiles
-    static let metric = QueryParameter("metric", .choice(TileQuery.metrics), default: "verified_14d",
+    static let metric = QueryParameter("metric", .choice(QueryLimits.tileMetrics), default: "verified_14d",
                                        "Verified reports (or rate per 1,000) in the 7, 14, 28-day or all-time window ending today.")
     static let ramp = QueryParameter("ramp", .choice(ColorRamp.allCases.map(\.rawValue)), default: TileStyle().ramp.rawValue, "Colour ramp.")
     static let classes = QueryParameter("classes", .integer(ColorRamp.classRange, clampsAbove: false), default: "7", "Number of classes.")
@@ -69,7 +69,7 @@ enum QueryParameters {
     static let queue = [statuses, kind, queueLayer, queueArea, queueFrom, queueTo, queueLimit, queueCursor]
 
     // MARK: public misconduct search
-    static let radius = QueryParameter("radius_m", .number(MisconductSearchController.radiusRange), required: true, "The circle's radius in metres.")
+    static let radius = QueryParameter("radius_m", .number(QueryLimits.searchRadius), required: true, "The circle's radius in metres.")
     static let searchLayer = QueryParameter("layer", .text(maxLength: 64), required: true, "Layer of the area.")
     static let searchArea = QueryParameter("area", .text(maxLength: 200), required: true, "Area id.")
     static let resultLayer = QueryParameter("layer", .text(maxLength: 64), "The layer whose area each report shows (default its first).")

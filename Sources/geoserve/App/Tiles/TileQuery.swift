@@ -6,8 +6,6 @@ import MapTiles
 /// What a tile request draws: which statistic of which reports, and in which style. Parsed with
 /// the same strictness as the features query (unknown parameters are refused).
 struct TileQuery: Hashable, Sendable {
-    static let metrics = ["verified_7d", "verified_14d", "verified_28d", "verified_all", "rate_7d", "rate_14d", "rate_28d", "rate_all"]
-
     var metric = "verified_14d"
     var kind: ReportKind?
     /// Refused when given: tiles draw published numbers, which have one basis.
