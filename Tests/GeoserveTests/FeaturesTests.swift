@@ -170,7 +170,9 @@ struct FeaturesTests {
             // Asked for as a page, a refusal is a page: status kept, the message escaped, a way on.
             for (uri, status, says) in [("/collections/halls/items/H99%3Cb%3E?f=html", HTTPResponse.Status.notFound, "no feature &quot;H99&lt;b&gt;&quot;"),
                                         ("/collections/nowhere/items?f=html", .notFound, "no collection &quot;nowhere&quot;"),
-                                        ("/collections/halls/items?f=html&limit=0", .badRequest, "limit")] {
+                                        ("/collections/halls/items?f=html&limit=0", .badRequest, "limit"),
+                                        // A refusal of the statistics service, not of the query table: a page too.
+                                        ("/collections/halls/items?f=html&basis=verified", .badRequest, "basis is for verifiers")] {
                 let page = try await client.execute(uri: uri, method: .get) { $0 }
                 let text = String(buffer: page.body)
                 #expect(page.status == status, "\(uri)")

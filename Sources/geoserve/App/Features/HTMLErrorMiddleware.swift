@@ -12,6 +12,8 @@ struct HTMLErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError where ResponseFormat(requestedBy: request) == .html {
             return Self.page(error, base: links.url(for: request))
+        } catch let refusal as any Refusal where ResponseFormat(requestedBy: request) == .html {
+            return Self.page(APIError(refusal), base: links.url(for: request))
         }
     }
 
