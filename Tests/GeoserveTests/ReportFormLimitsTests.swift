@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import ReportVerification
+import Storage
 import Testing
 @testable import geoserve
 
@@ -46,6 +47,26 @@ struct ReportFormLimitsTests {
         #expect(template.matches(of: /(?:maxlength|min|max|data-max[a-z-]*)="[0-9][^"]*"/).map { String($0.output) } == [])
         let script = String(decoding: PackageResources.report_js, as: UTF8.self)
         #expect(script.matches(of: /maxlength: *"?[0-9]+|MAX_[A-Z]+ *= *[0-9]+/).map { String($0.output) } == [])
+    }
+
+    @Test("the console's forms take the validators' limits from the served page, and its script holds none of its own")
+    func console() async throws {
+        let service = try await TestService(demo: false)
+        defer { service.remove() }
+        try await service.run { client in
+            let html = try await client.execute(uri: "/admin", method: .get) { String(buffer: $0.body) }
+            let view = String(try #require(html.firstMatch(of: /<div id="view"([^>]*)>/)).1)
+            let expected = [
+                "data-alert-title": AlertRequest.maxTitle, "data-alert-message": AlertRequest.maxMessage,
+                "data-resource-title": ResourceRequest.maxTitle, "data-resource-category": ResourceRequest.maxCategory,
+                "data-resource-link": ResourceRequest.maxLink, "data-password-min": Credentials.minPasswordLength,
+                "data-password-max": Credentials.maxPasswordLength,
+            ]
+            for (name, limit) in expected { #expect(Self.attribute(name, in: view) == String(limit), "\(name)") }
+            #expect(Self.attribute("data-layer-pattern", in: view) == LayerName.htmlPattern)
+        }
+        let script = String(decoding: PackageResources.admin_js, as: UTF8.self)
+        #expect(script.matches(of: /(?:maxlength|minlength): *"?[0-9]+|pattern: *"\[|at least [0-9]+ characters/).map { String($0.output) } == [])
     }
 
     private static func attribute(_ name: String, in attributes: String) -> String? {

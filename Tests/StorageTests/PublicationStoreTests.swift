@@ -125,7 +125,8 @@ struct PublicationStoreTests {
         try await layers(s)
         try await verified(s, (0..<12).map { "r\($0)" }, hall: "H01")
         let today = Day.containing(Date(), in: t.timeZone)
-        let slot = Date()
+        // A schedule's slot is a whole minute; the stored time is kept to the millisecond.
+        let slot = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60)
         let first = try await s.publish(PublicationRequest(day: today, at: slot, planning: Recording(), slot: slot))
         #expect(first?.id == 1)
         let version = try await s.dataVersion()

@@ -62,11 +62,13 @@ struct Credentials: Sendable {
     /// The longest password taken, in characters: enough for any passphrase, and a bound on the
     /// work one login can ask for.
     static let maxPasswordLength = 1_024
+    /// The shortest password taken, in characters.
+    static let minPasswordLength = 10
 
     /// Password rule: long enough to resist guessing. Counted in Unicode scalars, as JSON
     /// Schema's `minLength` and `maxLength` count them.
     static func checkPassword(_ password: String) -> String? {
-        if password.unicodeScalars.count < 10 { return "a password needs at least 10 characters" }
+        if password.unicodeScalars.count < minPasswordLength { return "a password needs at least \(minPasswordLength) characters" }
         if password.unicodeScalars.count > maxPasswordLength { return "a password may have at most \(maxPasswordLength) characters" }
         return nil
     }

@@ -3,5 +3,5 @@
 /// token). Verifiers see the queue; admins also alerts, resources, accounts and layers.
 enum AdminPage {
     static let html = PageFrame.app(title: "Admin console", script: "/assets/admin.js", leaflet: true, noReferrer: true, bodyClass: "admin")
-        .document(body: PageAssets.admin.render())
+        .document(body: PageAssets.admin.render(ConsoleLimits.values))
 }

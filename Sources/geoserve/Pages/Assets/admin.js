@@ -84,6 +84,8 @@
   // MARK: the console
 
   const session = {account: null, csrf: null};
+  // The limits the API applies, filled into the page by the server: the console keeps no copy.
+  const limits = $("view").dataset;
   const isAdmin = () => session.account && session.account.role === "admin";
 
   // MARK: the API with the session
@@ -323,15 +325,15 @@
     const field = (name, label, input) => el("div", {class: "field"}, el("label", {for: what + "-" + name}, label), input);
     const input = (name, attrs) => el("input", Object.assign({id: what + "-" + name, name, value: current && current[name] ? current[name] : ""}, attrs || {}));
     const parts = what === "alert" ? [
-      field("title", "Title", input("title", {maxlength: "120", required: true})),
-      field("message", "Message", el("textarea", {id: "alert-message", name: "message", rows: "3", maxlength: "2000"}, current ? current.message : "")),
+      field("title", "Title", input("title", {maxlength: limits.alertTitle, required: true})),
+      field("message", "Message", el("textarea", {id: "alert-message", name: "message", rows: "3", maxlength: limits.alertMessage}, current ? current.message : "")),
       field("severity", "Severity", select("severity", ["info", "warning", "critical"], current ? current.severity : "info")),
       field("startsAt", "Shown from (empty: now)", el("input", {id: "alert-startsAt", name: "startsAt", type: "datetime-local", value: current ? localInput(current.startsAt) : ""})),
       field("endsAt", "Shown until (empty: until expired)", el("input", {id: "alert-endsAt", name: "endsAt", type: "datetime-local", value: current ? localInput(current.endsAt) : ""})),
     ] : [
-      field("title", "Title", input("title", {maxlength: "120", required: true})),
-      field("category", "Category", input("category", {maxlength: "60", required: true})),
-      field("link", "Link (http or https)", input("link", {type: "url", maxlength: "2048", required: true})),
+      field("title", "Title", input("title", {maxlength: limits.resourceTitle, required: true})),
+      field("category", "Category", input("category", {maxlength: limits.resourceCategory, required: true})),
+      field("link", "Link (http or https)", input("link", {type: "url", maxlength: limits.resourceLink, required: true})),
     ];
     const form = el("form", {class: "report-form form-page", novalidate: true}, ...parts,
                     el("button", {type: "submit", class: "primary"}, current ? "Save" : (what === "alert" ? "Post alert" : "Add resource")));
@@ -376,8 +378,9 @@
     const form = el("form", {class: "report-form form-page", novalidate: true},
       el("div", {class: "field"}, el("label", {for: "new-email"}, "Email"), el("input", {id: "new-email", name: "email", type: "email", required: true})),
       el("div", {class: "field"}, el("label", {for: "new-role"}, "Role"), Object.assign(select("role", roles, "verifier"), {id: "new-role"})),
-      el("div", {class: "field"}, el("label", {for: "new-password"}, "Password (at least 10 characters)"),
-         el("input", {id: "new-password", name: "password", type: "password", autocomplete: "new-password", required: true})),
+      el("div", {class: "field"}, el("label", {for: "new-password"}, "Password (at least " + limits.passwordMin + " characters)"),
+         el("input", {id: "new-password", name: "password", type: "password", autocomplete: "new-password", required: true,
+                      minlength: limits.passwordMin, maxlength: limits.passwordMax})),
       el("button", {type: "submit", class: "primary"}, "Create account"));
     form.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -409,7 +412,7 @@
     }
     const form = el("form", {class: "report-form form-page", novalidate: true},
       el("div", {class: "field"}, el("label", {for: "layer-name"}, "Layer (letters, digits, - and _)"),
-         el("input", {id: "layer-name", name: "layer", required: true, pattern: "[A-Za-z0-9_-]{1,64}"})),
+         el("input", {id: "layer-name", name: "layer", required: true, pattern: limits.layerPattern})),
       el("div", {class: "field"}, el("label", {for: "layer-file"}, "GeoJSON FeatureCollection"),
          el("input", {id: "layer-file", name: "file", type: "file", accept: ".geojson,.json,application/geo+json,application/json", required: true})),
       el("div", {class: "field"}, el("label", {for: "layer-kind"}, "Kind"), Object.assign(select("kind", ["", "areas", "points"], "", {"": "detect"}), {id: "layer-kind"})),
