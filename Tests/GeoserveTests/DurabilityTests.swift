@@ -93,13 +93,9 @@ final class SubmissionLog: Sendable {
 extension LiveServer {
     /// POSTs JSON to a server on a loopback port.
     static func post(port: Int, path: String, body: String, key: String? = nil) async throws -> (Int, [String: Any]) {
-        var r = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        r.httpMethod = "POST"
-        r.httpBody = Data(body.utf8)
-        r.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if let key { r.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
-        r.timeoutInterval = 10
-        let (data, response) = try await URLSession.shared.data(for: r)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
+        var headers = ["Content-Type": "application/json"]
+        if let key { headers["Idempotency-Key"] = key }
+        let answer = try await LoopbackHTTP.exchange(port: port, method: "POST", path: path, body: Data(body.utf8), headers: headers, timeout: .seconds(10))
+        return (answer.status, (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any] ?? [:])
     }
 }

@@ -10,10 +10,6 @@ final class LiveServer: @unchecked Sendable {
     let process = Process()
     let port: Int
     let database: String
-    /// This server's own connections: `URLSession.shared` pools kept-alive connections by host and
-    /// port for the whole test run, and the tests start and stop many servers on ports that were
-    /// free a moment ago, so a request could be handed a pooled connection of another server.
-    let session = URLSession(configuration: .ephemeral)
 
     /// The executable built next to the test bundle.
     static var executable: URL {
@@ -78,16 +74,8 @@ final class LiveServer: @unchecked Sendable {
     }
 
     func request(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) async throws -> (Int, Data) {
-        var r = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        r.httpMethod = method
-        r.httpBody = body
-        // A connection per request: a kept-alive connection the server closes for idleness just
-        // as the client reuses it stalled a request until its 60-second timeout, now and then,
-        // under the whole suite's load. Keep-alive itself has tests of its own (raw connections).
-        r.setValue("close", forHTTPHeaderField: "Connection")
-        for (k, v) in headers { r.setValue(v, forHTTPHeaderField: k) }
-        let (data, response) = try await session.data(for: r)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+        let answer = try await LoopbackHTTP.exchange(port: port, method: method, path: path, body: body, headers: headers)
+        return (answer.status, answer.body)
     }
 
     /// Sends a signal and waits for the process to end; returns its exit status.
@@ -106,7 +94,6 @@ final class LiveServer: @unchecked Sendable {
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        session.invalidateAndCancel()
     }
 }
 

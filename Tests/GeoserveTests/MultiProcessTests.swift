@@ -250,15 +250,9 @@ extension LiveServer {
 
     /// Submits an anonymous misconduct report with an idempotency key.
     static func postReport(port: Int, key: String) async throws -> ReportAnswer {
-        var r = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/reports")!)
-        r.httpMethod = "POST"
-        r.httpBody = Data(Drafts.misconduct().utf8)
-        r.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        r.setValue(key, forHTTPHeaderField: "Idempotency-Key")
-        r.timeoutInterval = 10
-        let (data, response) = try await URLSession.shared.data(for: r)
-        let http = response as? HTTPURLResponse
-        let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-        return ReportAnswer(status: http?.statusCode ?? 0, id: body?["id"] as? String, retryAfter: http?.value(forHTTPHeaderField: "Retry-After"))
+        let answer = try await LoopbackHTTP.exchange(port: port, method: "POST", path: "/v1/reports", body: Data(Drafts.misconduct().utf8),
+                                                     headers: ["Content-Type": "application/json", "Idempotency-Key": key], timeout: .seconds(10))
+        let body = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
+        return ReportAnswer(status: answer.status, id: body?["id"] as? String, retryAfter: answer.headers["retry-after"])
     }
 }

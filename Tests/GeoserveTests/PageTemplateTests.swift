@@ -40,7 +40,7 @@ struct PageTemplateTests {
             ("dashboard.html", PackageResources.dashboard_html, []),
             ("report.html", PackageResources.report_html, Set(ReportFormLimits.values.keys)),
             ("receipt.html", PackageResources.receipt_html, []),
-            ("admin.html", PackageResources.admin_html, []),
+            ("admin.html", PackageResources.admin_html, Set(ConsoleLimits.values.keys)),
             ("ogc-collections.html", PackageResources.ogc_collections_html, ["title", "base", "rows"]),
             ("ogc-list.html", PackageResources.ogc_list_html, ["title", "items"]),
             ("ogc-items.html", PackageResources.ogc_items_html, ["title", "geojson", "navigation", "areas", "note"]),
