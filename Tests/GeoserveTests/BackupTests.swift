@@ -17,7 +17,8 @@ struct BackupTests {
         let out = service.folder.appendingPathComponent("backups/campus.backup").path
         if db.hasPrefix("postgres") {
             // PostgreSQL has its own tools; the command says so instead of copying nothing.
-            await #expect(throws: ValidationError.self) { try await BackupCommand.parse(["--database", db, "--out", out]).run() }
+            let refusal = await #expect(throws: StoreBackup.NotEmbedded.self) { try await BackupCommand.parse(["--database", db, "--out", out]).run() }
+            #expect(refusal?.description.contains("pg_dump") == true)
             #expect(!FileManager.default.fileExists(atPath: out))
             return
         }
