@@ -95,7 +95,7 @@ extension LiveServer {
     static func post(port: Int, path: String, body: String, key: String? = nil) async throws -> (Int, [String: Any]) {
         var headers = ["Content-Type": "application/json"]
         if let key { headers["Idempotency-Key"] = key }
-        let answer = try await LoopbackHTTP.exchange(port: port, method: "POST", path: path, body: Data(body.utf8), headers: headers, timeout: .seconds(10))
+        let answer = try await LoopbackHTTP.exchange(port: port, method: "POST", path: path, body: Data(body.utf8), headers: headers)
         return (answer.status, (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any] ?? [:])
     }
 }

@@ -251,7 +251,7 @@ extension LiveServer {
     /// Submits an anonymous misconduct report with an idempotency key.
     static func postReport(port: Int, key: String) async throws -> ReportAnswer {
         let answer = try await LoopbackHTTP.exchange(port: port, method: "POST", path: "/v1/reports", body: Data(Drafts.misconduct().utf8),
-                                                     headers: ["Content-Type": "application/json", "Idempotency-Key": key], timeout: .seconds(10))
+                                                     headers: ["Content-Type": "application/json", "Idempotency-Key": key])
         let body = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
         return ReportAnswer(status: answer.status, id: body?["id"] as? String, retryAfter: answer.headers["retry-after"])
     }
