@@ -165,10 +165,7 @@ extension PostgresStore: CounterStore {
 
     @discardableResult
     public func rebuildCounters() async throws -> Int {
-        let zone = timeZone, limit = rebuildUpsertLimit
-        return try await pool.writeTransaction("rebuild counters") { db in
-            try PostgresWrites(db: db, zone: zone, rebuildUpsertLimit: limit).rebuildCounters()
-        }
+        try await write("rebuild counters") { try $0.rebuildCounters() }
     }
 
     /// Most cells wrong (emptied or lost counters): every cell written again, into a new table

@@ -26,7 +26,7 @@ extension PostgresStore: RevisionStore {
         let s = try db.query("SELECT revision, at, actor, occurred_on, lon, lat, areas, payload FROM revisions WHERE report_id = $1 ORDER BY revision DESC",
                              [.text(reportID)])
         return try (0..<s.count).map { i in
-            let areas = (try? JSONDecoder().decode([AreaAssignment].self, from: Data(s.string(i, 6).utf8))) ?? []
+            let areas = ReportRevision.areas(fromJSON: s.string(i, 6))
             guard let occurredOn = try s.day(i, 3) else { throw StorageError.unreadable("revision of report \(reportID)") }
             return ReportRevision(reportID: reportID, revision: Int(s.int(i, 0)), at: try Timestamp.parse(s.string(i, 1)), actor: s.string(i, 2),
                                   occurredOn: occurredOn, lon: s.double(i, 4), lat: s.double(i, 5), areas: areas, payload: Data(s.string(i, 7).utf8))

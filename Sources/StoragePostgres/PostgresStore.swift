@@ -37,7 +37,7 @@ public final class PostgresStore: Sendable {
     ///   - statementTimeout: the longest one statement may run.
     ///   - observer: told of every call's duration (the service's metrics).
     public init(location: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!, connections: Int = 4,
-                statementTimeout: Duration = .seconds(30), observer: (any StoreObserver)? = nil, rebuildUpsertLimit: Int = 20_000) {
+                statementTimeout: Duration = .seconds(30), observer: (any StoreObserver)? = nil, rebuildUpsertLimit: Int = defaultRebuildUpsertLimit) {
         pool = PostgresPool(.init(location: location, size: max(1, connections), statementTimeout: statementTimeout, observer: observer))
         listener = PostgresListener(pool: pool)
         self.timeZone = timeZone
@@ -57,11 +57,14 @@ public final class PostgresStore: Sendable {
 
     /// Moves the data version on, inside the caller's transaction; the trigger notifies every
     /// listening process when the transaction commits.
+    /// Wrong counter cells a rebuild writes one by one before it replaces the table instead.
+    public static let defaultRebuildUpsertLimit = 20_000
+
     /// Runs one of the store's changes in a transaction that holds the writer lock, through the
     /// steps the shared scripts are written over.
     func write<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (PostgresWrites) throws -> T) async throws -> T {
-        let zone = timeZone
-        return try await pool.writeTransaction(operation) { db in try body(PostgresWrites(db: db, zone: zone)) }
+        let zone = timeZone, limit = rebuildUpsertLimit
+        return try await pool.writeTransaction(operation) { db in try body(PostgresWrites(db: db, zone: zone, rebuildUpsertLimit: limit)) }
     }
 
     static func bumpDataVersion(_ db: PostgresConnection) throws {

@@ -10,7 +10,7 @@ struct PostgresWrites: ReportWrites {
     let db: PostgresConnection
     let zone: TimeZone
     /// Up to how many wrong cells a counter repair writes one by one rather than replacing the table.
-    var rebuildUpsertLimit = 20_000
+    var rebuildUpsertLimit = PostgresStore.defaultRebuildUpsertLimit
 
     func report(id: String) throws -> ReportRecord? { try PostgresStore.loadReport(id: id, db) }
 
@@ -52,10 +52,9 @@ struct PostgresWrites: ReportWrites {
     }
 
     func insertRevision(_ r: ReportRevision) throws {
-        let areas = String(decoding: (try? JSONEncoder().encode(r.areas)) ?? Data("[]".utf8), as: UTF8.self)
         try db.query("INSERT INTO revisions (report_id, revision, at, actor, occurred_on, lon, lat, areas, payload) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
                      [.text(r.reportID), .int(Int64(r.revision)), .text(Timestamp.format(r.at)), .text(r.actor), .day(r.occurredOn),
-                      .optional(r.lon), .optional(r.lat), .text(areas), .text(String(decoding: r.payload, as: UTF8.self))])
+                      .optional(r.lon), .optional(r.lat), .text(r.areasJSON), .text(String(decoding: r.payload, as: UTF8.self))])
     }
 
     func deleteRevisions(reportID: String, through revision: Int) throws {

@@ -27,7 +27,7 @@ extension SQLiteStore: RevisionStore {
             .bind(.text(reportID))
         var out: [ReportRevision] = []
         while try s.step() {
-            let areas = (try? JSONDecoder().decode([AreaAssignment].self, from: Data(s.text(6)!.utf8))) ?? []
+            let areas = ReportRevision.areas(fromJSON: s.text(6)!)
             guard let occurredOn = try s.day(3) else { throw StorageError.unreadable("revision of report \(reportID)") }
             out.append(ReportRevision(reportID: reportID, revision: Int(s.int(0)), at: try Timestamp.parse(s.text(1)!), actor: s.text(2)!,
                                       occurredOn: occurredOn, lon: s.isNull(4) ? nil : s.double(4), lat: s.isNull(5) ? nil : s.double(5),

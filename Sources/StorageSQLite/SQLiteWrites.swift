@@ -50,10 +50,9 @@ struct SQLiteWrites: ReportWrites {
     }
 
     func insertRevision(_ r: ReportRevision) throws {
-        let areas = String(decoding: (try? JSONEncoder().encode(r.areas)) ?? Data("[]".utf8), as: UTF8.self)
         try db.prepare("INSERT INTO revisions (report_id, revision, at, actor, occurred_on, lon, lat, areas, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
             .bind(.text(r.reportID), .int(Int64(r.revision)), .text(Timestamp.format(r.at)), .text(r.actor), .day(r.occurredOn),
-                  r.lon.map { .double($0) } ?? .null, r.lat.map { .double($0) } ?? .null, .text(areas),
+                  r.lon.map { .double($0) } ?? .null, r.lat.map { .double($0) } ?? .null, .text(r.areasJSON),
                   .text(String(decoding: r.payload, as: UTF8.self))).run()
     }
 

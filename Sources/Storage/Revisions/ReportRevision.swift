@@ -26,3 +26,15 @@ public struct ReportRevision: Hashable, Sendable, Codable {
         self.payload = payload
     }
 }
+
+extension ReportRevision {
+    /// The areas as the revisions table keeps them: a JSON array.
+    public var areasJSON: String {
+        String(decoding: (try? JSONEncoder().encode(areas)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    /// Areas read back from `areasJSON`; none for text that is not such an array.
+    public static func areas(fromJSON text: String) -> [AreaAssignment] {
+        (try? JSONDecoder().decode([AreaAssignment].self, from: Data(text.utf8))) ?? []
+    }
+}
