@@ -59,7 +59,7 @@ final class LiveServer: @unchecked Sendable {
             process.standardError = try FileHandle(forWritingTo: log)
         }
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.lock.withLock { try process.run() }
         for _ in 0..<300 {
             if (try? await get("/healthz").0) == 200 { return }
             try await Task.sleep(for: .milliseconds(50))

@@ -23,7 +23,9 @@ final class RawConnection {
         setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &ignore, socklen_t(MemoryLayout<Int32>.size))
     }
 
-    deinit { close(fd) }
+    // Closed under the launch lock: Foundation's Process closes the descriptors it finds open in
+    // the child, and one closed by another thread in between failed a launch with EBADF.
+    deinit { ProcessLaunch.lock.withLock { _ = close(fd) } }
 
     /// Sends bytes; false once the server has closed or reset the connection.
     @discardableResult
@@ -80,4 +82,10 @@ final class RawConnection {
         }
         return nil
     }
+}
+
+/// Held while a test launches a process and while a test socket is closed, so that no descriptor
+/// disappears while a launch walks the open ones.
+enum ProcessLaunch {
+    static let lock = NSLock()
 }
