@@ -16,7 +16,8 @@ final class RawConnection {
         addr.sin_port = in_port_t(UInt16(port).bigEndian)
         let status = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         guard status == 0 else {
-            close(fd)
+            // Not closed here: the class's deinit runs for a failed init too, and a second close
+            // would close whatever descriptor another thread had been given the number of since.
             throw LiveServerError(description: "connect failed: errno \(errno)")
         }
         var ignore: Int32 = 1
