@@ -57,8 +57,10 @@ let package = Package(
         .target(name: "StorageSQLite", dependencies: ["Storage", "DomainKernel", "Support", "GeoCore", "ReportVerification", "Aggregation", "CSQLite"], swiftSettings: strict),
         // Several processes on one PostgreSQL, through libpq on threads of the store's own.
         .target(name: "StoragePostgres", dependencies: ["Storage", "DomainKernel", "Support", "GeoCore", "ReportVerification", "Aggregation", "CLibPQ"], swiftSettings: strict),
-        .executableTarget(
-            name: "geoserve",
+        // The HTTP application: controllers, services, pages, and the helpers they share with the
+        // commands. A library, so the commands above it see only what it declares `package`.
+        .target(
+            name: "GeoserveApp",
             dependencies: [
                 "DomainKernel", "Support", "GeoCore", "Storage", "StorageSQLite", "StoragePostgres", "ReportVerification", "Aggregation", "MapTiles", "CMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -71,7 +73,6 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -81,6 +82,21 @@ let package = Package(
             // The pages' HTML, CSS and JavaScript, compiled in as `PackageResources` byte arrays:
             // the binary deploys alone, without a resource bundle beside it.
             resources: [.embedInCode("Pages/Assets")],
+            swiftSettings: strict
+        ),
+        // The commands: each parses its options and calls the app library or the store.
+        .executableTarget(
+            name: "geoserve",
+            dependencies: [
+                "GeoserveApp", "DomainKernel", "Support", "GeoCore", "Storage", "StorageSQLite", "StoragePostgres", "ReportVerification", "Aggregation", "MapTiles",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strict
         ),
 
@@ -94,7 +110,7 @@ let package = Package(
         .testTarget(
             name: "GeoserveTests",
             dependencies: [
-                "geoserve", "DomainKernel", "Support", "GeoCore", "Storage", "StorageSQLite", "StoragePostgres", "Aggregation", "MapTiles", "ReportVerification",
+                "GeoserveApp", "geoserve", "DomainKernel", "Support", "GeoCore", "Storage", "StorageSQLite", "StoragePostgres", "Aggregation", "MapTiles", "ReportVerification",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

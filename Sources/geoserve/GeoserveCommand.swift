@@ -1,4 +1,5 @@
 import ArgumentParser
+import GeoserveApp
 
 @main
 struct GeoserveCommand: AsyncParsableCommand {

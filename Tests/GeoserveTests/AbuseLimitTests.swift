@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Storage
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 /// What one anonymous client or one report may take: attachments per report, the disk floor,
 /// anonymous writes per address. Each would fill the disk if it broke.

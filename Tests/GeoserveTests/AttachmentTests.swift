@@ -4,7 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 @Suite("attachments")
 struct AttachmentTests {

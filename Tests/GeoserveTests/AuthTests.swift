@@ -5,7 +5,7 @@ import Logging
 import ReportVerification
 import Storage
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 /// A service on a fresh store with one admin, and helpers that read like the API.
 struct TestService {

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Storage
 import Synchronization
 import Testing
+@testable import GeoserveApp
 @testable import geoserve
 
 @Suite("backup and restore")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Storage
 import Testing
+@testable import GeoserveApp
 @testable import geoserve
 
 @Suite("CLI")

@@ -1,7 +1,7 @@
 import Foundation
 import FoundationNetworking
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 /// Clients that are slow, stalled, oversized or malformed, against the release binary's own
 /// HTTP stack (in-process router tests bypass the connection handlers).

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 /// The structure check behind attachment uploads: real files pass, a format's first bytes
 /// before anything else do not.

@@ -4,7 +4,7 @@ import Foundation
 import Logging
 import Storage
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 @Suite("demo reports")
 struct DemoReportsTests {

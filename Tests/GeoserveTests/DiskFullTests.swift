@@ -2,7 +2,7 @@ import Foundation
 import FoundationNetworking
 import Storage
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 /// A database on a disk that fills up, as a real one does: a 24 MiB tmpfs.
 @Suite("full disk", .serialized)

@@ -5,7 +5,7 @@ import ReportVerification
 import Storage
 import Synchronization
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 @Suite("durability", .serialized)
 struct DurabilityTests {

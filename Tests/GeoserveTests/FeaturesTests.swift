@@ -5,7 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Storage
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 extension TestClientProtocol {
     /// GETs a URI and returns status, headers and the parsed JSON object.

@@ -3,7 +3,7 @@ import Hummingbird
 import Logging
 import HummingbirdTesting
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 @Suite("HTTP")
 struct HTTPTests {

@@ -50,7 +50,7 @@ struct LayeringTests {
                 found.append("\(file.path):\(line.number)")
             }
         }
-        for module in ["MapTiles", "Storage", "StorageSQLite", "StoragePostgres", "geoserve"] {
+        for module in ["MapTiles", "Storage", "StorageSQLite", "StoragePostgres", "GeoserveApp", "geoserve"] {
             for file in try Self.sources(module) {
                 for line in Self.code(file.lines) where line.text.contains("GEOSContext") || line.text.hasPrefix("import CGEOS") {
                     found.append("\(file.path):\(line.number)")
@@ -60,24 +60,18 @@ struct LayeringTests {
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
     }
 
-    @Test("inside the app, the commands are on top: nothing else names a type declared in CLI/")
+    @Test("the commands stand on the app library: only the executable imports ArgumentParser, and the app never imports the commands")
     func commandsOnTop() throws {
-        let files = try Self.sources("geoserve")
-        // Top-level declarations: a nested type's name may recur anywhere (`Outcome`).
-        let declaration = try Regex(#"^(?:public |private |fileprivate |final )*(?:struct|class|enum|actor|protocol)\s+(\w+)"#)
-        var commandTypes: Set<String> = []
-        for file in files where file.path.contains("/CLI/") || file.path.hasSuffix("GeoserveCommand.swift") {
-            for line in file.lines {
-                if let match = try declaration.firstMatch(in: String(line)), let name = match.output[1].substring { commandTypes.insert(String(name)) }
+        var found: [String] = []
+        for file in try Self.sources("GeoserveApp") {
+            for line in Self.code(file.lines) where line.text.hasPrefix("import ArgumentParser") || line.text.hasPrefix("import geoserve") {
+                found.append("\(file.path):\(line.number): \(line.text)")
             }
         }
-        #expect(commandTypes.count > 20)
-        var found: [String] = []
-        for file in files where !file.path.contains("/CLI/") && !file.path.hasSuffix("GeoserveCommand.swift") {
-            for line in Self.code(file.lines) {
-                let words = Set(line.text.split { !$0.isLetter && !$0.isNumber && $0 != "_" }.map(String.init))
-                for name in commandTypes.intersection(words) { found.append("\(file.path):\(line.number): \(name)") }
-            }
+        // The executable holds the commands and nothing else: a controller or service written
+        // there would escape the app library's tests of direction.
+        for file in try Self.sources("geoserve") where !file.path.hasPrefix("Sources/geoserve/CLI/") && !file.path.hasSuffix("GeoserveCommand.swift") {
+            found.append("\(file.path): outside CLI/")
         }
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
     }
@@ -88,12 +82,49 @@ struct LayeringTests {
                          "App/Statistics/StatisticsService.swift", "App/Statistics/AreaStatsExport.swift", "App/LayerCatalog.swift",
                          "App/PublishedLayer.swift", "App/Demo/", "Auth/LoginThrottle.swift", "App/Tiles/TileService.swift"]
         var found: [String] = []
-        for file in try Self.sources("geoserve") where belowHTTP.contains(where: { file.path.hasPrefix("Sources/geoserve/" + $0) }) {
+        for file in try Self.sources("GeoserveApp") where belowHTTP.contains(where: { file.path.hasPrefix("Sources/GeoserveApp/" + $0) }) {
             for line in Self.code(file.lines) {
                 if line.text.hasPrefix("import "), Self.httpModules.contains(line.text.dropFirst("import ".count).trimmingCharacters(in: .whitespaces)) {
                     found.append("\(file.path):\(line.number): \(line.text)")
                 }
                 if line.text.contains("APIError") { found.append("\(file.path):\(line.number): APIError") }
+            }
+        }
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
+    @Test("inside the app library the data flows down: the file readers and the store's helpers name nothing above them, notifications nothing of the HTTP app")
+    func foldersPointDown() throws {
+        let files = try Self.sources("GeoserveApp")
+        let declaration = try Regex(#"^(?:package |public |private |fileprivate |final )*(?:struct|class|enum|actor|protocol|func)\s+(\w+)"#)
+        func folder(_ path: String) -> String {
+            String(path.dropFirst("Sources/GeoserveApp/".count).split(separator: "/").first ?? "")
+        }
+        var declaredIn: [String: String] = [:]
+        for file in files {
+            for line in file.lines {
+                if let match = try declaration.firstMatch(in: String(line)), let name = match.output[1].substring {
+                    if declaredIn[String(name)] == nil { declaredIn[String(name)] = folder(file.path) }
+                }
+            }
+        }
+        // Each folder may name only the folders listed for it (and itself).
+        let allowed: [String: Set<String>] = [
+            "Support": [],
+            "Input": ["Support"],
+            "Store": ["Support"],
+            "Notifications": ["Support", "Store", "Operations"],
+        ]
+        #expect(declaredIn.count > 150)
+        var found: [String] = []
+        for file in files {
+            let here = folder(file.path)
+            guard let may = allowed[here] else { continue }
+            for line in Self.code(file.lines) {
+                let words = Set(line.text.split { !$0.isLetter && !$0.isNumber && $0 != "_" }.map(String.init))
+                for word in words {
+                    if let there = declaredIn[word], there != here, !may.contains(there) { found.append("\(file.path):\(line.number): \(word) from \(there)/") }
+                }
             }
         }
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")

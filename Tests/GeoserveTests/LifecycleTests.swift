@@ -4,7 +4,7 @@ import ReportVerification
 import Storage
 import Synchronization
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 @Suite("logs and stopping, as a process", .serialized)
 struct LifecycleTests {

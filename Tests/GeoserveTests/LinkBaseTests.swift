@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 /// Links in public, cacheable responses never come from a Host header the operator did not
 /// allow: `Host: evil.example` would otherwise be cached into every later reader's links.

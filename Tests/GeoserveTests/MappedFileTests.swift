@@ -2,7 +2,7 @@ import GeoCore
 import Foundation
 import Support
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 @Suite("layer files read through a memory map")
 struct MappedFileTests {

@@ -8,6 +8,7 @@ import Logging
 import ReportVerification
 import Storage
 import Testing
+@testable import GeoserveApp
 @testable import geoserve
 
 @Suite("moving an installation between stores")

@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 @Suite("public misconduct search")
 struct MisconductSearchTests {

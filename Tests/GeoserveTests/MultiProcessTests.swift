@@ -6,6 +6,7 @@ import Storage
 import Synchronization
 import Testing
 @testable import StoragePostgres
+@testable import GeoserveApp
 @testable import geoserve
 
 /// Several `geoserve` processes on one PostgreSQL, as behind a load balancer: what SQLite gets

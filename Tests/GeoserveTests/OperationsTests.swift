@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Testing
+@testable import GeoserveApp
 @testable import geoserve
 
 extension TestClientProtocol {

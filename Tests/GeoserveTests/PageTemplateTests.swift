@@ -1,5 +1,5 @@
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 @Suite("page templates")
 struct PageTemplateTests {

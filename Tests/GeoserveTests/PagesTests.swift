@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 @Suite("pages")
 struct PagesTests {

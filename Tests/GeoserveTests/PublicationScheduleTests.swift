@@ -1,7 +1,7 @@
 import Aggregation
 import Foundation
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 @Suite("publication schedule")
 struct PublicationScheduleTests {

@@ -4,7 +4,7 @@ import Foundation
 import Storage
 import Support
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 @Suite("published layers")
 struct PublishedLayerTests {

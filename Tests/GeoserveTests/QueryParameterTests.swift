@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 /// The parameter table drives every route: each documented parameter of each GET route refuses a
 /// bad value with the same `400 bad_parameter` naming it, and every route refuses an undeclared

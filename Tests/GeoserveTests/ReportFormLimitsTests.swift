@@ -4,7 +4,7 @@ import HummingbirdTesting
 import ReportVerification
 import Storage
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 @Suite("report form limits")
 struct ReportFormLimitsTests {

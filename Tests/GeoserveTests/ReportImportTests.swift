@@ -6,6 +6,7 @@ import Logging
 import ReportVerification
 import Storage
 import Testing
+@testable import GeoserveApp
 @testable import geoserve
 
 @Suite("report import and export")

@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Storage
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 /// Bodies of valid reports against the demo campus.
 enum Drafts {

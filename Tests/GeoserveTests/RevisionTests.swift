@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 @Suite("edits and revisions over HTTP")
 struct RevisionTests {

@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Storage
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 /// Page sessions: the cookie the admin console signs in with, and the CSRF token every change
 /// made through it needs.

@@ -8,6 +8,7 @@ import Storage
 @testable import StorageSQLite
 import Synchronization
 import Testing
+@testable import GeoserveApp
 @testable import geoserve
 
 /// Statistics as dashboards, verifiers and researchers see them over HTTP.

@@ -4,7 +4,7 @@ import Logging
 @testable import StoragePostgres
 @testable import StorageSQLite
 import Storage
-@testable import geoserve
+@testable import GeoserveApp
 
 /// The repository's root folder (tests use its `data/` demo campus).
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

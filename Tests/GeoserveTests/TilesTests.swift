@@ -8,6 +8,7 @@ import HummingbirdTesting
 import MapTiles
 import Storage
 import Testing
+@testable import GeoserveApp
 @testable import geoserve
 
 @Suite("tiles over HTTP")

@@ -5,7 +5,7 @@ import HummingbirdTesting
 import ReportVerification
 import Storage
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 extension TestService {
     /// Stores pending reports directly, as intake would.

@@ -1,7 +1,7 @@
 import Aggregation
 import DomainKernel
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 @Suite("versioned memo")
 struct VersionedMemoTests {

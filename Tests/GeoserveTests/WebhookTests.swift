@@ -5,7 +5,7 @@ import HummingbirdTesting
 import Storage
 import Synchronization
 import Testing
-@testable import geoserve
+@testable import GeoserveApp
 
 /// A receiver on a loopback port: it answers 500 to its first `failFirst` requests, then 204,
 /// and keeps what arrived.

@@ -2,7 +2,7 @@
 // uploads did, and the notice forms' bodies.
 import test from "node:test";
 import assert from "node:assert/strict";
-import admin from "../../Sources/geoserve/Pages/Assets/admin.js";
+import admin from "../../Sources/GeoserveApp/Pages/Assets/admin.js";
 
 const {queueQuery, queueCaption, bulkOutcome, transitionsFor, claimText, localInput, noticeBody, uploadQuery, uploadOutcome, validationLine} = admin;
 

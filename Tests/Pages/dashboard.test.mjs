@@ -2,7 +2,7 @@
 // table's order, the legend and when the numbers last moved.
 import test from "node:test";
 import assert from "node:assert/strict";
-import dashboard from "../../Sources/geoserve/Pages/Assets/dashboard.js";
+import dashboard from "../../Sources/GeoserveApp/Pages/Assets/dashboard.js";
 
 const {number, signed, rate, distance, initialView, classBreaks, tableRows, nextSort, sortRows, legendRanges, lastMoved, seriesDays} = dashboard;
 

@@ -2,7 +2,7 @@
 // children, and how answers' JSON and error messages are read.
 import test from "node:test";
 import assert from "node:assert/strict";
-import dom from "../../Sources/geoserve/Pages/Assets/dom.js";
+import dom from "../../Sources/GeoserveApp/Pages/Assets/dom.js";
 
 const {el, jsonOf, errorMessage} = dom;
 

@@ -3,7 +3,7 @@
 // texts and kept reports.
 import test from "node:test";
 import assert from "node:assert/strict";
-import report from "../../Sources/geoserve/Pages/Assets/report.js";
+import report from "../../Sources/GeoserveApp/Pages/Assets/report.js";
 
 const {draftFrom, withOffset, nextAttempt, refusal, receiptFragment, keeping, forgetting, uploadSummary, EXPLAIN} = report;
 // The form's trimmed values by name; a field the form does not have reads as empty.

@@ -8,7 +8,7 @@
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-ASSETS=$ROOT/Sources/geoserve/Pages/Assets
+ASSETS=$ROOT/Sources/GeoserveApp/Pages/Assets
 
 failed=0
 checked=0

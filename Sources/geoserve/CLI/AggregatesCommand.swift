@@ -1,6 +1,7 @@
 import Aggregation
 import ArgumentParser
 import DomainKernel
+import GeoserveApp
 import Storage
 
 struct AggregatesCommand: AsyncParsableCommand {

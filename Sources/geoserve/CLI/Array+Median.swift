@@ -1,3 +1,4 @@
+import GeoserveApp
 extension Array where Element == Double {
     /// The middle value (the mean of the two middle ones for an even count); 0 when empty.
     var median: Double {

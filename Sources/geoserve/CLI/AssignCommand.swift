@@ -2,6 +2,7 @@ import GeoCore
 import Aggregation
 import ArgumentParser
 import Foundation
+import GeoserveApp
 
 /// Options shared by `assign` and `bench assign`.
 struct AssignmentInputs: ParsableArguments {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 #if canImport(Glibc)
+import GeoserveApp
 import Glibc
 #endif
 import StorageSQLite

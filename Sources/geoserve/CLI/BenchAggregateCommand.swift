@@ -2,6 +2,7 @@ import Aggregation
 import ArgumentParser
 import DomainKernel
 import Foundation
+import GeoserveApp
 import Support
 
 struct BenchAggregateCommand: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import GeoCore
 import Aggregation
 import ArgumentParser
 import Foundation
+import GeoserveApp
 
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -75,13 +76,6 @@ struct BenchAssignCommand: AsyncParsableCommand {
     }
 
     private func fmt(_ x: Double) -> String { String(format: "%.6g", x) }
-}
-
-extension Duration {
-    var seconds: Double {
-        let c = components
-        return Double(c.seconds) + Double(c.attoseconds) * 1e-18
-    }
 }
 
 /// The process's peak resident set size, from /proc/self/status (VmHWM).

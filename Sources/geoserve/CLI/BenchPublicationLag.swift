@@ -1,6 +1,7 @@
 import Aggregation
 import DomainKernel
 import Foundation
+import GeoserveApp
 import Support
 
 /// How long an outbreak waits to be seen: on a campus of `areas` halls with `perDay` verified

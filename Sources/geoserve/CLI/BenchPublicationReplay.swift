@@ -1,5 +1,6 @@
 import Aggregation
 import DomainKernel
+import GeoserveApp
 
 /// Publications over a synthetic layer as the store would make them: every verified report so
 /// far handed over by class, the line the last publication accounted it to, and day; the

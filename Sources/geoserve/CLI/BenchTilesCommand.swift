@@ -1,6 +1,7 @@
 import GeoCore
 import ArgumentParser
 import Foundation
+import GeoserveApp
 import MapTiles
 import Support
 

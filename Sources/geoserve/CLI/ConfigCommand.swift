@@ -2,6 +2,7 @@ import GeoCore
 import Aggregation
 import ArgumentParser
 import Foundation
+import GeoserveApp
 import Logging
 import NIOCore
 import Storage

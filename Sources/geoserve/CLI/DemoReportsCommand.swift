@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoserveApp
 
 /// `geoserve demo-reports`: synthetic verified reports and a history of publications for the demo
 /// campus, so its dashboard has something to show. Only into a store without reports.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoserveApp
 
 /// Resolves an option: the flag if given, else the `GEOSERVE_*` variable, else the default.
 enum EnvironmentDefault {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoserveApp
 import Storage
 
 /// The raw report rows for an admin, for migration or backup: ids, statuses, days, exact

@@ -3,6 +3,7 @@ import ArgumentParser
 import Crypto
 import DomainKernel
 import Foundation
+import GeoserveApp
 import Storage
 import Support
 

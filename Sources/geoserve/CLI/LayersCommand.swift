@@ -1,4 +1,5 @@
 import ArgumentParser
+import GeoserveApp
 import Storage
 
 struct LayersCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoserveApp
 import Storage
 
 /// Moves an installation between stores: SQLite to PostgreSQL when a campus outgrows one

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoserveApp
 
 /// Where status notifications go. The secret comes from the environment or a file, never a
 /// flag, which other users of the machine could read in the process list.

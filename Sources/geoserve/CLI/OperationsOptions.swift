@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoserveApp
 
 /// How the service shows itself to its operator: the log's format, who reads the metrics, and
 /// how a stop goes.

@@ -1,5 +1,6 @@
 import Aggregation
 import ArgumentParser
+import GeoserveApp
 
 /// How numbers are protected and when they are published: the same for `serve` and `publish`,
 /// since every publication continues the ledger the one before left.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DomainKernel
 import Foundation
+import GeoserveApp
 import Storage
 
 struct PublishCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoserveApp
 import Storage
 import StorageSQLite
 

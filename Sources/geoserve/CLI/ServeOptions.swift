@@ -1,6 +1,7 @@
 import Aggregation
 import ArgumentParser
 import Foundation
+import GeoserveApp
 import Logging
 
 /// Every flag of `serve`, shared with `config`, which prints what they add up to.

@@ -1,6 +1,7 @@
 import GeoCore
 import ArgumentParser
 import Foundation
+import GeoserveApp
 import Storage
 
 /// The store options shared by every command that opens the database.

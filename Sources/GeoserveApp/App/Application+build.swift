@@ -1,0 +1,146 @@
+import Hummingbird
+import Logging
+import Storage
+
+/// Builds the service: opens and migrates the store, imports the demo data into an empty store,
+/// loads the published layers, and wires the routes. The data-version watcher runs in the
+/// application's service group.
+/// - Parameters:
+///   - metrics: what `/metrics` serves; the store reports its calls to it.
+///   - readiness: turned to draining when a stop begins (`DrainService`).
+package func buildApplication(_ configuration: AppConfiguration, metrics: ServiceMetrics = ServiceMetrics(),
+                      readiness: Readiness = Readiness()) async throws -> some ApplicationProtocol {
+    var logger = Logger(label: "geoserve")
+    logger.logLevel = configuration.logLevel
+    var settings = try configuration.storeSettings
+    settings.observer = metrics
+    let store = try openStore(settings)
+    try await store.migrate()
+    if let demo = configuration.demoDataPath {
+        try await DemoData.importIfEmpty(into: store, from: demo, logger: logger)
+    }
+    let catalog = LayerCatalog(precision: configuration.coordinatePrecision, indexFiles: try configuration.indexFiles, logger: logger)
+    let watcher = DataVersionWatcher(source: store, layers: store, catalog: catalog, publications: PublicationBook(store: store),
+                                     interval: configuration.dataVersionInterval, logger: logger)
+    try await watcher.check()
+    logger.info("layers loaded", metadata: ["count": "\(catalog.snapshot().count)", "dataVersion": "\(watcher.dataVersion)"])
+    let publisher = Publisher(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone, days: configuration.publicationSchedule.days)
+    if configuration.demoReports {
+        // Before the first publication, so that the demo's history is published day by day.
+        do {
+            let outcome = try await DemoSeeder(store: store, catalog: catalog, publisher: publisher, layer: "halls",
+                                               demo: DemoReports(days: 28, seed: 1)).seed()
+            logger.notice("stored synthetic demo reports", metadata: ["reports": "\(outcome.reports)", "publications": "\(outcome.publications)"])
+            await watcher.noteCommit()
+        } catch let refused as DemoSeeder.Refused {
+            logger.notice("no demo reports", metadata: ["reason": "\(refused.description)"])
+        }
+    }
+    // A scheduled time missed while no process ran (or a first start) is published before the
+    // first request, so a new installation shows its demo numbers at once.
+    let scheduler = PublicationScheduler(publisher: publisher, schedule: configuration.publicationSchedule, watcher: watcher, logger: logger)
+    do {
+        try await scheduler.catchUp()
+    } catch {
+        // Serving goes on with the publications there are; the schedule tries again each minute.
+        logger.warning("publication at start failed; retrying on the schedule", metadata: ["error": "\(error)"])
+    }
+
+    let keys = try await InstallationKeys.load(path: try configuration.keysFile, store: store)
+    let router = try buildRouter(store: store, catalog: catalog, watcher: watcher, configuration: configuration,
+                                 receipts: Receipts(secretHex: keys.receipts), idempotency: IdempotencyKeys(secretHex: keys.receipts),
+                                 metrics: metrics, readiness: readiness)
+    let limits = configuration.connectionLimits
+    // The largest body any route takes is an attachment or a layer; JSON routes check their own smaller limit.
+    let maxContentLength = max(configuration.maxAttachmentBytes, configuration.maxLayerUploadBytes)
+    let guardLogger = logger
+    return Application(
+        router: router,
+        server: .http1(configuration: .init(
+            // An autoclosure: evaluated once per connection, so each gets a guard of its own.
+            additionalChannelHandlers: [ConnectionGuardHandler(limits: limits, maxContentLength: maxContentLength, logger: guardLogger)],
+            // A backstop only: the guard's timeouts are the ones that act.
+            idleTimeout: .seconds(300),
+            // 16 KiB bounds one header and the URL, 32 KiB all of them: a bearer token and the
+            // longest OGC query fit many times over.
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 << 10, maxHeaderListSize: 32 << 10, maxHeaderFieldCount: 100)
+        )),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geoserve",
+                             availableConnectionsDelegate: ConnectionCap(maximum: configuration.maxConnections, logger: logger)),
+        services: [watcher, scheduler,
+                   NotificationDispatcher(outbox: store, configuration: configuration.webhooks, metrics: metrics, logger: logger)],
+        // People who start it want to look at it: the log names the page to open.
+        onServerRunning: { [logger, base = configuration.publicURL ?? configuration.linkBase.fallback] _ in
+            logger.notice("campus dashboard at \(base)/ (the API at \(base)/openapi.json)")
+        },
+        logger: logger
+    )
+}
+
+/// The routes, shared by the server and the tests.
+func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataVersionWatcher, configuration: AppConfiguration,
+                 receipts: Receipts, idempotency: IdempotencyKeys, metrics: ServiceMetrics = ServiceMetrics(),
+                 readiness: Readiness = Readiness()) throws -> Router<AppRequestContext> {
+    let credentials = configuration.credentials
+    // HEAD is answered wherever GET is, as HTTP requires (RFC 9110 §9.3.2).
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
+    let known = KnownRoutes()
+    // Outermost: every request is logged and counted with the status the client saw.
+    router.add(middleware: RequestLogMiddleware(jsonSink: configuration.logFormat.resolved == .json ? .standardError : nil))
+    router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+    // Next, so that error responses carry the CORS headers too.
+    router.add(middleware: CrossOriginMiddleware(allowedOrigins: configuration.corsOrigins))
+    router.add(middleware: PageSecurityMiddleware())
+    let health = WriteHealth()
+    router.add(middleware: JSONErrorMiddleware(health: health))
+    router.add(middleware: MethodNotAllowedMiddleware(routes: known))
+    router.add(middleware: DataVersionMiddleware(watcher: watcher))
+    HealthController(store: store, catalog: catalog, health: health, readiness: readiness).addRoutes(to: router)
+    PagesController(leaflet: LeafletFiles(folder: configuration.leafletFolder)).addRoutes(to: router)
+    router.get("openapi.json") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))
+    }
+    let cache = ResponseCache(capacityBytes: configuration.responseCacheBytes)
+    let authenticated = router.group().add(middleware: BearerAuthMiddleware(accounts: store))
+    let intakeLimit = configuration.intakeRateLimit()
+    MetricsController(metrics: metrics, access: configuration.metricsAllow, addresses: intakeLimit.addresses).addRoutes(to: authenticated)
+    let statistics = StatisticsService(counters: store, publications: watcher.publications, policy: configuration.disclosure,
+                                       timeZone: configuration.timeZone, entries: configuration.statisticsCacheEntries,
+                                       bytes: configuration.statisticsCacheBytes)
+    let links = configuration.linkBase
+    FeaturesController(catalog: catalog, cache: cache, links: links, statistics: statistics)
+        .addRoutes(to: authenticated.group().add(middleware: HTMLErrorMiddleware(links: links)))
+    let tiles = TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes, geometryBytes: configuration.tileGeometryBytes,
+                            paintings: configuration.statisticsCacheEntries)
+    let tileResponses = ResponseCache(capacityBytes: configuration.tileCacheBytes / 4)
+    TilesController(catalog: catalog, tiles: tiles, links: links, responses: tileResponses)
+        .addRoutes(to: router.group())
+    metrics.observe(watcher: watcher, readiness: readiness, responses: cache, tiles: tiles, tileResponses: tileResponses)
+    let v1 = router.group("v1").add(middleware: BearerAuthMiddleware(accounts: store, acceptsSessionCookie: true))
+    PlacesController(catalog: catalog).addRoutes(to: v1)
+    ExportsController(export: AreaStatsExport(publications: watcher.publications, audit: store, policy: configuration.disclosure, timeZone: configuration.timeZone),
+                      catalog: catalog).addRoutes(to: v1)
+    LayersController(store: store).addRoutes(to: v1)
+    LayerUploadsController(store: store, watcher: watcher, maxBytes: configuration.maxLayerUploadBytes,
+                           catalog: catalog).addRoutes(to: v1)
+    let auth = AuthController(accounts: store, credentials: credentials, throttle: configuration.loginThrottle(store),
+                              addresses: intakeLimit.addresses)
+    auth.addRoutes(to: v1)
+    SessionController(auth: auth, secureCookies: configuration.publicURL?.lowercased().hasPrefix("https://") ?? false).addRoutes(to: v1)
+    AccountsController(accounts: store, credentials: credentials).addRoutes(to: v1)
+    ReportsController(reports: store, verification: store, catalog: catalog, receipts: receipts, timeZone: configuration.timeZone,
+                      intakeLimit: intakeLimit, metrics: metrics, idempotency: idempotency).addRoutes(to: v1)
+    VerificationController(reports: store, verification: store, audit: store, watcher: watcher, metrics: metrics).addRoutes(to: v1)
+    MisconductSearchController(search: store, publications: watcher.publications).addRoutes(to: v1)
+    PublicationsController(publications: watcher.publications,
+                           publisher: Publisher(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone, days: configuration.publicationSchedule.days),
+                           schedule: configuration.publicationSchedule, watcher: watcher).addRoutes(to: v1)
+    NoticesController(board: NoticeBoard(store: store)).addRoutes(to: v1)
+    RevisionsController(reports: store, revisions: store, watcher: watcher, catalog: catalog, timeZone: configuration.timeZone,
+                        keep: configuration.revisionsKept).addRoutes(to: v1)
+    AttachmentsController(reports: store, attachments: store, verification: store, receipts: receipts, folder: try configuration.attachmentsFolder,
+                          maxBytes: configuration.maxAttachmentBytes, limits: configuration.attachmentLimits,
+                          floor: DiskFloor(bytes: configuration.minFreeDiskBytes), intakeLimit: intakeLimit).addRoutes(to: v1)
+    known.record(router.routes)
+    return router
+}

@@ -1,0 +1,59 @@
+import GeoCore
+import Foundation
+import Logging
+import Storage
+import Synchronization
+
+/// The published layers the service answers from.
+///
+/// Each layer is built completely (its index made) before it replaces the previous one in a
+/// single swap, so readers take a consistent snapshot and never wait for an index build.
+package final class LayerCatalog: Sendable {
+    private let layers = Mutex<[String: PublishedLayer]>([:])
+    /// Decimal places of coordinates in GeoJSON output.
+    let precision: Int
+    /// Where area indexes are saved and read back; nil builds them at every load.
+    let indexFiles: AreaIndexFiles?
+    private let logger: Logger?
+
+    package init(precision: Int = 6, indexFiles: AreaIndexFiles? = nil, logger: Logger? = nil) {
+        self.precision = precision
+        self.indexFiles = indexFiles
+        self.logger = logger
+    }
+
+    /// A consistent view of every published layer.
+    package func snapshot() -> [String: PublishedLayer] {
+        layers.withLock { $0 }
+    }
+
+    /// Loads every published layer whose version differs from the one held.
+    package func refresh(from store: any AreaStore) async throws {
+        let current = snapshot()
+        var loaded = false
+        for summary in try await store.layers() {
+            guard let v = summary.publishedVersion, current[summary.name]?.info.version != v,
+                  let info = summary.versions.first(where: { $0.version == v }) else { continue }
+            let started = ContinuousClock.now
+            let features = try await store.areas(layer: summary.name, version: v)
+            let built = PublishedLayer(info: info, features: features, precision: precision, indexFiles: indexFiles)
+            layers.withLock { $0[summary.name] = built }
+            loaded = true
+            log(built, seconds: (ContinuousClock.now - started).seconds)
+        }
+        if loaded { FreedMemory.handBack() }
+    }
+
+    private func log(_ layer: PublishedLayer, seconds: Double) {
+        guard let logger else { return }
+        var metadata: Logger.Metadata = ["layer": "\(layer.info.layer)", "version": "\(layer.info.version)",
+                                         "areas": "\(layer.features.count)", "seconds": "\(String(format: "%.3f", seconds))"]
+        if let source = layer.indexSource { metadata["index"] = "\(source.rawValue)" }
+        if let problem = layer.indexProblem {
+            metadata["problem"] = "\(problem)"
+            logger.warning("layer loaded; its saved area index was not used or not saved", metadata: metadata)
+        } else {
+            logger.info("layer loaded", metadata: metadata)
+        }
+    }
+}

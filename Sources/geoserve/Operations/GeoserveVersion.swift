@@ -1,4 +1,0 @@
-/// The release this binary is; `geoserve --version`, `/metrics`' build info and the logs name it.
-enum GeoserveVersion {
-    static let current = "0.9.0-dev"
-}

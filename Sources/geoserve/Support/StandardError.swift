@@ -1,6 +1,0 @@
-import Foundation
-
-/// Writes a line to standard error (progress and reports go there, results to standard output).
-func printError(_ line: String, terminator: String = "\n") {
-    FileHandle.standardError.write(Data((line + terminator).utf8))
-}
