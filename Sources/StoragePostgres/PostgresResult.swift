@@ -57,11 +57,15 @@ final class PostgresResult {
         guard let status = ReportStatus(rawValue: text) else { throw .unreadable("unknown report status") }
         return status
     }
+
+    /// A breakdown group column: "" (or NULL) is no group.
+    func group(_ row: Int, _ column: Int) -> BreakdownGroup? { text(row, column).flatMap(BreakdownGroup.init) }
 }
 
 extension PostgresValue {
     static func day(_ day: Day) -> Self { .text(day.iso) }
     static func day(_ day: Day?) -> Self { day.map { .text($0.iso) } ?? .null }
+    static func group(_ group: BreakdownGroup?) -> Self { .text(BreakdownGroup.column(group)) }
     static func optional(_ text: String?) -> Self { text.map { .text($0) } ?? .null }
     static func optional(_ number: Double?) -> Self { number.map { .double($0) } ?? .null }
 }

@@ -43,7 +43,7 @@ extension PostgresWrites: BulkWrites {
                 let r = records[next]
                 ReportCSV.append([r.id, r.kind.rawValue, r.status.rawValue, String(r.version), r.occurredOn.iso, Timestamp.format(r.submittedAt),
                                   Timestamp.format(r.updatedAt), r.lon.map { "\($0)" }, r.lat.map { "\($0)" },
-                                  String(decoding: r.payload, as: UTF8.self), r.verifiedOn?.iso, r.group], to: &chunk)
+                                  String(decoding: r.payload, as: UTF8.self), r.verifiedOn?.iso, BreakdownGroup.column(r.group)], to: &chunk)
                 next += 1
             }
             return chunk
@@ -71,7 +71,7 @@ extension PostgresWrites: BulkWrites {
             var chunk: [UInt8] = []
             while nextCell < cells.count, chunk.count < 1 << 20 {
                 let (k, n) = cells[nextCell]
-                ReportCSV.append([k.layer, k.basis.rawValue, k.areaID, k.day.iso, k.kind.rawValue, k.status.rawValue, k.group, String(n)], to: &chunk)
+                ReportCSV.append([k.layer, k.basis.rawValue, k.areaID, k.day.iso, k.kind.rawValue, k.status.rawValue, BreakdownGroup.column(k.group), String(n)], to: &chunk)
                 nextCell += 1
             }
             return chunk

@@ -37,7 +37,7 @@ extension PostgresStore: CounterStore {
     static func counterKeyArrays(_ cells: [(key: CounterKey, change: Int)]) -> [PostgresValue] {
         [.textArray(cells.map(\.key.layer)), .textArray(cells.map(\.key.basis.rawValue)), .textArray(cells.map(\.key.areaID)),
          .textArray(cells.map(\.key.day.iso)), .textArray(cells.map(\.key.kind.rawValue)), .textArray(cells.map(\.key.status.rawValue)),
-         .textArray(cells.map(\.key.group))]
+         .textArray(cells.map { BreakdownGroup.column($0.key.group) })]
     }
 
     /// Opens a transaction that reads the counters from one snapshot. The table is locked before
@@ -84,7 +84,7 @@ extension PostgresStore: CounterStore {
         try (0..<s.count).map { i in
             guard let day = try s.day(i, 1), let status = try s.reportStatus(i, 3) else { throw StorageError.unreadable("counter cell") }
             return (CounterKey(layer: layer, areaID: s.string(i, 0), kind: try s.reportKind(i, 2), status: status, basis: basis, day: day,
-                               group: s.string(i, 4)), Int(s.int(i, 5)))
+                               group: s.group(i, 4)), Int(s.int(i, 5)))
         }
     }
 
@@ -128,7 +128,7 @@ extension PostgresStore: CounterStore {
                 guard let value = ReportStatus(rawValue: status) else { throw StorageError.unreadable("unknown report status") }
                 columns.statuses.append(value)
             })
-            columns.group.append(intern(group, &groups) { columns.groups.append(group) })
+            columns.group.append(intern(group, &groups) { columns.groups.append(BreakdownGroup(group)) })
             columns.occurredOn.append(Int32(occurred.ordinal))
             columns.submittedOn.append(Int32(Day.containing(try Timestamp.parse(submitted), in: zone).ordinal))
             columns.verifiedOn.append(verified ?? ReportColumns.noDay)
@@ -150,7 +150,7 @@ extension PostgresStore: CounterStore {
                   let status = f[5].flatMap(ReportStatus.init(rawValue:)), let group = f[6], let n = f[7].flatMap({ Int($0) }) else {
                 throw StorageError.unreadable("counter cell")
             }
-            table.counts[CounterKey(layer: layer, areaID: area, kind: kind, status: status, basis: basis, day: day, group: group), default: 0] += n
+            table.counts[CounterKey(layer: layer, areaID: area, kind: kind, status: status, basis: basis, day: day, group: BreakdownGroup(group)), default: 0] += n
         }
         return table
     }
@@ -186,7 +186,7 @@ extension PostgresStore: CounterStore {
             var chunk: [UInt8] = []
             while chunk.count < 1 << 20, let (k, n) = cells.next() {
                 guard n != 0 else { continue }
-                ReportCSV.append([k.layer, k.basis.rawValue, k.areaID, k.day.iso, k.kind.rawValue, k.status.rawValue, k.group, String(n), version],
+                ReportCSV.append([k.layer, k.basis.rawValue, k.areaID, k.day.iso, k.kind.rawValue, k.status.rawValue, BreakdownGroup.column(k.group), String(n), version],
                                  to: &chunk)
             }
             return chunk.isEmpty ? nil : chunk

@@ -197,7 +197,7 @@ extension PostgresStore {
                   .textArray(acceptedKeys),
                   .textArray(accepted.map(\.occurredOn.iso)), .textArray(accepted.map { Timestamp.format($0.submittedAt) }),
                   .textArray(accepted.map { $0.lon.map { "\($0)" } }), .textArray(accepted.map { $0.lat.map { "\($0)" } }),
-                  .textArray(accepted.map { String(decoding: $0.payload, as: UTF8.self) }), .textArray(accepted.map(\.group)),
+                  .textArray(accepted.map { String(decoding: $0.payload, as: UTF8.self) }), .textArray(accepted.map { BreakdownGroup.column($0.group) }),
                   .textArray(acceptedRequests),
                   .textArray(areas.map(\.0)), .textArray(areas.map(\.1.layer)), .textArray(areas.map { String($0.1.layerVersion) }),
                   .textArray(areas.map(\.1.areaID))])

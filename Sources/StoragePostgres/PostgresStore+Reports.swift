@@ -35,7 +35,7 @@ extension PostgresStore: ReportStore {
         return ReportRecord(id: r.string(i, 0), kind: try r.reportKind(i, 1), status: status, version: Int(r.int(i, 3)),
                             reporterID: r.text(i, 4), submittedAt: try Timestamp.parse(r.string(i, 5)), updatedAt: try Timestamp.parse(r.string(i, 6)),
                             occurredOn: occurredOn, payload: Data(r.string(i, 8).utf8), lon: r.double(i, 9), lat: r.double(i, 10),
-                            areas: areas, verifiedOn: try r.day(i, 11), group: r.string(i, 12))
+                            areas: areas, verifiedOn: try r.day(i, 11), group: r.group(i, 12))
     }
 
     /// The report, read inside the caller's transaction; `forUpdate` locks its row until commit.

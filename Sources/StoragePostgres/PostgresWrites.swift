@@ -19,10 +19,10 @@ struct PostgresWrites: ReportWrites {
                      [.text(status.rawValue), .text(at), .day(verifiedOn), .text(reportID), .int(Int64(version))])
     }
 
-    func setContent(reportID: String, _ edit: ReportEdit, group: String, at: String) throws {
+    func setContent(reportID: String, _ edit: ReportEdit, group: BreakdownGroup?, at: String) throws {
         try db.query("UPDATE reports SET occurred_on = $1, lon = $2, lat = $3, payload = $4, version = version + 1, updated_at = $5, group_key = $6 WHERE id = $7",
                      [.day(edit.occurredOn), .optional(edit.lon), .optional(edit.lat), .text(String(decoding: edit.payload, as: UTF8.self)),
-                      .text(at), .text(group), .text(reportID)])
+                      .text(at), .group(group), .text(reportID)])
     }
 
     func clearLedgerLine(reportID: String) throws {

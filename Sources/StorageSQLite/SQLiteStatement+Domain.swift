@@ -23,9 +23,13 @@ extension SQLiteStatement {
         guard let status = ReportStatus(rawValue: text) else { throw .unreadable("unknown report status") }
         return status
     }
+
+    /// A breakdown group column: "" (or NULL) is no group.
+    func group(_ column: Int32) -> BreakdownGroup? { text(column).flatMap(BreakdownGroup.init) }
 }
 
 extension SQLiteStatement.Value {
     static func day(_ day: Day) -> Self { .text(day.iso) }
     static func day(_ day: Day?) -> Self { day.map { .text($0.iso) } ?? .null }
+    static func group(_ group: BreakdownGroup?) -> Self { .text(BreakdownGroup.column(group)) }
 }

@@ -51,7 +51,7 @@ extension SQLiteWrites: BulkWrites {
                 try insert.bind(.text(r.id), .text(r.kind.rawValue), .text(r.status.rawValue), .int(Int64(r.version)), .day(r.occurredOn),
                                 .text(Timestamp.format(r.submittedAt)), .text(Timestamp.format(r.updatedAt)), r.lon.map { .double($0) } ?? .null,
                                 r.lat.map { .double($0) } ?? .null, .text(String(decoding: r.payload, as: UTF8.self)), .day(r.verifiedOn),
-                                .text(r.group)).run()
+                                .group(r.group)).run()
             }
             if case .failure(let error) = inserted { throw Self.isConstraintViolation(error) ? StorageError.conflict("report \(r.id)") : error }
             for a in r.areas { try insertArea.bind(.text(r.id), .text(a.layer), .int(Int64(a.layerVersion)), .text(a.areaID)).run() }

@@ -26,7 +26,7 @@ extension SQLiteStore: CounterStore {
             """)
         for (key, n) in cells {
             try upsert.bind(.text(key.layer), .text(key.basis.rawValue), .text(key.areaID), .day(key.day), .text(key.kind.rawValue),
-                            .text(key.status.rawValue), .text(key.group), .int(Int64(n))).run()
+                            .text(key.status.rawValue), .group(key.group), .int(Int64(n))).run()
         }
     }
 
@@ -81,7 +81,7 @@ extension SQLiteStore: CounterStore {
     /// A counter cell from a row of `area_id, day, kind, status, grp, n`.
     private static func cell(_ s: SQLiteStatement, layer: String, basis: TimeBasis) throws -> (CounterKey, Int) {
         guard let day = try s.day(1), let status = try s.reportStatus(3) else { throw StorageError.unreadable("counter cell") }
-        return (CounterKey(layer: layer, areaID: s.text(0)!, kind: try s.reportKind(2), status: status, basis: basis, day: day, group: s.text(4)!),
+        return (CounterKey(layer: layer, areaID: s.text(0)!, kind: try s.reportKind(2), status: status, basis: basis, day: day, group: s.group(4)),
                 Int(s.int(5)))
     }
 
@@ -93,7 +93,7 @@ extension SQLiteStore: CounterStore {
             guard let basis = TimeBasis(rawValue: s.text(1)!), let day = try s.day(3), let status = try s.reportStatus(5) else {
                 throw StorageError.unreadable("counter cell")
             }
-            let key = CounterKey(layer: s.text(0)!, areaID: s.text(2)!, kind: try s.reportKind(4), status: status, basis: basis, day: day, group: s.text(6)!)
+            let key = CounterKey(layer: s.text(0)!, areaID: s.text(2)!, kind: try s.reportKind(4), status: status, basis: basis, day: day, group: s.group(6))
             table.counts[key, default: 0] += Int(s.int(7))
         }
         return table
@@ -110,7 +110,7 @@ extension SQLiteStore: CounterStore {
             guard let status = try s.reportStatus(2), let occurred = try s.day(3) else { throw StorageError.unreadable("report \(s.text(0) ?? "")") }
             all.append(ReportFacts(kind: try s.reportKind(1), status: status, occurredOn: occurred,
                                    submittedOn: Day.containing(try Timestamp.parse(s.text(4)!), in: zone),
-                                   verifiedOn: try s.day(5), group: s.text(6) ?? "", areas: byReport[s.text(0)!] ?? []))
+                                   verifiedOn: try s.day(5), group: s.group(6), areas: byReport[s.text(0)!] ?? []))
         }
         // The columnar recount: the same cells as adding each report's contributions one by one.
         return CounterTable.recompute(from: all)
@@ -131,19 +131,19 @@ extension SQLiteStore: CounterStore {
         let insert = try db.prepare("INSERT INTO counters (layer, basis, area_id, day, kind, status, grp, n) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         for (key, n) in try recomputedCounters(zone: zone, db).counts {
             try insert.bind(.text(key.layer), .text(key.basis.rawValue), .text(key.areaID), .day(key.day), .text(key.kind.rawValue),
-                            .text(key.status.rawValue), .text(key.group), .int(Int64(n))).run()
+                            .text(key.status.rawValue), .group(key.group), .int(Int64(n))).run()
         }
     }
 
     /// Fills the breakdown group of reports stored before groups were kept, from their payload.
     static func backfillGroups(_ db: SQLiteConnection) throws {
         let s = try db.prepare("SELECT id, payload FROM reports WHERE kind = 'covid' AND group_key = ''")
-        var updates: [(String, String)] = []
+        var updates: [(String, BreakdownGroup?)] = []
         while try s.step() {
             if let report = try? JSONDecoder().decode(Report.self, from: Data(s.text(1)!.utf8)) { updates.append((s.text(0)!, report.breakdownGroup)) }
         }
         let update = try db.prepare("UPDATE reports SET group_key = ? WHERE id = ?")
-        for (id, group) in updates { try update.bind(.text(group), .text(id)).run() }
+        for (id, group) in updates { try update.bind(.group(group), .text(id)).run() }
     }
 }
 

@@ -24,7 +24,7 @@ extension SQLiteStore: ReportStore {
                             reporterID: s.text(4), submittedAt: try Timestamp.parse(s.text(5)!), updatedAt: try Timestamp.parse(s.text(6)!),
                             occurredOn: occurredOn, payload: Data(s.text(8)!.utf8),
                             lon: s.isNull(9) ? nil : s.double(9), lat: s.isNull(10) ? nil : s.double(10), areas: assignments,
-                            verifiedOn: try s.day(11), group: s.text(12) ?? "")
+                            verifiedOn: try s.day(11), group: s.group(12))
     }
 
     static func loadReport(id: String, _ db: SQLiteConnection) throws -> ReportRecord? {
@@ -76,7 +76,7 @@ extension SQLiteStore: ReportStore {
                       .text(scope), job.submission.idempotencyKey.map { .text($0) } ?? .null,
                       job.submission.requestDigest.map { .text($0) } ?? .null, .day(r.occurredOn), .text(submitted),
                       .text(submitted), r.lon.map { .double($0) } ?? .null, r.lat.map { .double($0) } ?? .null,
-                      .text(String(decoding: r.payload, as: UTF8.self)), .text(r.group)).run()
+                      .text(String(decoding: r.payload, as: UTF8.self)), .group(r.group)).run()
         let insertArea = try db.cached("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")
         for a in r.areas {
             try insertArea.bind(.text(r.id), .text(a.layer), .int(Int64(a.layerVersion)), .text(a.areaID)).run()

@@ -16,10 +16,10 @@ struct SQLiteWrites: ReportWrites {
             .bind(.text(status.rawValue), .text(at), .day(verifiedOn), .text(reportID), .int(Int64(version))).run()
     }
 
-    func setContent(reportID: String, _ edit: ReportEdit, group: String, at: String) throws {
+    func setContent(reportID: String, _ edit: ReportEdit, group: BreakdownGroup?, at: String) throws {
         try db.prepare("UPDATE reports SET occurred_on = ?, lon = ?, lat = ?, payload = ?, version = version + 1, updated_at = ?, group_key = ? WHERE id = ?")
             .bind(.day(edit.occurredOn), edit.lon.map { .double($0) } ?? .null, edit.lat.map { .double($0) } ?? .null,
-                  .text(String(decoding: edit.payload, as: UTF8.self)), .text(at), .text(group), .text(reportID)).run()
+                  .text(String(decoding: edit.payload, as: UTF8.self)), .text(at), .group(group), .text(reportID)).run()
     }
 
     func clearLedgerLine(reportID: String) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Aggregation
+import DomainKernel
 
 /// Data sets built to be attacked; every release to the public must survive both attackers.
 @Suite("disclosure control under attack")
@@ -47,7 +48,7 @@ struct AttackerTests {
 
     @Test("one faculty member: the group breakdown does not reveal them, the area count stays")
     func oneFacultyMember() {
-        var table = AttackTable(areas: 2, groups: ["student", "faculty", "staff"])
+        var table = AttackTable(areas: 2, groups: [.student, .faculty, .staff])
         table.counts[0][0][0] = 15
         table.counts[0][0][1] = 1
         table.counts[1][0][0] = 22
@@ -98,7 +99,7 @@ struct AttackerTests {
     @Test("random small tables survive both attackers", arguments: [1, 2, 3, 4] as [UInt64])
     func randomTables(seed: UInt64) {
         var random = SplitMix64(seed: seed)
-        let groupChoices: [[String]] = [[], ["student", "faculty"], ["student", "faculty", "staff"]]
+        let groupChoices: [[BreakdownGroup]] = [[], [.student, .faculty], [.student, .faculty, .staff]]
         for _ in 0..<100 {
             var table = AttackTable(areas: Int.random(in: 1...7, using: &random), groups: groupChoices.randomElement(using: &random)!)
             for a in table.areaIDs.indices { for s in 0..<5 { for g in 0..<table.groupSlots {
@@ -112,8 +113,8 @@ struct AttackerTests {
         }
     }
 
-    @Test("a larger layer with Zipf-like areas survives both attackers", arguments: [(40, [] as [String]), (16, ["student", "faculty", "staff"])])
-    func largerLayer(areas: Int, groups: [String]) {
+    @Test("a larger layer with Zipf-like areas survives both attackers", arguments: [(40, [] as [BreakdownGroup]), (16, [BreakdownGroup.student, .faculty, .staff])])
+    func largerLayer(areas: Int, groups: [BreakdownGroup]) {
         var random = SplitMix64(seed: UInt64(areas))
         var table = AttackTable(areas: areas, groups: groups)
         for a in 0..<areas {
@@ -127,7 +128,7 @@ struct AttackerTests {
 
     @Test("nothing to hide: every cell 0 or at least k publishes everything")
     func nothingToHide() {
-        var table = AttackTable(areas: 4, groups: ["student", "faculty"])
+        var table = AttackTable(areas: 4, groups: [.student, .faculty])
         for a in 0..<4 { for s in 0..<5 { for g in 0..<3 where (a + s + g) % 3 != 0 { table.counts[a][s][g] = 11 + a + s + g } } }
         let release = expectSafe(table)
         let everything = Array(release.areas.values) + [release.total]

@@ -20,7 +20,7 @@ struct CounterConsistencyTests {
         let occurred = Self.start.adding(days: Int.random(in: 0..<30, using: &random))
         return ReportFacts(kind: covid ? .covid : .misconduct, status: .pending, occurredOn: occurred,
                            submittedOn: occurred.adding(days: Int.random(in: 0..<4, using: &random)), verifiedOn: nil,
-                           group: covid ? ["student", "faculty", "staff"].randomElement(using: &random)! : "",
+                           group: covid ? [BreakdownGroup.student, .faculty, .staff].randomElement(using: &random)! : nil,
                            areas: randomAreas(&random))
     }
 
@@ -117,7 +117,7 @@ struct CounterConsistencyTests {
     func verifiedBasis() {
         let day = Day(year: 2024, month: 3, day: 1)
         var facts = ReportFacts(kind: .covid, status: .verified, occurredOn: day, submittedOn: day, verifiedOn: day.adding(days: 2),
-                                group: "staff", areas: [AreaRef(layer: "halls", areaID: "H1")])
+                                group: .staff, areas: [AreaRef(layer: "halls", areaID: "H1")])
         #expect(Counters.contributions(of: facts).map(\.basis) == [.occurred, .submitted, .verified])
         #expect(Counters.contributions(of: facts).last?.day == day.adding(days: 2))
         facts.status = .revoked
@@ -128,7 +128,7 @@ struct CounterConsistencyTests {
     @Test("differences name each disagreeing cell with both counts")
     func differences() {
         let key = CounterKey(layer: "halls", areaID: "H1", kind: .covid, status: .verified, basis: .occurred,
-                             day: Day(year: 2024, month: 1, day: 1), group: "")
+                             day: Day(year: 2024, month: 1, day: 1), group: nil)
         let mine = CounterTable(counts: [key: 2]), theirs = CounterTable()
         let diff = mine.differences(from: theirs)
         #expect(diff.count == 1 && diff[0].key == key && diff[0].mine == 2 && diff[0].theirs == 0)

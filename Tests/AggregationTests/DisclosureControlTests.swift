@@ -7,7 +7,7 @@ struct DisclosureControlTests {
     private let end = Day(year: 2024, month: 3, day: 1)
 
     /// Verified covid reports, `count` in `hall`, `daysBack` days before the end.
-    private func reports(_ count: Int, in hall: String, daysBack: Int, group: String = "student") -> [ReportFacts] {
+    private func reports(_ count: Int, in hall: String, daysBack: Int, group: BreakdownGroup? = .student) -> [ReportFacts] {
         let day = end.adding(days: -daysBack)
         return Array(repeating: ReportFacts(kind: .covid, status: .verified, occurredOn: day, submittedOn: day, verifiedOn: day,
                                             group: group, areas: [AreaRef(layer: "halls", areaID: hall)]), count: count)
@@ -16,7 +16,7 @@ struct DisclosureControlTests {
     private func release(_ facts: [ReportFacts], areaIDs: [String], for audience: Audience = .public) -> ReleasedLayerStatistics {
         let counters = CounterTable.recompute(from: facts).counts.map { ($0.key, $0.value) }
         let stats = Statistics.compute(StatisticsRequest(layer: "halls", kind: .covid, basis: .occurred, end: end,
-                                                         groups: ["student", "faculty", "staff"]),
+                                                         groups: [.student, .faculty, .staff]),
                                        areaIDs: areaIDs, counters: counters, denominators: [:])
         return DisclosureControl().release(stats, for: audience)
     }
@@ -24,7 +24,7 @@ struct DisclosureControlTests {
     @Test("from reports to a release: every area listed, zeros shown, a lone small hall hidden with a partner")
     func endToEnd() {
         let facts = reports(14, in: "H1", daysBack: 1) + reports(3, in: "H2", daysBack: 2) + reports(20, in: "H3", daysBack: 3)
-            + reports(1, in: "H3", daysBack: 3, group: "faculty") + reports(12, in: "H1", daysBack: 60)
+            + reports(1, in: "H3", daysBack: 3, group: .faculty) + reports(12, in: "H1", daysBack: 60)
         let r = release(facts, areaIDs: ["H3", "H1", "H2", "H4"])
         #expect(Set(r.areas.keys) == ["H1", "H2", "H3", "H4"])
         #expect(r.areas["H4"]!.counts[.all] == .value(0))

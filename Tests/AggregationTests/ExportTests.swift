@@ -6,7 +6,7 @@ import Testing
 struct ExportTests {
     private func key(_ area: String, _ iso: String, status: ReportStatus = .verified, layer: String = "halls",
                      kind: ReportKind = .covid, basis: TimeBasis = .occurred) -> CounterKey {
-        CounterKey(layer: layer, areaID: area, kind: kind, status: status, basis: basis, day: Day(iso: iso)!, group: "student")
+        CounterKey(layer: layer, areaID: area, kind: kind, status: status, basis: basis, day: Day(iso: iso)!, group: .student)
     }
 
     private var counters: [(CounterKey, Int)] {

@@ -9,12 +9,12 @@ struct RateAndChangeTests {
     private func counters(_ entries: [(area: String, daysBack: Int, status: ReportStatus, count: Int)]) -> [(CounterKey, Int)] {
         entries.map { e in
             (CounterKey(layer: "halls", areaID: e.area, kind: .covid, status: e.status, basis: .occurred,
-                        day: end.adding(days: -e.daysBack), group: "student"), e.count)
+                        day: end.adding(days: -e.daysBack), group: .student), e.count)
         }
     }
 
     private var stats: LayerStatistics {
-        Statistics.compute(StatisticsRequest(layer: "halls", kind: .covid, basis: .occurred, end: end, groups: ["student"]),
+        Statistics.compute(StatisticsRequest(layer: "halls", kind: .covid, basis: .occurred, end: end, groups: [.student]),
                            areaIDs: ["H1", "H2", "H3"],
                            counters: counters([("H1", 0, .verified, 20), ("H1", 8, .verified, 12), ("H1", 20, .verified, 15),
                                                ("H1", 40, .verified, 30), ("H1", 100, .verified, 11), ("H1", 2, .pending, 4),
@@ -64,6 +64,6 @@ struct RateAndChangeTests {
                                       areaIDs: ["H1", "H2"], counters: counters([("H1", 0, .verified, 20), ("H2", 0, .verified, 30)]),
                                       denominators: ["H1": 400, "H2": 600])
         #expect(full.total.ratePer1000(.d7) == 50)
-        #expect(full.breakdownGroups == ["student"])
+        #expect(full.breakdownGroups == [.student])
     }
 }

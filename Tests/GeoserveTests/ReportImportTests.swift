@@ -141,5 +141,5 @@ struct ReportImportTests {
 
 extension Report {
     /// A kind's groups as the import's message lists them.
-    static func breakdownGroupsText(_ kind: ReportKind) -> String { breakdownGroups(of: kind).joined(separator: ", ") }
+    static func breakdownGroupsText(_ kind: ReportKind) -> String { breakdownGroups(of: kind).map(\.name).joined(separator: ", ") }
 }

@@ -120,7 +120,7 @@ struct TilesTests {
             // each area a count of its own, so a value placed at another area's ordinal shows.
             let request = released.request
             let cells = areas.enumerated().map { i, area in
-                (CounterKey(layer: "halls", areaID: area.id, kind: .covid, status: .verified, basis: request.basis, day: request.end, group: ""), i + 1)
+                (CounterKey(layer: "halls", areaID: area.id, kind: .covid, status: .verified, basis: request.basis, day: request.end, group: nil), i + 1)
             }
             let dense = DisclosureControl(policy: DisclosurePolicy(thresholds: [.public: 1])).release(
                 Statistics.compute(request, areaIDs: areas.map(\.id), counters: cells, denominators: [:]), for: .public)

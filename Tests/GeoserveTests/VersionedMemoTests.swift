@@ -41,7 +41,7 @@ struct VersionedMemoTests {
 
     @Test("a release's cost grows with its areas and its groups, so a byte-bounded memo keeps fewer large releases")
     func releaseCost() {
-        func release(areas: Int, groups: [String]?) -> ReleasedLayerStatistics {
+        func release(areas: Int, groups: [BreakdownGroup]?) -> ReleasedLayerStatistics {
             let ids = (0..<areas).map { "a\($0)" }
             let stats = Statistics.compute(StatisticsRequest(layer: "halls", kind: .covid, basis: .occurred, end: Day(year: 2026, month: 11, day: 26), groups: groups),
                                            areaIDs: ids, counters: [], denominators: [:])
@@ -49,7 +49,7 @@ struct VersionedMemoTests {
         }
         let small = release(areas: 1_000, groups: []).approximateBytes
         let large = release(areas: 10_000, groups: []).approximateBytes
-        let grouped = release(areas: 10_000, groups: ["student", "staff"]).approximateBytes
+        let grouped = release(areas: 10_000, groups: ["student", "staff"].compactMap(BreakdownGroup.init)).approximateBytes
         #expect(large > 9 * small && large < 11 * small)
         #expect(grouped > large)
         #expect(small > 1_000 * 200, "each area's numbers are counted, not only its id")
@@ -63,7 +63,7 @@ struct VersionedMemoTests {
     func liveViewBound() throws {
         func live(areas: Int) throws -> LiveStatistics {
             let ids = (0..<areas).map { "a\($0)" }
-            let stats = Statistics.compute(StatisticsRequest(layer: "halls", kind: .covid, basis: .occurred, end: Day(year: 2026, month: 11, day: 26), groups: ["student"]),
+            let stats = Statistics.compute(StatisticsRequest(layer: "halls", kind: .covid, basis: .occurred, end: Day(year: 2026, month: 11, day: 26), groups: [BreakdownGroup("student")!]),
                                            areaIDs: ids, counters: [], denominators: [:])
             return try #require(LiveStatistics(stats, control: DisclosureControl(), audience: .verifier))
         }

@@ -29,7 +29,7 @@ struct CounterStoreTests {
         var ids: [String] = []
         var applied = 0
         let halls = ["H01", "H02", "H03"], zones = ["Z1", "Z2"]
-        let groups = ["student", "faculty", "staff", ""]
+        let groups = ["student", "faculty", "staff", ""].map(BreakdownGroup.init)
         for step in 0..<120 {
             let action = Int.random(in: 0..<10, using: &rng)
             if ids.isEmpty || action < 4 {
@@ -95,7 +95,7 @@ struct CounterStoreTests {
         for (i, id) in odd.enumerated() {
             var r = record("r\(i)")
             r.areas = [AreaAssignment(layer: "halls", layerVersion: 1, areaID: id)]
-            r.group = id + "|group"
+            r.group = BreakdownGroup(id + "|group")
             _ = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil))
             _ = try await s.transition(reportID: r.id, .verify, reason: nil, actor: "v", expectedVersion: nil)
         }
@@ -111,7 +111,7 @@ struct CounterStoreTests {
             #expect(try await s.checkCounters().isEmpty)
             let cells = try await s.counterSnapshot(layer: "halls", basis: .verified).cells
             #expect(Set(cells.map(\.0.areaID)) == Set(odd))
-            #expect(Set(cells.map(\.0.group)) == Set(odd.map { $0 + "|group" }))
+            #expect(Set(cells.map(\.0.group)) == Set(odd.map { BreakdownGroup($0 + "|group") }))
         }
     }
 

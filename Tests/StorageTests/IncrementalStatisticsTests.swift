@@ -30,10 +30,10 @@ struct IncrementalStatisticsTests {
         var ids: [String] = []
         var areaIDs = ["H01", "H02", "H03"]
         var layerVersion = 0
-        let groups = ["student", "faculty", "staff", ""]
+        let groups = ["student", "faculty", "staff", ""].map(BreakdownGroup.init)
         let end = Day(year: 2026, month: 11, day: 30)
         var views = [
-            View(request: StatisticsRequest(layer: "halls", kind: .covid, basis: .occurred, end: end, groups: ["student", "faculty", "staff"])),
+            View(request: StatisticsRequest(layer: "halls", kind: .covid, basis: .occurred, end: end, groups: Report.breakdownGroups(of: .covid))),
             View(request: StatisticsRequest(layer: "halls", kind: nil, basis: .verified, end: end, groups: [])),
         ]
         var updates = 0, fallbacks = 0
@@ -144,7 +144,7 @@ struct IncrementalStatisticsTests {
         let at = Date(timeIntervalSince1970: 1_790_000_000)
         let r = ReportRecord(id: "r1", kind: .covid, status: .pending, version: 1, reporterID: nil, submittedAt: at, updatedAt: at,
                              occurredOn: Day(year: 2026, month: 9, day: 20), payload: Data("{}".utf8), lon: nil, lat: nil,
-                             areas: [AreaAssignment(layer: "halls", layerVersion: 0, areaID: "H01")], group: "")
+                             areas: [AreaAssignment(layer: "halls", layerVersion: 0, areaID: "H01")], group: nil)
         _ = try await s.submit(ReportSubmission(record: r, idempotencyKey: nil))
     }
 

@@ -9,11 +9,11 @@ public struct CounterKey: Hashable, Sendable {
     public let status: ReportStatus
     public let basis: TimeBasis
     public let day: Day
-    /// Breakdown group: a covid report's affiliation (student / faculty / staff), "" otherwise.
-    public let group: String
+    /// Breakdown group: a covid report's affiliation (student / faculty / staff), nil otherwise.
+    public let group: BreakdownGroup?
 
     /// Creates a counter cell key.
-    public init(layer: String, areaID: String, kind: ReportKind, status: ReportStatus, basis: TimeBasis, day: Day, group: String) {
+    public init(layer: String, areaID: String, kind: ReportKind, status: ReportStatus, basis: TimeBasis, day: Day, group: BreakdownGroup?) {
         self.layer = layer
         self.areaID = areaID
         self.kind = kind

@@ -7,7 +7,7 @@ public struct ReportColumns: Sendable {
     /// Distinct values, indexed by the per-report columns below.
     public var kinds: [ReportKind] = []
     public var statuses: [ReportStatus] = []
-    public var groups: [String] = []
+    public var groups: [BreakdownGroup?] = []
     /// Distinct (layer, area) placements, indexed by `placementPlace`.
     public var places: [AreaRef] = []
 
@@ -32,7 +32,7 @@ public struct ReportColumns: Sendable {
 
     /// The columns of a list of reports, strings interned in order of first appearance.
     public init(_ reports: [ReportFacts]) {
-        var kindIndex: [ReportKind: Int32] = [:], statusIndex: [ReportStatus: Int32] = [:], groupIndex: [String: Int32] = [:]
+        var kindIndex: [ReportKind: Int32] = [:], statusIndex: [ReportStatus: Int32] = [:], groupIndex: [BreakdownGroup?: Int32] = [:]
         var placeIndex: [AreaRef: Int32] = [:]
         func intern<T: Hashable>(_ value: T, _ index: inout [T: Int32], _ values: inout [T]) -> Int32 {
             if let i = index[value] { return i }

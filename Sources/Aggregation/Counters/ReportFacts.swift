@@ -9,13 +9,13 @@ public struct ReportFacts: Hashable, Sendable {
     public var submittedOn: Day
     /// The day of the transition into `verified`; kept after a revocation, but counted only while verified.
     public var verifiedOn: Day?
-    /// Breakdown group ("" when the kind has none).
-    public var group: String
+    /// Breakdown group (nil when the kind has none).
+    public var group: BreakdownGroup?
     /// One placement per layer the report was assigned in.
     public var areas: [AreaRef]
 
     /// Creates the facts of a report.
-    public init(kind: ReportKind, status: ReportStatus, occurredOn: Day, submittedOn: Day, verifiedOn: Day? = nil, group: String = "", areas: [AreaRef]) {
+    public init(kind: ReportKind, status: ReportStatus, occurredOn: Day, submittedOn: Day, verifiedOn: Day? = nil, group: BreakdownGroup? = nil, areas: [AreaRef]) {
         self.kind = kind
         self.status = status
         self.occurredOn = occurredOn

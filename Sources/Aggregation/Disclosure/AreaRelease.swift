@@ -5,7 +5,7 @@ import DomainKernel
 struct AreaRelease {
     let grid: CellGrid
     let counts: [Int]
-    let groups: [String]
+    let groups: [BreakdownGroup]
     let numbers: [PublishedNumber]
     /// nil: nothing is suppressed (k = 1).
     let plan: SuppressionPlan?
@@ -55,7 +55,7 @@ struct AreaRelease {
             if case .value(let now) = counts[window]!, case .value(let then) = before { change[window] = .value(now - then) } else { change[window] = .suppressed }
         }
         var groupCounts = [String: WindowValues<Released<Int>>](minimumCapacity: groups.count)
-        for (g, name) in groups.enumerated() { groupCounts[name] = byGroup[g] }
+        for (g, group) in groups.enumerated() { groupCounts[group.name] = byGroup[g] }
         let rates = AreaStatistics.releasedRate(denominator: stats.denominator).map { counts.mapValues($0) }
         var pending: WindowValues<Int>?
         if audience == .verifier {

@@ -80,7 +80,7 @@ public struct DisclosureControl: Sendable {
 
     /// Each of `areas` released on its own with nothing suppressed, as `release` releases every
     /// area (and, given the sum of the areas, the total) when k = 1.
-    static func releaseEach(_ areas: [AreaStatistics], groups: [String], audience: Audience) -> [ReleasedAreaStatistics] {
+    static func releaseEach(_ areas: [AreaStatistics], groups: [BreakdownGroup], audience: Audience) -> [ReleasedAreaStatistics] {
         let grid = CellGrid(areaCount: areas.count, groupCount: groups.count + 1)
         let released = AreaRelease(grid: grid, counts: cellCounts(areas, groups: groups, grid: grid), groups: groups,
                                    numbers: PublishedNumber.all(groupCount: groups.count), plan: nil, audience: audience)
@@ -89,12 +89,12 @@ public struct DisclosureControl: Sendable {
 
     /// The verified counts per cell (`areas` in id order): breakdown groups by their index, every other group
     /// (including "") in the residual slot.
-    static func cellCounts(_ areas: [AreaStatistics], groups: [String], grid: CellGrid) -> [Int] {
+    static func cellCounts(_ areas: [AreaStatistics], groups: [BreakdownGroup], grid: CellGrid) -> [Int] {
         let groupIndex = Dictionary(uniqueKeysWithValues: groups.enumerated().map { ($1, $0) })
         var counts = [Int](repeating: 0, count: grid.cellCount)
         for (area, stats) in areas.enumerated() {
             for (group, segmentCounts) in stats.verified {
-                let slot = groupIndex[group] ?? groups.count
+                let slot = group.flatMap { groupIndex[$0] } ?? groups.count
                 for segment in TimeSegment.allCases {
                     counts[grid.cell(area: area, segment: segment.rawValue, group: slot)] += segmentCounts[segment]
                 }
@@ -116,9 +116,9 @@ public struct DisclosureControl: Sendable {
         return score + max(1, plan.grid.areaCount) * totalShown
     }
 
-    /// Breakdown groups without duplicates or the empty group, first occurrence kept.
-    static func uniqueGroups(_ groups: [String]) -> [String] {
-        var seen = Set<String>()
-        return groups.filter { !$0.isEmpty && seen.insert($0).inserted }
+    /// Breakdown groups without duplicates, first occurrence kept.
+    static func uniqueGroups(_ groups: [BreakdownGroup]) -> [BreakdownGroup] {
+        var seen = Set<BreakdownGroup>()
+        return groups.filter { seen.insert($0).inserted }
     }
 }

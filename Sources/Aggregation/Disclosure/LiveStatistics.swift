@@ -13,7 +13,7 @@ public struct LiveStatistics: Sendable {
     public let released: ReleasedLayerStatistics
     private let raw: AreaMap<AreaStatistics>
     private let rawTotal: AreaStatistics
-    private let groups: [String]
+    private let groups: [BreakdownGroup]
 
     /// Releases `stats` and keeps what updating needs; nil when the audience's k is above 1 or
     /// the breakdown groups are not fixed by the request (they would depend on every area's cells).
@@ -25,7 +25,7 @@ public struct LiveStatistics: Sendable {
         groups = DisclosureControl.uniqueGroups(stats.breakdownGroups)
     }
 
-    private init(released: ReleasedLayerStatistics, raw: AreaMap<AreaStatistics>, rawTotal: AreaStatistics, groups: [String]) {
+    private init(released: ReleasedLayerStatistics, raw: AreaMap<AreaStatistics>, rawTotal: AreaStatistics, groups: [BreakdownGroup]) {
         self.released = released
         self.raw = raw
         self.rawTotal = rawTotal

@@ -85,7 +85,7 @@ public enum PublishedStatistics {
                 areaOf[block.key.areaClass] = area
             }
             guard let area else { continue }
-            let key = CounterKey(layer: layer, areaID: area, kind: kind, status: .verified, basis: Self.basis, day: block.day, group: "")
+            let key = CounterKey(layer: layer, areaID: area, kind: kind, status: .verified, basis: Self.basis, day: block.day, group: nil)
             cells[key, default: 0] += block.value
         }
         return cells.map { ($0.key, $0.value) }

@@ -3,15 +3,15 @@ import DomainKernel
 /// Raw, unreleased numbers of one area (or of the whole layer): these never leave the module
 /// except through `DisclosureControl`.
 public struct AreaStatistics: Sendable, Hashable {
-    /// Verified counts per group ("" for reports without one) per segment.
-    public var verified: [String: SegmentCounts]
+    /// Verified counts per group (nil for reports without one) per segment.
+    public var verified: [BreakdownGroup?: SegmentCounts]
     /// Pending counts per segment (all groups).
     public var pending: SegmentCounts
     /// Capacity or population for rates; nil when unknown.
     public var denominator: Double?
 
     /// Creates the numbers of one area.
-    public init(verified: [String: SegmentCounts] = [:], pending: SegmentCounts = SegmentCounts(), denominator: Double? = nil) {
+    public init(verified: [BreakdownGroup?: SegmentCounts] = [:], pending: SegmentCounts = SegmentCounts(), denominator: Double? = nil) {
         self.verified = verified
         self.pending = pending
         self.denominator = denominator

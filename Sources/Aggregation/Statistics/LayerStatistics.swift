@@ -7,12 +7,12 @@ public struct LayerStatistics: Sendable {
     /// Every area of the layer, in id order (the order complementary suppression walks).
     public let areaIDs: [String]
     /// The groups counts are broken down by; other groups (and "") are in no breakdown.
-    public let breakdownGroups: [String]
+    public let breakdownGroups: [BreakdownGroup]
     /// The numbers per area id, one entry for every id in `areaIDs`.
     public let areas: [String: AreaStatistics]
 
     /// Creates the statistics; areas missing from `areas` count as zero.
-    public init(request: StatisticsRequest, areaIDs: [String], breakdownGroups: [String], areas: [String: AreaStatistics]) {
+    public init(request: StatisticsRequest, areaIDs: [String], breakdownGroups: [BreakdownGroup], areas: [String: AreaStatistics]) {
         self.request = request
         self.areaIDs = Array(Set(areaIDs)).sorted()
         self.breakdownGroups = breakdownGroups

@@ -15,11 +15,11 @@ public enum Statistics {
         let known = Set(areaIDs)
         var areas: [String: AreaStatistics] = [:]
         for id in known { areas[id] = AreaStatistics(denominator: denominators[id]) }
-        var seenGroups = Set<String>()
+        var seenGroups = Set<BreakdownGroup>()
         for (key, count) in counters where key.layer == request.layer && key.basis == request.basis
             && (request.kind == nil || key.kind == request.kind) && count != 0 {
             guard key.status == .verified || key.status == .pending else { continue }
-            if !key.group.isEmpty { seenGroups.insert(key.group) }
+            if let group = key.group { seenGroups.insert(group) }
             guard known.contains(key.areaID), let segment = TimeSegment(daysBeforeEnd: request.end.days(since: key.day)) else { continue }
             if key.status == .verified {
                 areas[key.areaID]!.verified[key.group, default: SegmentCounts()][segment] += count

@@ -11,10 +11,10 @@ public struct StatisticsRequest: Sendable, Hashable {
     /// The groups to break counts down by. Pass the kind's declared groups (for covid: student,
     /// faculty, staff) so that which groups are listed depends on nothing in the data; nil lists
     /// the non-empty groups found in the layer's counters, which reveals that a group occurs at all.
-    public var groups: [String]?
+    public var groups: [BreakdownGroup]?
 
     /// Creates a request.
-    public init(layer: String, kind: ReportKind?, basis: TimeBasis, end: Day, groups: [String]? = nil) {
+    public init(layer: String, kind: ReportKind?, basis: TimeBasis, end: Day, groups: [BreakdownGroup]? = nil) {
         self.layer = layer
         self.kind = kind
         self.basis = basis

@@ -29,7 +29,7 @@ package struct ReportFile {
         package let submittedAt: Date
         package let verifiedOn: Day?
         package let location: ReportPlace
-        package let group: String
+        package let group: BreakdownGroup?
         package let payload: Data
     }
 
@@ -192,9 +192,9 @@ private struct RowChecker {
                 messages.append("give either lon and lat, or area_layer and area_id")
             }
         }
-        let group = values["group"] ?? ""
-        if let kind, !group.isEmpty, !Report.breakdownGroups(of: kind).contains(group) {
-            let groups = Report.breakdownGroups(of: kind)
+        let group = BreakdownGroup(values["group"] ?? "")
+        if let kind, let group, !Report.breakdownGroups(of: kind).contains(group) {
+            let groups = Report.breakdownGroups(of: kind).map(\.name)
             messages.append(groups.isEmpty ? "\(kind.rawValue) reports have no group" : "group must be one of \(groups.joined(separator: ", "))")
         }
         let payload = Data((values["payload"] ?? "{}").utf8)

@@ -57,19 +57,19 @@ extension Report: Codable {
 
 extension Report {
     /// The group statistics break this report down by: a COVID self-reporter's affiliation, none
-    /// ("") for misconduct reports, whose reporters are anonymous by default.
-    public var breakdownGroup: String {
+    /// for misconduct reports, whose reporters are anonymous by default.
+    public var breakdownGroup: BreakdownGroup? {
         switch self {
-        case .covid(let r): return r.affiliation.rawValue
-        case .misconduct: return ""
+        case .covid(let r): return BreakdownGroup(r.affiliation.rawValue)
+        case .misconduct: return nil
         }
     }
 
     /// The breakdown groups a kind declares, so that which groups a release lists never depends
     /// on the data.
-    public static func breakdownGroups(of kind: ReportKind) -> [String] {
+    public static func breakdownGroups(of kind: ReportKind) -> [BreakdownGroup] {
         switch kind {
-        case .covid: return Affiliation.allCases.map(\.rawValue)
+        case .covid: return Affiliation.allCases.compactMap { BreakdownGroup($0.rawValue) }
         case .misconduct: return []
         }
     }

@@ -23,12 +23,12 @@ public struct ReportRecord: Hashable, Sendable {
     public var areas: [AreaAssignment]
     /// Campus day of the latest transition into `verified`; nil if never verified.
     public var verifiedOn: Day?
-    /// The statistics breakdown group (a covid reporter's affiliation), "" for none.
-    public var group: String
+    /// The statistics breakdown group (a covid reporter's affiliation), nil for none.
+    public var group: BreakdownGroup?
 
     public init(id: String, kind: ReportKind, status: ReportStatus, version: Int, reporterID: String?, submittedAt: Date, updatedAt: Date,
                 occurredOn: Day, payload: Data, lon: Double?, lat: Double?, areas: [AreaAssignment],
-                verifiedOn: Day? = nil, group: String = "") {
+                verifiedOn: Day? = nil, group: BreakdownGroup? = nil) {
         self.verifiedOn = verifiedOn
         self.group = group
         self.id = id

@@ -11,7 +11,7 @@ public protocol ReportWrites: StoreWrites {
     /// Sets the status of the report at `version`, moving it to `version + 1`.
     func setStatus(reportID: String, version: Int, to status: ReportStatus, verifiedOn: Day?, at: String) throws
     /// Replaces the content of the report (its area rows apart) and moves its version on.
-    func setContent(reportID: String, _ edit: ReportEdit, group: String, at: String) throws
+    func setContent(reportID: String, _ edit: ReportEdit, group: BreakdownGroup?, at: String) throws
     /// Forgets which publication ledger line the report is accounted to.
     func clearLedgerLine(reportID: String) throws
     func replaceAreas(reportID: String, with areas: [AreaAssignment]) throws

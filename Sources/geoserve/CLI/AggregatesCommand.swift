@@ -26,7 +26,7 @@ struct AggregatesCheckCommand: AsyncParsableCommand {
         guard differences.isEmpty else {
             for d in differences.prefix(50) {
                 let k = d.key
-                printError("\(k.layer)/\(k.areaID) \(k.kind) \(k.status) \(k.basis.rawValue) \(k.day.iso) \(k.group.isEmpty ? "-" : k.group): stored \(d.stored), recomputed \(d.recomputed)")
+                printError("\(k.layer)/\(k.areaID) \(k.kind) \(k.status) \(k.basis.rawValue) \(k.day.iso) \(k.group?.name ?? "-"): stored \(d.stored), recomputed \(d.recomputed)")
             }
             if differences.count > 50 { printError("… and \(differences.count - 50) more") }
             printError("counters differ from the reports in \(differences.count) cells; `geoserve aggregates rebuild` repairs them")

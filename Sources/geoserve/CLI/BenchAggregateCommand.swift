@@ -82,7 +82,7 @@ struct BenchAggregateCommand: AsyncParsableCommand {
         var columns = ReportColumns()
         columns.kinds = [.covid, .misconduct]
         columns.statuses = [.pending, .verified, .rejected, .withdrawn]
-        columns.groups = [""]
+        columns.groups = [nil]
         data.withUnsafeBytes { raw in
             func int32(_ offset: Int) -> Int32 { Int32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)) }
             var maxArea: Int32 = -1
@@ -112,7 +112,7 @@ struct BenchAggregateCommand: AsyncParsableCommand {
         let end = Day(year: 2024, month: 6, day: 30)
         let ids = (0..<areas).map { "cell-\($0)" }
         let harmonic = (1...areas).reduce(0.0) { $0 + 1 / Double($1) }
-        let groups = ["student", "faculty", "staff"]
+        let groups = ["student", "faculty", "staff"].compactMap(BreakdownGroup.init)
         var reports: [ReportFacts] = []
         for _ in 0..<(5 * areas) {
             // Inverse of the Zipf (s = 1) distribution's CDF, approximated by the harmonic integral.
@@ -133,7 +133,7 @@ struct BenchAggregateCommand: AsyncParsableCommand {
     static func deltaNanoseconds() -> Double {
         let day = Day(year: 2024, month: 5, day: 2)
         let areas = [AreaRef(layer: "halls", areaID: "H17"), AreaRef(layer: "zones", areaID: "Z3"), AreaRef(layer: "cells", areaID: "cell-1234")]
-        let pending = ReportFacts(kind: .covid, status: .pending, occurredOn: day, submittedOn: day, group: "student", areas: areas)
+        let pending = ReportFacts(kind: .covid, status: .pending, occurredOn: day, submittedOn: day, group: BreakdownGroup("student"), areas: areas)
         var verified = pending
         verified.status = .verified
         verified.verifiedOn = day.adding(days: 1)

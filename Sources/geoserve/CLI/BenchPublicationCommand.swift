@@ -96,7 +96,7 @@ struct BenchPublicationCommand: AsyncParsableCommand {
         // The true numbers on the last day, and what per-release suppression showed of them.
         var cells: [(CounterKey, Int)] = []
         for a in 0..<areas { for d in 0...lastPublished where truth[a][d] > 0 {
-            cells.append((CounterKey(layer: "bench", areaID: ids[a], kind: .covid, status: .verified, basis: .verified, day: first.adding(days: d), group: ""),
+            cells.append((CounterKey(layer: "bench", areaID: ids[a], kind: .covid, status: .verified, basis: .verified, day: first.adding(days: d), group: nil),
                           truth[a][d]))
         } }
         let request = StatisticsRequest(layer: "bench", kind: .covid, basis: .verified, end: end, groups: [])

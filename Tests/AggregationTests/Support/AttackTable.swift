@@ -8,13 +8,13 @@ import DomainKernel
 /// 28d = 0–2, all = 0–4; previous 7d = 1, 14d = 2, 28d = 3), not taken from the code under test.
 struct AttackTable {
     let areaIDs: [String]
-    /// Breakdown groups; the group index `groups.count` is every other report (group "").
-    let groups: [String]
+    /// Breakdown groups; the group index `groups.count` is every other report (no group).
+    let groups: [BreakdownGroup]
     /// counts[area][segment][group]
     var counts: [[[Int]]]
     let denominators: [String: Double]
 
-    init(areaIDs: [String], groups: [String], counts: [[[Int]]], denominators: [String: Double] = [:]) {
+    init(areaIDs: [String], groups: [BreakdownGroup], counts: [[[Int]]], denominators: [String: Double] = [:]) {
         self.areaIDs = areaIDs
         self.groups = groups
         self.counts = counts
@@ -22,7 +22,7 @@ struct AttackTable {
     }
 
     /// An empty table.
-    init(areas: Int, groups: [String]) {
+    init(areas: Int, groups: [BreakdownGroup]) {
         self.init(areaIDs: (0..<areas).map { "A\($0 < 10 ? "0" : "")\($0)" }, groups: groups,
                   counts: Array(repeating: Array(repeating: Array(repeating: 0, count: groups.count + 1), count: 5), count: areas))
     }
@@ -46,7 +46,7 @@ struct AttackTable {
             for g in 0..<groupSlots {
                 var seg = SegmentCounts()
                 for s in TimeSegment.allCases { seg[s] = counts[a][s.rawValue][g] }
-                stats.verified[g < groups.count ? groups[g] : ""] = seg
+                stats.verified[g < groups.count ? groups[g] : nil] = seg
             }
             areas[id] = stats
         }
@@ -93,7 +93,7 @@ struct AttackTable {
                 for (g, group) in groups.enumerated() {
                     out.append(Statement(name: "\(name).groups.\(group).\(window.rawValue)",
                                          coefficients: vector(areas: areas, segments: Self.windowSegments[window]!, groups: [g]),
-                                         released: stats.groups[group]![window]!.value))
+                                         released: stats.groups[group.name]![window]!.value))
                 }
             }
         }

@@ -1,4 +1,5 @@
 import Aggregation
+import DomainKernel
 
 /// The released numbers of an area as flat, typed feature properties — `verified_14d`,
 /// `previous_14d`, `change_14d`, `rate_14d`, `pending_14d`, `verified_14d_student` — and
@@ -16,7 +17,7 @@ struct FlatStatistics: Sendable {
     }
 
     /// Breakdown groups shown (a covid request's affiliations), in order.
-    let groups: [String]
+    let groups: [BreakdownGroup]
     /// Whether the layer has denominators, so rates exist.
     let hasRates: Bool
     /// Whether pending counts are shown (verifiers).
@@ -33,7 +34,7 @@ struct FlatStatistics: Sendable {
             }
             if hasRates { out.append(Field(name: "rate_\(window.rawValue)", isInteger: false)) }
             if hasPending { out.append(Field(name: "pending_\(window.rawValue)", isInteger: true)) }
-            for group in groups { out.append(Field(name: "verified_\(window.rawValue)_\(group)", isInteger: true)) }
+            for group in groups { out.append(Field(name: "verified_\(window.rawValue)_\(group.name)", isInteger: true)) }
         }
         return out
     }
@@ -61,7 +62,7 @@ struct FlatStatistics: Sendable {
                 }
             }
             if hasPending { parts.append("\"pending_\(w)\":" + (s.pending?[window].map(String.init) ?? "null")) }
-            for group in groups { add("verified_\(w)_\(group)", s.groups[group]?[window]) }
+            for group in groups { add("verified_\(w)_\(group.name)", s.groups[group.name]?[window]) }
         }
         parts.append("\"suppressed\":\"" + suppressed.sorted().joined(separator: ",") + "\"")
         return parts.joined(separator: ",")
