@@ -13,7 +13,7 @@ struct CovidDraftValidationTests {
         d.notes = "  fever since Friday \n"
         let report = try d.validated(now: Fixtures.now, timeZone: Fixtures.utc)
         #expect(report == .covid(CovidReport(affiliation: .student, age: 20, phone: "+1 (336) 555-0142",
-                                             place: .area(layer: "halls", areaID: "H07"), testDate: "2026-11-17",
+                                             place: .area(AreaRef(layer: "halls", areaID: "H07")), testDate: "2026-11-17",
                                              lastOnCampus: "2026-11-16", diagnosis: .confirmed, notes: "fever since Friday")))
         #expect(report.kind == .covid && report.occurredOn == "2026-11-17")
     }

@@ -7,7 +7,7 @@ import Testing
 @Suite("field visibility")
 struct FieldVisibilityTests {
     static func fullCovid() -> CovidReport {
-        CovidReport(affiliation: .staff, age: 41, phone: "+1 336 555 0142", place: .area(layer: "halls", areaID: "H07"),
+        CovidReport(affiliation: .staff, age: 41, phone: "+1 336 555 0142", place: .area(AreaRef(layer: "halls", areaID: "H07")),
                     testDate: "2026-11-17", lastOnCampus: "2026-11-16", diagnosis: .confirmed, notes: "fever")
     }
 

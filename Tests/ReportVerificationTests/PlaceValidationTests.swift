@@ -23,7 +23,7 @@ struct PlaceValidationTests {
         #expect(try misconduct(location: .init(lon: 180, lat: -90)).validated(now: Fixtures.now, timeZone: Fixtures.utc).place
                 == .location(lon: 180, lat: -90, accuracyMetres: nil))
         #expect(try misconduct(location: nil, area: .init(layer: " zones ", id: "Z1")).validated(now: Fixtures.now, timeZone: Fixtures.utc).place
-                == .area(layer: "zones", areaID: "Z1"))
+                == .area(AreaRef(layer: "zones", areaID: "Z1")))
     }
 
     @Test("both coordinates are required and checked with GeoCore's ranges, each on its own")

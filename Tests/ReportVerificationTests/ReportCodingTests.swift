@@ -20,7 +20,7 @@ struct ReportCodingTests {
             Issue.record("expected misconduct")
             return
         }
-        #expect(r.attachments.isEmpty && !r.anonymous && r.place == .area(layer: "halls", areaID: "H01"))
+        #expect(r.attachments.isEmpty && !r.anonymous && r.place == .area(AreaRef(layer: "halls", areaID: "H01")))
     }
 
     @Test("a place with both or neither form, or bad coordinates, does not decode", arguments: [
@@ -71,7 +71,7 @@ struct StoredJSONTests {
     }
 
     static func place(_ g: inout SeededRandom) -> ReportPlace {
-        if Bool.random(using: &g) { return .area(layer: text(&g), areaID: text(&g)) }
+        if Bool.random(using: &g) { return .area(AreaRef(layer: text(&g), areaID: text(&g))) }
         return .location(lon: Double.random(in: -180...180, using: &g), lat: Double.random(in: -90...90, using: &g),
                          accuracyMetres: Bool.random(using: &g) ? Double(Int.random(in: 0...5000, using: &g)) / 7 : nil)
     }
@@ -105,7 +105,7 @@ struct StoredJSONTests {
 
     @Test("keys come out sorted and strings escaped as RFC 8259 asks")
     func text() {
-        let r = Report.misconduct(MisconductReport(occurredAt: "2026-11-02T21:30:00Z", place: .area(layer: "halls", areaID: "H\"1"),
+        let r = Report.misconduct(MisconductReport(occurredAt: "2026-11-02T21:30:00Z", place: .area(AreaRef(layer: "halls", areaID: "H\"1")),
                                                    officerDescription: "tall\n\u{1}", incidentDescription: "a\\b"))
         #expect(String(decoding: r.storedJSON, as: UTF8.self) == #"{"kind":"misconduct","misconduct":{"anonymous":true,"attachments":[],"#
             + #""incidentDescription":"a\\b","occurredAt":"2026-11-02T21:30:00Z","officerDescription":"tall\n\u0001","#

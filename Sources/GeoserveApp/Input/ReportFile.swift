@@ -184,7 +184,7 @@ private struct RowChecker {
                 messages.append("lon must be -180 to 180 and lat -90 to 90")
             }
         case (nil, nil, let layer?, let area?):
-            location = .area(layer: layer, areaID: area)
+            location = .area(AreaRef(layer: layer, areaID: area))
         default:
             if values["lon"] != nil && values["lon"].flatMap(Double.init) == nil || values["lat"] != nil && values["lat"].flatMap(Double.init) == nil {
                 messages.append("lon and lat must be numbers")

@@ -90,11 +90,11 @@ extension ReportPlace {
             out.member("lat", lat)
             out.member("lon", lon)
             out.endObject()
-        case .area(let layer, let id):
+        case .area(let ref):
             out.key("area")
             out.beginObject()
-            out.member("id", id)
-            out.member("layer", layer)
+            out.member("id", ref.areaID)
+            out.member("layer", ref.layer)
             out.endObject()
         }
         out.endObject()

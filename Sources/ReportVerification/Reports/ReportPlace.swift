@@ -7,7 +7,7 @@ public enum ReportPlace: Hashable, Sendable {
     /// A point in WGS 84 degrees, with the device's horizontal accuracy in metres when it gave one.
     case location(lon: Double, lat: Double, accuracyMetres: Double?)
     /// An area of an imported layer, named by the layer and the area's id (e.g. `halls`, `H07`).
-    case area(layer: String, areaID: String)
+    case area(AreaRef)
 }
 
 extension ReportPlace: Codable {
@@ -30,7 +30,7 @@ extension ReportPlace: Codable {
             self = .location(lon: l.lon, lat: l.lat, accuracyMetres: l.accuracyM)
         case (false, true):
             let a = try c.decode(Area.self, forKey: .area)
-            self = .area(layer: a.layer, areaID: a.id)
+            self = .area(AreaRef(layer: a.layer, areaID: a.id))
         default:
             throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription: "a place is a location or an area, exactly one"))
         }
@@ -42,8 +42,8 @@ extension ReportPlace: Codable {
         switch self {
         case .location(let lon, let lat, let accuracy):
             try c.encode(Location(lon: lon, lat: lat, accuracyM: accuracy), forKey: .location)
-        case .area(let layer, let id):
-            try c.encode(Area(layer: layer, id: id), forKey: .area)
+        case .area(let ref):
+            try c.encode(Area(layer: ref.layer, id: ref.areaID), forKey: .area)
         }
     }
 }

@@ -16,7 +16,7 @@ extension DraftValidator {
             let layer = text("area.layer", a.layer, max: ReportLimits.idText, required: true)
             let id = text("area.id", a.id, max: ReportLimits.idText, required: true)
             guard let layer, let id else { return nil }
-            return .area(layer: layer, areaID: id)
+            return .area(AreaRef(layer: layer, areaID: id))
         }
     }
 

@@ -28,8 +28,8 @@ public struct ReassignmentPlan: Sendable {
         let decoder = JSONDecoder()
         for var r in reports {
             var named: (layer: String, area: String)?
-            if r.lon == nil, let report = try? decoder.decode(Report.self, from: r.payload), case .area(let l, let a) = report.place {
-                named = (l, a)
+            if r.lon == nil, let report = try? decoder.decode(Report.self, from: r.payload), case .area(let ref) = report.place {
+                named = (ref.layer, ref.areaID)
             }
             let target = resolve(ReportPosition(reportID: r.id, lon: r.lon, lat: r.lat, namedLayer: named?.layer, namedArea: named?.area))
             let current = r.areas.first { $0.layer == layer }

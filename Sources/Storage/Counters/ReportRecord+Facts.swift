@@ -8,6 +8,6 @@ extension ReportRecord {
     /// and areas.
     public func counterFacts(zone: TimeZone) -> ReportFacts {
         ReportFacts(kind: kind, status: status, occurredOn: occurredOn, submittedOn: Day.containing(submittedAt, in: zone),
-                    verifiedOn: verifiedOn, group: group, areas: areas.map(\.ref))
+                    verifiedOn: verifiedOn, group: group, areas: areas.map(\.area))
     }
 }

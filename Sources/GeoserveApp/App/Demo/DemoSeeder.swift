@@ -51,7 +51,7 @@ package struct DemoSeeder {
             if !batch.isEmpty {
                 var records: [ReportRecord] = []
                 for (area, occurred) in batch {
-                    let placed = try placement.place(.area(layer: layer, areaID: area))
+                    let placed = try placement.place(.area(AreaRef(layer: layer, areaID: area)))
                     // Noon UTC of the day it occurred: that day in every zone within ±11 hours.
                     let at = Date(timeIntervalSince1970: Double(occurred.ordinal) * 86_400 + 43_200)
                     records.append(ReportRecord(id: TimeOrderedID.make(), kind: .covid, status: .verified, version: 1, reporterID: nil,
@@ -67,7 +67,7 @@ package struct DemoSeeder {
         }
         var pending: [ReportRecord] = []
         for area in areas.prefix(5) {
-            let placed = try placement.place(.area(layer: layer, areaID: area))
+            let placed = try placement.place(.area(AreaRef(layer: layer, areaID: area)))
             pending.append(ReportRecord(id: TimeOrderedID.make(), kind: .covid, status: .pending, version: 1, reporterID: nil,
                                         submittedAt: now, updatedAt: now, occurredOn: today, payload: Data(#"{"demo":true}"#.utf8),
                                         lon: placed.lon, lat: placed.lat, areas: placed.areas))

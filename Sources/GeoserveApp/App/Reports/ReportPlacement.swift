@@ -28,7 +28,8 @@ package struct ReportPlacement {
                 throw PlacementRefused.outsideAreas
             }
             return (areas, lon, lat)
-        case .area(let layerName, let areaID):
+        case .area(let ref):
+            let layerName = ref.layer, areaID = ref.areaID
             guard let layer = layers[layerName], layer.areaIndex != nil else {
                 throw PlacementRefused.noLayer(layerName)
             }
