@@ -63,6 +63,7 @@ let package = Package(
             name: "GeoserveApp",
             dependencies: [
                 "DomainKernel", "Support", "GeoCore", "Storage", "StorageSQLite", "StoragePostgres", "ReportVerification", "Aggregation", "MapTiles", "CMalloc",
+                "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

@@ -15,39 +15,18 @@ import datetime
 import json
 import sys
 import time
-import traceback
-import urllib.error
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
+
+from session import Checks, api, chromium, shooter
 
 URL, EMAIL, PASSWORD, ARTIFACTS = sys.argv[1:5]
 HALL = "H05"
-passed = failed = 0
-
-
-def check(ok, name, why=""):
-    global passed, failed
-    print(f"ok {name}" if ok else f"FAIL {name}: {why}", flush=True)
-    passed, failed = passed + bool(ok), failed + (not ok)
-
-
-def call(method, path, body=None, token=None, headers=None):
-    h = {"Content-Type": "application/json", "Accept": "application/json", **(headers or {})}
-    if token:
-        h["Authorization"] = "Bearer " + token
-    data = None if body is None else json.dumps(body).encode()
-    try:
-        with urllib.request.urlopen(urllib.request.Request(URL + path, data, h, method=method), timeout=30) as answer:
-            raw = answer.read()
-            return answer.status, (json.loads(raw) if raw else None)
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read() or b"{}")
+check = Checks("flow")
+call = api(URL)
 
 
 def login(email, password):
@@ -78,19 +57,8 @@ for i in range(11):
 before_hall, before_total = hall_count()
 check(before_hall == 0, "verified reports reach no public number before a publication", f"{HALL} shows {before_hall}")
 
-options = webdriver.ChromeOptions()
-for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000", "--hide-scrollbars"):
-    options.add_argument(arg)
-options.binary_location = "/usr/bin/chromium"
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-# Pages re-render as answers arrive: an element read just as it is replaced is looked up again.
-wait = WebDriverWait(driver, 20, ignored_exceptions=[StaleElementReferenceException])
-
-
-def shot(name):
-    path = f"{ARTIFACTS}/{name}.png"
-    driver.save_screenshot(path)
-    return path
+driver, wait = chromium(1280, 1000)
+shot = shooter(driver, ARTIFACTS)
 
 
 try:
@@ -154,8 +122,8 @@ try:
     driver.find_element(By.CSS_SELECTOR, "#covid button[type=submit]").click()
     wait.until(lambda d: "Not sent" in d.find_element(By.ID, "status").text)
     check(True, "a send without a network says it was not sent and keeps the report")
+    # Back online, the kept report goes by itself, with the same key.
     driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-    driver.find_element(By.CSS_SELECTOR, "#covid button[type=submit]").click()
     wait.until(lambda d: "/report/receipt" in d.current_url and d.find_element(By.ID, "receipt-status").text == "pending")
     receipt_url = driver.current_url
     added = [i for i in pending_in_hall(verifier) if i not in before]
@@ -257,10 +225,8 @@ try:
     check(served, "the valid rest, published from the console, is served", "")
     shot("admin-layers")
 except Exception as e:  # a step that timed out names itself in the screenshot
-    where = next((f"line {t.lineno}" for t in reversed(traceback.extract_tb(e.__traceback__)) if t.filename == __file__), "?")
-    check(False, "the flow ran to its end", f"{type(e).__name__} at {where}: {str(e).splitlines()[0] if str(e) else ''} (see {shot('flow-failure')})")
+    check.broke(e, __file__, shot("flow-failure"))
 finally:
     driver.quit()
 
-print(f"flow: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+sys.exit(check.summary())

@@ -3,7 +3,10 @@
 # live service whose demo campus holds verified, published reports, and the numbers it shows are
 # checked against the JSON API — the total and every area, for two windows — with the
 # Content-Security-Policy in force (a script or style the policy blocks would leave the page
-# empty). Screenshots at desktop and phone width are kept in $ARTIFACTS.
+# empty). Screenshots at desktop and phone width are kept in $ARTIFACTS. Then, through Selenium:
+# flow.py (a report from the form to a publication, the console), form.py (a student's unhappy
+# paths on a phone: lost answers, a double tap, the network cut) and people.py (the links
+# between the pages, a researcher's export and an admin's publication).
 #
 # Usage: Tests/Browser/run.sh PATH_TO_GEOSERVE_BINARY
 # Last line: "browser: N passed, M failed"; exits non-zero when any check failed.
@@ -52,4 +55,6 @@ for _ in $(seq 120); do curl -fs -o /dev/null "$URL/readyz" && break; sleep 0.25
 python3 "$HERE/dashboard.py" "$URL" admin@browser.example "$PASSWORD" "$ARTIFACTS" "$WORK"
 status=$?
 "$VENV/bin/python" "$HERE/flow.py" "$URL" admin@browser.example "$PASSWORD" "$ARTIFACTS" || status=1
+"$VENV/bin/python" "$HERE/form.py" "$URL" admin@browser.example "$PASSWORD" "$ARTIFACTS" || status=1
+"$VENV/bin/python" "$HERE/people.py" "$URL" admin@browser.example "$PASSWORD" "$ARTIFACTS" || status=1
 exit $status

@@ -95,6 +95,40 @@ struct PagesTests {
         }
     }
 
+    @Test("the pages' own scripts, styles and HTML go gzip-compressed when the browser takes it, and decompress to the plain file")
+    func ownAssetsCompressed() async throws {
+        let service = try await TestService(demo: false)
+        defer { service.remove() }
+        try await service.run { client in
+            for path in ["/assets/report.js", "/assets/dashboard.js", "/assets/admin.js", "/assets/dom.js", "/assets/pages.css", "/report", "/admin"] {
+                let plain = try await client.execute(uri: path, method: .get) { $0 }
+                let zipped = try await client.execute(uri: path, method: .get, headers: [.acceptEncoding: "gzip, deflate, br"]) { $0 }
+                #expect(plain.headers[.contentEncoding] == nil && zipped.headers[.contentEncoding] == "gzip", "\(path)")
+                #expect(plain.headers[.vary] == "Accept-Encoding" && zipped.headers[.vary] == "Accept-Encoding", "\(path)")
+                #expect(zipped.body.readableBytes < plain.body.readableBytes * 2 / 3, "\(path): \(zipped.body.readableBytes) of \(plain.body.readableBytes)")
+                // A different representation has its own tag, and each revalidates.
+                let tag = try #require(zipped.headers[.eTag])
+                #expect(tag != plain.headers[.eTag])
+                #expect(try await client.execute(uri: path, method: .get, headers: [.acceptEncoding: "gzip", .ifNoneMatch: tag]) { $0.status } == .notModified)
+                #expect(try gunzip(Array(buffer: zipped.body)) == Array(buffer: plain.body), "\(path)")
+            }
+        }
+    }
+
+    /// Decompressed by Debian's gzip, so the check does not share code with the compressor.
+    private func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("asset.gz")
+        try Data(bytes).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-d", file.path]
+        try ProcessLaunch.lock.withLock { try process.run() }
+        process.waitUntilExit()
+        return Array(try Data(contentsOf: folder.appendingPathComponent("asset")))
+    }
+
     @Test("Leaflet comes from the system package's files, gzip-compressed when the browser takes it; a missing package is named")
     func leaflet() async throws {
         var service = try await TestService(demo: false)

@@ -73,3 +73,32 @@ test("a validation line names the feature, the outcome, the reason and the repai
   assert.equal(validationLine({index: 3, id: "H03", outcome: "repaired", notes: ["ring closed", "orientation"]}), "Feature 3 (H03): repaired (ring closed; orientation)");
   assert.equal(validationLine({index: 0, outcome: "rejected", reason: "not a polygon", notes: []}), "Feature 0: rejected — not a polygon");
 });
+
+test("each role sees its sections and opens on the first: a researcher the export, a verifier the queue", () => {
+  const {sectionsFor} = admin;
+  assert.deepEqual(sectionsFor("researcher"), ["export"]);
+  assert.deepEqual(sectionsFor("verifier"), ["queue"]);
+  assert.ok(["queue", "publish", "export", "layers"].every((s) => sectionsFor("admin").includes(s)));
+  assert.deepEqual(sectionsFor("viewer"), []);
+  assert.deepEqual(sectionsFor("toString"), []);
+});
+
+test("the export's query names the form's choices; CSV is the API's default format", () => {
+  const {exportQuery} = admin;
+  const v = {layer: "halls", kind: "covid", from: "2026-09-01", to: "2026-11-30", bucket: "week"};
+  assert.equal(exportQuery(v, "csv"), "layer=halls&from=2026-09-01&to=2026-11-30&bucket=week&kind=covid");
+  assert.equal(new URLSearchParams(exportQuery({...v, layer: "a&b"}, "json")).get("layer"), "a&b");
+  assert.equal(new URLSearchParams(exportQuery(v, "json")).get("format"), "json");
+});
+
+test("an export's provenance and the publication state are said in words", () => {
+  const {provenanceText, publicationText} = admin;
+  const p = {layer: "halls", layerVersion: 2, publication: 7, publicationDay: "2026-11-26", threshold: 5, kind: "covid", bucket: "week", from: "2026-09-01", to: "2026-11-30"};
+  const text = provenanceText(p, 546);
+  for (const part of ["546 row(s)", "halls (version 2)", "publication 7 (2026-11-26)", "fewer than 5 reports"]) assert.ok(text.includes(part), part);
+  assert.ok(provenanceText({...p, publication: null}, 0).includes("no publication yet"));
+  const format = (iso) => "at " + iso;
+  assert.equal(publicationText({publications: [], schedule: {next: null}}, format), "No publication yet. No publication is scheduled.");
+  assert.equal(publicationText({publications: [{id: 1, day: "2026-11-25", publishedAt: "x"}, {id: 2, day: "2026-11-26", publishedAt: "y"}], schedule: {next: "z"}}, format),
+               "Last publication: number 2, for 2026-11-26, made at y. Next scheduled: at z.");
+});

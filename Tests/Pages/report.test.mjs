@@ -5,7 +5,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import report from "../../Sources/GeoserveApp/Pages/Assets/report.js";
 
-const {draftFrom, withOffset, nextAttempt, refusal, receiptFragment, keeping, forgetting, uploadSummary, EXPLAIN} = report;
+const {draftFrom, withOffset, nextAttempt, attemptOutcome, problemText, refusal, receiptFragment, keeping, forgetting, uploadSummary, EXPLAIN} = report;
 // The form's trimmed values by name; a field the form does not have reads as empty.
 const fields = (values) => (name) => values[name] ?? "";
 
@@ -47,16 +47,28 @@ test("a local time gets the device's offset as RFC 3339 writes it", () => {
   assert.equal(withOffset("2026-11-20T21:15:30", 345), "2026-11-20T21:15:30+05:45");
 });
 
-test("a send keeps its key until answered; a changed form keeps it too and remembers what was first sent", () => {
+test("a send keeps its key until answered; a different report (sent after the kept one is settled) gets a new key", () => {
   let made = 0;
   const newKey = () => "key" + ++made;
   const first = nextAttempt(undefined, "A", newKey);
   assert.deepEqual(first, {key: "key1", body: "A"});
   assert.equal(nextAttempt(first, "A", newKey), first);
-  const changed = nextAttempt(first, "B", newKey);
-  assert.deepEqual(changed, {key: "key1", body: "B", earlier: "A"});
-  assert.deepEqual(nextAttempt(changed, "C", newKey), {key: "key1", body: "C", earlier: "A"});
-  assert.equal(made, 1);
+  assert.deepEqual(nextAttempt(first, "B", newKey), {key: "key2", body: "B"});
+  assert.equal(made, 2);
+});
+
+test("an answer to a kept send says whether the report exists, never was, or is still unknown", () => {
+  assert.equal(attemptOutcome(201), "stored");
+  // No answer at all, a busy service or a timeout: the send may have arrived; keep it and ask again.
+  for (const status of [0, undefined, 408, 429, 500, 502, 503, 507]) assert.equal(attemptOutcome(status), "unknown", String(status));
+  // Refusals store nothing under the key: the kept send may be dropped, and a corrected form gets a new key.
+  for (const status of [400, 403, 409, 413, 415, 422]) assert.equal(attemptOutcome(status), "refused", String(status));
+});
+
+test("the problem summary names fields by the labels on screen, and by the API's name only without one", () => {
+  assert.equal(problemText("Date of your test", "testDate", "is required"), "Date of your test: is required");
+  assert.equal(problemText("", "testDate", "is required"), "testDate: is required");
+  assert.equal(problemText("", "", "the body is not valid JSON"), "the body is not valid JSON");
 });
 
 test("refusals other than a field's problem are said in words", () => {

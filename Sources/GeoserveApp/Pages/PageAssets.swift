@@ -8,6 +8,7 @@ enum PageAssets {
     static let adminScript = PackageResources.admin_js
     static let style = PackageResources.pages_css
     static let ogcStyle = PackageResources.ogc_css
+    static let icon = PackageResources.icon_svg
 
     /// The frame of every page.
     static let shell = PageTemplate(embedded: PackageResources.shell_html)

@@ -13,16 +13,19 @@ struct PagesController {
     static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
         + "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-    /// A file compiled into the binary, kept as the buffer every response shares.
+    /// A file compiled into the binary, kept as the buffer every response shares, plain and
+    /// gzip-compressed (each with its own ETag, as two representations of one resource).
     struct Asset: Sendable {
         let body: ByteBuffer
         let contentType: String
         let etag: String
+        let gzip: (body: ByteBuffer, etag: String)?
 
         init(_ bytes: [UInt8], type: String) {
             body = ByteBuffer(bytes: bytes)
             contentType = type
             etag = Conditional.etag(bytes: bytes)
+            gzip = Gzip.compress(bytes).map { (ByteBuffer(bytes: $0), Conditional.etag(bytes: $0)) }
         }
 
         init(_ text: String, type: String) {
@@ -38,6 +41,7 @@ struct PagesController {
     static let script = Asset(PageAssets.dashboardScript, type: javaScript)
     static let style = Asset(PageAssets.style, type: css)
     static let ogcStyle = Asset(PageAssets.ogcStyle, type: css)
+    static let icon = Asset(PageAssets.icon, type: "image/svg+xml")
     static let dashboard = Asset(DashboardPage.html, type: html)
     static let reportScript = Asset(PageAssets.reportScript, type: javaScript)
     static let reportForm = Asset(ReportPage.html, type: html)
@@ -59,17 +63,13 @@ struct PagesController {
         router.get("admin") { request, _ in Self.send(Self.admin, request) }
         router.get("assets/pages.css") { request, _ in Self.send(Self.style, request) }
         router.get("assets/ogc.css") { request, _ in Self.send(Self.ogcStyle, request) }
+        router.get("assets/icon.svg") { request, _ in Self.send(Self.icon, request) }
         router.get("assets/leaflet/**") { request, context in
             let name = context.parameters.getCatchAll().joined(separator: "/")
             guard let file = leaflet.files[name] else {
                 throw APIError.notFound(leaflet.isInstalled ? "no such Leaflet file" : "Leaflet is not installed on the server (apt-get install libjs-leaflet)")
             }
-            let gzip = (request.headers[.acceptEncoding] ?? "").contains("gzip")
-            let representation = gzip ? file.gzip ?? file.plain : file.plain
-            var response = Self.send(representation, contentType: file.contentType, cacheControl: "public, max-age=86400", request)
-            response.headers[.vary] = "Accept-Encoding"
-            if gzip, file.gzip != nil, response.status == .ok { response.headers[.contentEncoding] = "gzip" }
-            return response
+            return Self.send(plain: file.plain, gzip: file.gzip, contentType: file.contentType, cacheControl: "public, max-age=86400", request)
         }
     }
 
@@ -81,7 +81,18 @@ struct PagesController {
 
     /// An embedded file, revalidated by ETag (it changes only with the binary).
     static func send(_ asset: Asset, _ request: Request) -> Response {
-        send((asset.body, asset.etag), contentType: asset.contentType, cacheControl: "no-cache", request)
+        send(plain: (asset.body, asset.etag), gzip: asset.gzip, contentType: asset.contentType, cacheControl: "no-cache", request)
+    }
+
+    /// A file gzip-compressed when the browser takes it and a compressed form exists.
+    private static func send(plain: (body: ByteBuffer, etag: String), gzip: (body: ByteBuffer, etag: String)?, contentType: String,
+                             cacheControl: String, _ request: Request) -> Response {
+        let takesGzip = (request.headers[.acceptEncoding] ?? "").contains("gzip")
+        let compressed = takesGzip ? gzip : nil
+        var response = send(compressed ?? plain, contentType: contentType, cacheControl: cacheControl, request)
+        response.headers[.vary] = "Accept-Encoding"
+        if compressed != nil, response.status == .ok { response.headers[.contentEncoding] = "gzip" }
+        return response
     }
 
     private static func send(_ file: (body: ByteBuffer, etag: String), contentType: String, cacheControl: String, _ request: Request) -> Response {

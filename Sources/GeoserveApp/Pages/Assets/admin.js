@@ -76,8 +76,35 @@
   const validationLine = (p) => "Feature " + p.index + (p.id ? " (" + p.id + ")" : "") + ": " + p.outcome + (p.reason ? " — " + p.reason : "") +
     (p.notes.length ? " (" + p.notes.join("; ") + ")" : "");
 
+  // Which sections a role sees, and the one it opens on.
+  const SECTIONS = {admin: ["queue", "publish", "export", "alerts", "resources", "accounts", "layers"], verifier: ["queue"], researcher: ["export"]};
+  const sectionsFor = (role) => Object.hasOwn(SECTIONS, role) ? SECTIONS[role] : [];
+
+  // The export's query from its form's values; `format` is csv or json.
+  function exportQuery(v, format) {
+    const q = new URLSearchParams({layer: v.layer, from: v.from, to: v.to, bucket: v.bucket, kind: v.kind});
+    if (format !== "csv") q.set("format", format);
+    return q.toString();
+  }
+
+  // An export's provenance, in words a researcher can quote.
+  function provenanceText(p, rows) {
+    const source = p.publication ? "publication " + p.publication + " (" + p.publicationDay + ")" : "no publication yet, so every count is 0";
+    return rows + " row(s) of " + p.kind + " reports in " + p.layer + " (version " + p.layerVersion + "), " + p.from + " to " + p.to + " by " + p.bucket +
+      ", from " + source + ". Only numbers already released to the public are in it: blocks of fewer than " + p.threshold +
+      " reports were merged with their neighbours before release, so no row singles anyone out.";
+  }
+
+  // The last publication and the next scheduled one, as the publish section says them.
+  function publicationText(listing, format) {
+    const last = listing.publications.length ? listing.publications[listing.publications.length - 1] : null;
+    return (last ? "Last publication: number " + last.id + ", for " + last.day + ", made " + format(last.publishedAt) + "." : "No publication yet.") + " " +
+      (listing.schedule && listing.schedule.next ? "Next scheduled: " + format(listing.schedule.next) + "." : "No publication is scheduled.");
+  }
+
   if (inNode) {
-    module.exports = {queueQuery, queueCaption, bulkOutcome, transitionsFor, claimText, localInput, noticeBody, uploadQuery, uploadOutcome, validationLine};
+    module.exports = {queueQuery, queueCaption, bulkOutcome, transitionsFor, claimText, localInput, noticeBody, uploadQuery, uploadOutcome, validationLine,
+                      sectionsFor, exportQuery, provenanceText, publicationText};
     return;
   }
 
@@ -86,7 +113,6 @@
   const session = {account: null, csrf: null};
   // The limits the API applies, filled into the page by the server: the console keeps no copy.
   const limits = $("view").dataset;
-  const isAdmin = () => session.account && session.account.role === "admin";
 
   // MARK: the API with the session
 
@@ -133,20 +159,20 @@
   async function signOut() {
     try { await api("DELETE", "/v1/auth/session"); } catch (e) {}
     session.account = null; session.csrf = null;
+    // On a shared computer the next person should not find the last one's address.
+    $("email").value = "";
     signedOut("Signed out.");
   }
 
   function signedIn(s) {
     session.account = s.account; session.csrf = s.csrfToken;
-    if (!["verifier", "admin"].includes(s.account.role)) {
-      say("The " + s.account.role + " role has nothing to do here.", "error");
-    }
     $("sign-in").hidden = true;
     $("nav").hidden = false;
     $("who").hidden = false;
     $("who-name").textContent = s.account.email + " (" + s.account.role + ")";
-    for (const a of document.querySelectorAll("[data-admin]")) a.hidden = !isAdmin();
-    say("");
+    const sections = sectionsFor(s.account.role);
+    for (const a of document.querySelectorAll("#nav a")) a.hidden = !sections.includes(a.dataset.view);
+    say(sections.length ? "" : "The " + s.account.role + " role has nothing to do here.", sections.length ? "" : "error");
     route();
   }
 
@@ -161,11 +187,16 @@
 
   function route() {
     if (!session.account) return;
-    const [view, arg] = location.hash.slice(1).split("/");
-    for (const a of document.querySelectorAll("#nav a")) a.setAttribute("aria-current", a.dataset.view === (view || "queue") ? "page" : "false");
+    const [asked, arg] = location.hash.slice(1).split("/");
+    const sections = sectionsFor(session.account.role);
+    if (!sections.length) { $("view").replaceChildren(); return; }
+    // A section the role does not have opens the role's first one instead of a refusal.
+    const view = asked === "report" && sections.includes("queue") ? "report" : sections.includes(asked) ? asked : sections[0];
+    for (const a of document.querySelectorAll("#nav a")) a.setAttribute("aria-current", a.dataset.view === (view === "report" ? "queue" : view) ? "page" : "false");
     const views = {queue: showQueue, report: () => showReport(decodeURIComponent(arg || "")), alerts: showAlerts, resources: showResources, accounts: showAccounts,
-                 layers: showLayers};
-    (views[view] || showQueue)().catch((e) => say(e.message, "error"));
+                 layers: showLayers, publish: showPublish, export: showExport};
+    say("");
+    views[view]().catch((e) => say(e.message, "error"));
   }
 
   // MARK: the queue
@@ -209,8 +240,8 @@
     $("view").replaceChildren(el("h2", {}, "Verification queue"), form, el("div", {class: "table-wrap"}, table), bulk, paging);
   }
 
-  function select(name, values, chosen, labels) {
-    return el("select", {name}, ...values.map((v) => el("option", {value: v, selected: v === chosen}, (labels && labels[v]) || v)));
+  function select(name, values, chosen, labels, id) {
+    return el("select", Object.assign({name}, id ? {id} : {}), ...values.map((v) => el("option", {value: v, selected: v === chosen}, (labels && labels[v]) || v)));
   }
 
   async function bulkDecide(transition, reason) {
@@ -327,7 +358,7 @@
     const parts = what === "alert" ? [
       field("title", "Title", input("title", {maxlength: limits.alertTitle, required: true})),
       field("message", "Message", el("textarea", {id: "alert-message", name: "message", rows: "3", maxlength: limits.alertMessage}, current ? current.message : "")),
-      field("severity", "Severity", select("severity", ["info", "warning", "critical"], current ? current.severity : "info")),
+      field("severity", "Severity", select("severity", ["info", "warning", "critical"], current ? current.severity : "info", null, "alert-severity")),
       field("startsAt", "Shown from (empty: now)", el("input", {id: "alert-startsAt", name: "startsAt", type: "datetime-local", value: current ? localInput(current.startsAt) : ""})),
       field("endsAt", "Shown until (empty: until expired)", el("input", {id: "alert-endsAt", name: "endsAt", type: "datetime-local", value: current ? localInput(current.endsAt) : ""})),
     ] : [
@@ -359,6 +390,62 @@
 
   async function change(method, path, body, then) {
     try { await api(method, path, body); say("Done."); await then(); } catch (e) { say(e.message, "error"); }
+  }
+
+  // MARK: publications
+
+  async function showPublish() {
+    const listing = await api("GET", "/v1/publications");
+    const button = el("button", {type: "button", class: "primary", onclick: async () => {
+      if (!confirm("Publish the numbers now? The public pages show them at once, and they cannot be taken back.")) return;
+      button.disabled = true;
+      try {
+        const made = await api("POST", "/v1/publications");
+        await showPublish();
+        say("Published: number " + made.id + ", for " + made.day + ".");
+      } catch (e) { say(e.message, "error"); button.disabled = false; }
+    }}, "Publish now");
+    $("view").replaceChildren(el("h2", {}, "Publish"),
+      el("p", {id: "publication-state"}, publicationText(listing, when)),
+      el("p", {class: "small"}, "A publication releases the verified reports up to today, with small areas protected as on the schedule. " +
+         "Publishing now does not move the schedule."),
+      button);
+  }
+
+  // MARK: researcher exports
+
+  async function showExport() {
+    const layers = (await api("GET", "/v1/layers")).layers.filter((l) => l.kind !== "points" && l.publishedVersion).map((l) => l.name);
+    const today = new Date().toISOString().slice(0, 10), start = new Date(Date.now() - 84 * 86400000).toISOString().slice(0, 10);
+    const row = (id, label, input) => el("div", {class: "field"}, el("label", {for: id}, label), input);
+    const form = el("form", {class: "report-form", id: "export-form", novalidate: true},
+      row("export-layer", "Areas", select("layer", layers, layers.includes("halls") ? "halls" : layers[0], null, "export-layer")),
+      row("export-kind", "Reports", select("kind", ["covid", "misconduct"], "covid", {covid: "COVID-19 cases", misconduct: "Police misconduct"}, "export-kind")),
+      row("export-from", "From", el("input", {id: "export-from", name: "from", type: "date", value: start, required: true})),
+      row("export-to", "To", el("input", {id: "export-to", name: "to", type: "date", value: today, required: true})),
+      row("export-bucket", "One row per area and", select("bucket", ["day", "week", "month"], "week", null, "export-bucket")),
+      el("button", {type: "submit", class: "primary"}, "Prepare the export"));
+    const result = el("div", {id: "export-result", "aria-live": "polite"});
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const v = {layer: form.layer.value, kind: form.kind.value, from: form.from.value, to: form.to.value, bucket: form.bucket.value};
+      result.replaceChildren();
+      say("Preparing…");
+      try {
+        const data = await api("GET", "/v1/exports/area-stats?" + exportQuery(v, "json"));
+        const name = v.layer + "-" + v.kind + "-" + v.from + "-" + v.to + "-" + v.bucket;
+        result.replaceChildren(
+          el("p", {id: "provenance"}, provenanceText(data.provenance, data.rows.length)),
+          el("p", {class: "actions"},
+             el("a", {href: "/v1/exports/area-stats?" + exportQuery(v, "csv"), download: name + ".csv", class: "button", id: "download-csv"}, "Download CSV"),
+             el("a", {href: "/v1/exports/area-stats?" + exportQuery(v, "json"), download: name + ".json", class: "button"}, "Download JSON")),
+          el("p", {class: "small"}, "The CSV reads as-is in pandas and R; its provenance is in the JSON and in the answer's X-Publication, " +
+             "X-Layer-Version and X-Disclosure-Threshold headers. Every export is recorded in the audit trail."));
+        say("");
+      } catch (err) { say(err.message, "error"); }
+    });
+    $("view").replaceChildren(el("h2", {}, "Export for research"),
+      el("p", {}, "The published numbers per area over a period, one row per area and day, week or month, as CSV or JSON."), form, result);
   }
 
   // MARK: accounts

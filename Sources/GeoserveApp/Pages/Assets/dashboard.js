@@ -224,8 +224,8 @@
     $("zero-note").textContent = "An area shows 0, or fewer than it has, until more than " + s.threshold +
       " of its reports have gathered since its number last moved: they are then published together, so that no one can be" +
       " singled out. On a quiet campus that can take weeks.";
-    $("caption").textContent = (s.kind === "covid" ? "COVID-19 self-reports" : "Reports") + " verified by the campus health office, per " +
-      state.layer + ". Counted on the day they were released" + (p ? ", as of " + p.day : "") + ".";
+    $("caption").textContent = (s.kind === "covid" ? "COVID-19 self-reports" : "Reports") + " verified by the campus health office, by area (" +
+      state.layer + "). Counted on the day they were released" + (p ? ", as of " + p.day : "") + ".";
     $("table-caption").textContent = "Verified reports per area in the " + WINDOWS[w] + " to " + (p ? p.day : "today") + ".";
     renderTable();
     renderLegend();
@@ -245,7 +245,7 @@
     const body = document.querySelector("#areas tbody");
     body.replaceChildren(...list.map((r) => {
       const tr = el("tr", {"data-id": r.id});
-      tr.append(el("th", {scope: "row"}, r.name), el("td", {class: "n"}, number(r.count)), el("td", {class: "n"}, number(r.previous)),
+      tr.append(el("th", {scope: "row"}, r.name), el("td", {class: "n"}, number(r.count)), el("td", {class: "n optional"}, number(r.previous)),
                 el("td", {class: "n"}, signed(r.change)), el("td", {class: "n"}, rate(r.rate)));
       return tr;
     }));
@@ -328,6 +328,11 @@
     state.lastMoved = lastMoved(points, reachesFirst);
     showPublished();
     if (points.length === 0) { box.replaceChildren(el("p", {}, "No publication yet.")); return; }
+    // Bars of height zero under a "max 1" say nothing: say it in words.
+    if (points.every((p) => p.value === 0)) {
+      box.replaceChildren(el("p", {}, "No verified reports in the " + WINDOWS[state.window] + " at any of the last " + points.length + " publication(s)."));
+      return;
+    }
     const w = 560, h = 160, pad = 28, max = Math.max(1, ...points.map((p) => p.value));
     const ns = "http://www.w3.org/2000/svg";
     const svg = document.createElementNS(ns, "svg");

@@ -2,8 +2,11 @@
 // The script of the report form and the receipt page. The form is sent as the API's JSON with an
 // Idempotency-Key made on the page and kept (with what was sent) in the tab's session storage
 // until an answer arrives, so a send that met no network is sent again with the same key and can
-// never make two reports. The API's problems are shown next to their fields. The limits on what
-// may be typed come with the page from the server (maxlength, data-max): none is written here.
+// never make two reports. A kept send is settled by the page itself — sent again, unchanged, when
+// the page loads, when the network returns, or before a different report goes — so nobody is
+// asked to type a report twice. The API's problems are shown next to their fields, named by their
+// labels. The limits on what may be typed come with the page from the server (maxlength,
+// data-max): none is written here.
 // The functions above the browser part are pure, so that node's tests can run them.
 (function () {
   // Node, for the tests, has no window: it takes the pure functions and runs nothing.
@@ -50,15 +53,25 @@
     return local + (local.length === 16 ? ":00" : "") + (minutes >= 0 ? "+" : "-") + pad(minutes / 60) + ":" + pad(minutes % 60);
   }
 
-  // The attempt to send `body`, after `previous` (the tab's unanswered one, if any). The key
-  // stays until an answer arrives: the same key again means the service stores at most one
-  // report, whatever the network did with the earlier sends. A changed form keeps the key and
-  // remembers what was first sent with it, in case that did arrive.
-  function nextAttempt(previous, body, newKey) {
-    if (!previous) return {key: newKey(), body};
-    if (previous.body === body) return previous;
-    return {key: previous.key, body, earlier: previous.earlier || previous.body};
+  // The attempt to send `body`, after `kept` (the tab's unanswered one, if any, already settled
+  // when its body differs). The key stays until an answer arrives: the same key again means the
+  // service stores at most one report, whatever the network did with the earlier sends.
+  function nextAttempt(kept, body, newKey) {
+    return kept && kept.body === body ? kept : {key: newKey(), body};
   }
+
+  // What an answer to a kept send says of it: "stored" (the report exists: its receipt is in the
+  // answer), "refused" (nothing was stored under its key, so it may be dropped), or "unknown"
+  // (no answer, or the service was busy: keep it and ask again later).
+  function attemptOutcome(status) {
+    if (status === 201) return "stored";
+    if (!status || status === 408 || status === 429 || status >= 500) return "unknown";
+    return "refused";
+  }
+
+  // A problem as the summary above the form says it: by the field's label on screen, not the
+  // API's name for it.
+  const problemText = (label, field, reason) => ((label || field) ? (label || field) + ": " : "") + reason;
 
   // What a refusal other than a field's problem tells the reporter.
   function refusal(status, error) {
@@ -86,7 +99,7 @@
   };
 
   if (inNode) {
-    module.exports = {draftFrom, withOffset, nextAttempt, refusal, receiptFragment, keeping, forgetting, uploadSummary, EXPLAIN};
+    module.exports = {draftFrom, withOffset, nextAttempt, attemptOutcome, problemText, refusal, receiptFragment, keeping, forgetting, uploadSummary, EXPLAIN};
     return;
   }
 
@@ -104,8 +117,36 @@
     }
     $("add-witness").addEventListener("click", addWitness);
     loadAreas();
-    const pending = attempts();
-    if (Object.keys(pending).length) say("A report from this tab was not confirmed yet: press Send report again to send it safely (it will not be counted twice).", "warn");
+    settleKept();
+    window.addEventListener("online", settleKept);
+  }
+
+  // A report this tab sent without hearing back (the answer was lost, or the tab was reloaded
+  // while it went): sent again unchanged with its key, which stores it at most once and answers
+  // with its receipt either way.
+  async function settleKept() {
+    for (const kind of Object.keys(attempts())) {
+      const kept = attempts()[kind];
+      if (!kept) continue;
+      say("A report sent from this tab was not confirmed; checking with the service…", "warn");
+      const outcome = await settle(kind, kept);
+      if (outcome.result === "stored") { await toReceipt(kind, outcome.report, []); return; }
+      if (outcome.result === "unknown") {
+        say("A report sent from this tab is kept here and goes by itself when the service can be reached (it will not be counted twice).", "warn");
+        return;
+      }
+      say("A report sent earlier from this tab was not accepted: " + refusal(outcome.status, outcome.error), "error");
+    }
+  }
+
+  // Sends a kept attempt again, unchanged; forgets it once the service has answered for it.
+  async function settle(kind, kept) {
+    let answer;
+    try { answer = await post(kept.body, kept.key); } catch (e) { return {result: "unknown"}; }
+    const result = attemptOutcome(answer.status);
+    const body = await jsonOf(answer);
+    if (result !== "unknown") keep(kind, null);
+    return {result, status: answer.status, report: body, error: body.error || {}};
   }
 
   function showKind(kind) {
@@ -212,6 +253,8 @@
   // MARK: sending, safely more than once
 
   const STORE = "geoserve.report.attempts";
+  // A changed form whose first version had already arrived: offered on the receipt page as a new report.
+  const OFFER = "geoserve.report.offer";
   function attempts() { try { return JSON.parse(sessionStorage.getItem(STORE) || "{}"); } catch (e) { return {}; } }
   function keep(kind, attempt) { const all = attempts(); if (attempt) all[kind] = attempt; else delete all[kind]; sessionStorage.setItem(STORE, JSON.stringify(all)); }
   function newKey() {
@@ -228,45 +271,58 @@
     const kind = form.dataset.kind;
     clearProblems();
     const body = JSON.stringify(draft(form));
-    const attempt = nextAttempt(attempts()[kind], body, newKey);
-    keep(kind, attempt);
     const button = form.querySelector("button[type=submit]");
+    // A second tap while a send is under way sends nothing more.
+    if (button.disabled) return;
     button.disabled = true;
+    try { await sendBody(form, kind, body); } finally { button.disabled = false; }
+  }
+
+  async function sendBody(form, kind, body) {
+    const files = kind === "misconduct" ? [...$("m-files").files] : [];
+    let kept = attempts()[kind];
+    if (kept && kept.body !== body) {
+      // An earlier send from this tab is unanswered and the form has changed since: settle the
+      // earlier one first. If it arrived, its receipt is the answer, and the changes are offered
+      // as a new report there; if it never did, the new form goes on its own.
+      say("Checking an earlier report from this tab…");
+      const earlier = await settle(kind, kept);
+      if (earlier.result === "stored") {
+        sessionStorage.setItem(OFFER, JSON.stringify({kind, body}));
+        await toReceipt(kind, earlier.report, []);
+        return;
+      }
+      if (earlier.result === "unknown") { notSent(); return; }
+      kept = undefined;
+    }
+    const attempt = nextAttempt(kept, body, newKey);
+    keep(kind, attempt);
     say("Sending…");
     let answer;
-    try {
-      answer = await post(body, attempt.key);
-    } catch (e) {
-      button.disabled = false;
-      say("Not sent: the network did not answer. Your report is kept in this tab; press Send report again when you are online " +
-          "— it will not be counted twice.", "error");
-      return;
-    }
-    let result = await jsonOf(answer);
+    try { answer = await post(body, attempt.key); } catch (e) { notSent(); return; }
+    const result = await jsonOf(answer);
     const error = result.error || {};
-    // The key already made a report, from a send whose answer was lost before the form was
-    // changed: ask for that one again, so the reporter gets its receipt.
-    if (answer.status === 422 && error.code === "idempotency_key_reused" && attempt.earlier) {
-      answer = await post(attempt.earlier, attempt.key);
-      result = await jsonOf(answer);
-      if (answer.status === 201) sessionStorage.setItem("geoserve.report.note", "Your report had already arrived as first sent; changes made after that were not sent.");
-    }
-    button.disabled = false;
-    if (answer.status === 201) {
-      keep(kind, null);
-      const files = kind === "misconduct" ? [...$("m-files").files] : [];
-      await uploadLater(result, files);
-      location.assign("/report/receipt#" + receiptFragment(result.id, result.receipt || ""));
-      return;
-    }
+    const outcome = attemptOutcome(answer.status);
+    if (outcome === "stored") { keep(kind, null); await toReceipt(kind, result, files); return; }
+    if (outcome === "unknown") { say(refusal(answer.status, error), "error"); return; }
+    // Refused: nothing was stored under the key, so the corrected report gets a new one.
+    keep(kind, null);
     if (answer.status === 422 && error.code === "invalid") {
-      // Nothing was stored under the key: the corrected report may use it.
-      keep(kind, {key: attempt.key, body});
       showProblems(form, error.problems || [{field: error.field || "", reason: error.message}]);
       say("Please correct the fields marked below.", "error");
       return;
     }
     say(refusal(answer.status, error), "error");
+  }
+
+  function notSent() {
+    say("Not sent: the service could not be reached. Your report is kept in this tab and goes by itself when you are online " +
+        "(or press Send report again) — it will not be counted twice.", "error");
+  }
+
+  async function toReceipt(kind, report, files) {
+    await uploadLater(report, files);
+    location.assign("/report/receipt#" + receiptFragment(report.id, report.receipt || ""));
   }
 
   // Files go up one by one after the report, with its receipt; the receipt page says how it went.
@@ -288,6 +344,11 @@
   function fieldFor(form, path) {
     const exact = form.querySelector("[name='" + CSS.escape(path) + "']");
     if (exact) return exact;
+    // "Where" as a whole (neither given): the control the person is looking at.
+    if (path === "location" || path === "area") {
+      const mode = [...form.querySelectorAll("[data-place] input[type=radio]")].find((r) => r.checked);
+      return form.querySelector(mode && mode.value === "point" ? "[name='location.lat']" : "[name='area.id']");
+    }
     if (path.startsWith("area")) return form.querySelector("[name='area.id']");
     if (path.startsWith("location")) return form.querySelector("[name='location.lat']");
     if (path.startsWith("witnesses")) return form.querySelector(".witness input") || $("add-witness");
@@ -299,7 +360,7 @@
     const list = el("ul");
     problems.forEach((p, i) => {
       const field = fieldFor(form, p.field);
-      const text = (p.field ? p.field + ": " : "") + p.reason;
+      const text = problemText(labelText(field), p.field, p.reason);
       if (field) {
         const id = "problem-" + i;
         const message = el("p", {class: "problem", id}, p.reason);
@@ -319,6 +380,15 @@
     summary.replaceChildren(el("strong", {}, "The report was not sent:"), list);
     summary.hidden = false;
     summary.focus();
+  }
+
+  // A field's label as read on screen, without its hint ("for the health office to reach you").
+  function labelText(field) {
+    const label = field && field.labels && field.labels[0];
+    if (!label) return "";
+    const copy = label.cloneNode(true);
+    for (const hint of copy.querySelectorAll(".hint")) hint.remove();
+    return copy.textContent.trim();
   }
 
   function clearProblems() {
@@ -362,8 +432,6 @@
   async function show(hash) {
     const id = hash.get("id"), receipt = hash.get("receipt");
     if (!id || !receipt) return;
-    const note = sessionStorage.getItem("geoserve.report.note");
-    sessionStorage.removeItem("geoserve.report.note");
     let r;
     try {
       r = await fetch("/v1/reports/" + encodeURIComponent(id), {headers: {Accept: "application/json", "X-Receipt-Token": receipt}});
@@ -386,13 +454,24 @@
     const uploads = JSON.parse(sessionStorage.getItem("geoserve.report.uploads") || "null");
     sessionStorage.removeItem("geoserve.report.uploads");
     $("upload-status").textContent = uploadSummary(uploads);
-    say(note || "");
+    say("");
+    $("offer").hidden = !sessionStorage.getItem(OFFER);
     // While it waits, the page looks again every minute: the reporter sees the change.
     clearTimeout(show.timer);
     if (report.status === "pending") show.timer = setTimeout(() => show(new URLSearchParams(location.hash.slice(1))), 60000);
   }
 
   function setupReceiptActions() {
+    // The changes made after a first version had arrived: sent as a report of their own through
+    // the form, which sends a kept report by itself when it opens (with its own key, once).
+    $("offer-send").addEventListener("click", () => {
+      const offer = JSON.parse(sessionStorage.getItem(OFFER) || "null");
+      sessionStorage.removeItem(OFFER);
+      if (!offer) return;
+      keep(offer.kind, {key: newKey(), body: offer.body});
+      location.assign("/report#kind=" + encodeURIComponent(offer.kind));
+    });
+    $("offer-discard").addEventListener("click", () => { sessionStorage.removeItem(OFFER); $("offer").hidden = true; });
     $("remember").addEventListener("click", () => {
       if (!current) return;
       setKept(keeping(kept(), current));

@@ -1,0 +1,30 @@
+import CZlib
+
+/// gzip (RFC 1952) of a whole file at zlib's best level. The pages' own scripts, styles and HTML
+/// are compressed once, when the process first sends them (a few milliseconds for all of them),
+/// and the bytes kept: report.js goes from 24 KB to about 7 KB over a phone's connection.
+enum Gzip {
+    /// The gzip member of `input`; nil only if zlib cannot start (out of memory).
+    static func compress(_ input: [UInt8]) -> [UInt8]? {
+        var stream = z_stream()
+        // 15 + 16: a 32 KB window, with the gzip header and trailer instead of zlib's.
+        guard czlib_deflate_init2(&stream, Z_BEST_COMPRESSION, 15 + 16, 9, Z_DEFAULT_STRATEGY) == Z_OK else { return nil }
+        defer { deflateEnd(&stream) }
+        // deflateBound covers the zlib wrapper; the gzip header and trailer are 18 bytes, 6 more.
+        let bound = Int(deflateBound(&stream, uLong(input.count))) + 16
+        var out = [UInt8](repeating: 0, count: bound)
+        var source = input
+        let finished: Bool = source.withUnsafeMutableBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                stream.next_in = src.baseAddress
+                stream.avail_in = uInt(src.count)
+                stream.next_out = dst.baseAddress
+                stream.avail_out = uInt(bound)
+                return deflate(&stream, Z_FINISH) == Z_STREAM_END
+            }
+        }
+        guard finished else { return nil }
+        out.removeSubrange(Int(stream.total_out)...)
+        return out
+    }
+}

@@ -1,0 +1,185 @@
+"""A student on a phone sends COVID reports through /report while things go wrong, in Chromium
+driven through Selenium and Debian's chromium-driver.
+
+  form.py URL ADMIN_EMAIL PASSWORD ARTIFACTS
+
+Each path counts the reports the service stored (through a verifier's queue) and ends on a
+receipt without the student typing anything twice:
+- the answer is lost (the service stored the report) and the page is reloaded: the page settles
+  the kept send by itself and shows that report's receipt;
+- the answer is lost, then the form is changed and sent: the first report's receipt, with the
+  changes offered as a new report, which one press sends;
+- a double tap on Send: one report;
+- the network is cut while sending and comes back: the kept report goes by itself, once;
+- an empty form: the summary names the fields by the labels on screen.
+A lost answer is made by a script added before the page's own (DevTools): the first POST of a
+report reaches the service, and its answer is thrown away, as a dropped connection would.
+"""
+
+import datetime
+import sys
+import time
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as seen
+from selenium.webdriver.support.ui import Select
+
+from session import Checks, api, chromium, shooter
+
+URL, EMAIL, PASSWORD, ARTIFACTS = sys.argv[1:5]
+HALL = "H09"
+check = Checks("form")
+call = api(URL)
+
+LOSE_ANSWER = """
+(() => {
+  const real = window.fetch;
+  window.fetch = async function (input, init) {
+    const url = typeof input === "string" ? input : input.url;
+    if (sessionStorage.getItem("test.loseAnswer") && url.endsWith("/v1/reports") && init && init.method === "POST") {
+      sessionStorage.removeItem("test.loseAnswer");
+      await real.call(this, input, init);
+      throw new TypeError("Failed to fetch");
+    }
+    return real.call(this, input, init);
+  };
+})();
+"""
+
+
+admin = call("POST", "/v1/auth/login", {"email": EMAIL, "password": PASSWORD})[1]["token"]
+call("POST", "/v1/accounts", {"email": "form-reader@browser.example", "role": "verifier", "password": "form-reader-password-1"}, admin)
+reader = call("POST", "/v1/auth/login", {"email": "form-reader@browser.example", "password": "form-reader-password-1"})[1]["token"]
+
+
+def stored():
+    _, page = call("GET", f"/v1/verification/queue?status=pending&layer=halls&area={HALL}&limit=500", token=reader)
+    return [r["id"] for r in page["reports"]]
+
+
+def phone_of(report_id):
+    return ((call("GET", f"/v1/reports/{report_id}", token=reader)[1].get("report") or {}).get("covid") or {}).get("phone")
+
+
+driver, wait = chromium(390, 844)
+shot = shooter(driver, ARTIFACTS)
+driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": LOSE_ANSWER})
+driver.execute_cdp_cmd("Network.enable", {})
+
+
+def network(online):
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": not online, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+def fresh_form():
+    driver.get(URL + "/report")
+    wait.until(lambda d: len(Select(d.find_element(By.ID, "c-area")).options) > 1)
+
+
+def fill(phone):
+    day = (datetime.date.today() - datetime.timedelta(days=2)).isoformat()
+    Select(driver.find_element(By.ID, "c-affiliation")).select_by_value("student")
+    for field in ("c-testDate", "c-lastOnCampus"):
+        driver.execute_script("arguments[0].value = arguments[1]", driver.find_element(By.ID, field), day)
+    box = driver.find_element(By.ID, "c-phone")
+    box.clear()
+    box.send_keys(phone)
+    Select(driver.find_element(By.ID, "c-area")).select_by_value(f"halls|{HALL}")
+
+
+def send():
+    driver.find_element(By.CSS_SELECTOR, "#covid button[type=submit]").click()
+
+
+def receipt_shown(previous_url=""):
+    wait.until(lambda d: "/report/receipt#" in d.current_url and d.current_url != previous_url
+               and d.find_element(By.ID, "receipt-status").text == "pending")
+    return driver.find_element(By.ID, "receipt-id").text
+
+
+def new_since(before):
+    return [i for i in stored() if i not in before]
+
+
+try:
+    driver.get(URL + "/report")
+    driver.execute_script("localStorage.clear(); sessionStorage.clear();")
+
+    # The answer is lost, the student reloads: the page finds the stored report's receipt.
+    before = stored()
+    fresh_form()
+    fill("+1 336 555 0101")
+    driver.execute_script("sessionStorage.setItem('test.loseAnswer', '1')")
+    send()
+    wait.until(lambda d: "Not sent" in d.find_element(By.ID, "status").text)
+    check(len(new_since(before)) == 1, "a send whose answer is lost has reached the service", f"{new_since(before)}")
+    shot("form-answer-lost-phone")
+    driver.refresh()
+    shown = receipt_shown()
+    added = new_since(before)
+    check(len(added) == 1 and shown == added[0], "after a reload the page shows the stored report's receipt, and stores nothing more",
+          f"shown {shown}, stored {added}")
+
+    # The answer is lost, the student changes the phone number and sends: the first report's
+    # receipt, with the change offered as a new report.
+    before = stored()
+    fresh_form()
+    fill("+1 336 555 0102")
+    driver.execute_script("sessionStorage.setItem('test.loseAnswer', '1')")
+    send()
+    wait.until(lambda d: "Not sent" in d.find_element(By.ID, "status").text)
+    fill("+1 336 555 0103")
+    send()
+    first = receipt_shown()
+    added = new_since(before)
+    check(len(added) == 1 and first == added[0], "a changed form after a lost answer shows the first report's receipt", f"shown {first}, stored {added}")
+    wait.until(seen.visibility_of_element_located((By.ID, "offer")))
+    check(True, "the receipt offers the changes as a new report")
+    shot("form-offer-phone")
+    first_url = driver.current_url
+    driver.find_element(By.ID, "offer-send").click()
+    second = receipt_shown(first_url)
+    added = new_since(before)
+    check(len(added) == 2 and second != first and second in added, "one press sends the changes as a second report", f"{added}, shown {second}")
+    check(phone_of(first) == "+1 336 555 0102" and phone_of(second) == "+1 336 555 0103",
+          "the first report is as first sent, the second holds the change", f"{phone_of(first)} / {phone_of(second)}")
+    check(not driver.find_element(By.ID, "offer").is_displayed(), "the offer is gone once taken")
+
+    # A double tap sends one report.
+    before = stored()
+    fresh_form()
+    fill("+1 336 555 0104")
+    driver.execute_script("const b = document.querySelector('#covid button[type=submit]'); b.click(); b.click();")
+    receipt_shown()
+    time.sleep(0.5)
+    check(len(new_since(before)) == 1, "a double tap on Send stores one report", f"{new_since(before)}")
+
+    # The network is cut while sending and comes back: the kept report goes by itself, once.
+    before = stored()
+    fresh_form()
+    fill("+1 336 555 0105")
+    network(False)
+    send()
+    wait.until(lambda d: "Not sent" in d.find_element(By.ID, "status").text)
+    check(not new_since(before), "nothing arrives while the network is cut")
+    network(True)
+    shown = receipt_shown()
+    added = new_since(before)
+    check(len(added) == 1 and shown == added[0], "when the network returns the kept report goes by itself, once", f"shown {shown}, stored {added}")
+
+    # An empty form: the summary names fields as the labels on screen do.
+    fresh_form()
+    send()
+    wait.until(seen.visibility_of_element_located((By.ID, "summary")))
+    summary = driver.find_element(By.ID, "summary").text
+    check("Day of the test" in summary and "Phone number" in summary and "Residence hall" in summary and "testDate" not in summary
+          and "never published" not in summary and "Latitude" not in summary,
+          "the problem summary uses the labels on screen", summary)
+    shot("form-problems-phone")
+except Exception as e:  # a step that timed out names itself in the screenshot
+    network(True)
+    check.broke(e, __file__, shot("form-failure"))
+finally:
+    driver.quit()
+
+sys.exit(check.summary())
