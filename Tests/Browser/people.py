@@ -11,8 +11,11 @@ Screenshots at laptop width are kept in ARTIFACTS.
 """
 
 import sys
+import time
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import Select
 
@@ -50,6 +53,36 @@ try:
     driver.find_element(By.LINK_TEXT, "Check a report you sent").click()
     wait.until(lambda d: d.find_elements(By.ID, "lookup"))
     check(True, "the dashboard links to the report form and to the receipt check")
+
+    # The map answers a tap on an area with its name and number.
+    driver.get(URL + "/#layer=halls&window=28d")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#map path.leaflet-interactive"))
+    # A tap lands in the middle of an outline's box, inside it for the rectangular halls; the
+    # L-shaped ones are tried past.
+    for area in driver.find_elements(By.CSS_SELECTOR, "#map path.leaflet-interactive")[:12]:
+        ActionChains(driver).move_to_element(area).click().perform()
+        time.sleep(0.3)
+        if driver.find_elements(By.CSS_SELECTOR, ".area-popup"):
+            break
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".area-popup"))
+    popup = driver.find_element(By.CSS_SELECTOR, ".area-popup").text
+    check("verified report(s) in the last 28 days" in popup and popup.splitlines()[0].strip() != "", "a tap on an area names it and gives its number", popup)
+    shot("dashboard-tap")
+
+    # The nearest testing sites from the keyboard alone: choose an area, Tab to Show, press Enter.
+    driver.get(URL + "/#layer=halls&window=28d")
+    wait.until(lambda d: len(Select(d.find_element(By.ID, "near-area")).options) > 1)
+    choice = driver.find_element(By.ID, "near-area")
+    driver.execute_script("arguments[0].focus()", choice)
+    driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN, Keys.ARROW_DOWN)
+    chosen = Select(choice).first_selected_option.text
+    driver.switch_to.active_element.send_keys(Keys.TAB)
+    check(driver.switch_to.active_element.text == "Show", "Tab moves from the area list to Show", driver.switch_to.active_element.text)
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait.until(lambda d: "Nearest testing sites to " + chosen in d.find_element(By.ID, "nearest").text)
+    sites = driver.find_elements(By.CSS_SELECTOR, "#nearest li")
+    check(len(sites) == 3 and all(" — " in s.text for s in sites), "the keyboard asks for the nearest testing sites to a chosen area",
+          driver.find_element(By.ID, "nearest").text)
 
     # The researcher's path: dashboard → sign in → export → download.
     driver.get(URL + "/")

@@ -5,8 +5,9 @@
 # Content-Security-Policy in force (a script or style the policy blocks would leave the page
 # empty). Screenshots at desktop and phone width are kept in $ARTIFACTS. Then, through Selenium:
 # flow.py (a report from the form to a publication, the console), form.py (a student's unhappy
-# paths on a phone: lost answers, a double tap, the network cut) and people.py (the links
-# between the pages, a researcher's export and an admin's publication).
+# paths on a phone: lost answers, a double tap, the network cut), people.py (the links
+# between the pages, a researcher's export and an admin's publication) and axe.py (axe-core on
+# every page and every section of the console).
 #
 # Usage: Tests/Browser/run.sh PATH_TO_GEOSERVE_BINARY
 # Last line: "browser: N passed, M failed"; exits non-zero when any check failed.
@@ -34,6 +35,12 @@ if ! "$VENV/bin/python" -c "import selenium, sys; sys.exit(selenium.__version__ 
   { python3 -m venv "$VENV" 2>/dev/null || { apt_install python3-venv && python3 -m venv "$VENV"; }; } &&
     "$VENV/bin/pip" install -q "selenium==$SELENIUM_VERSION" || { echo "FAIL install selenium $SELENIUM_VERSION"; echo "browser: 0 passed, 1 failed"; exit 1; }
 fi
+# axe-core for the accessibility pass: the axe.min.js inside this wheel (its Playwright glue is
+# neither installed nor imported).
+AXE_WHEEL=axe-playwright-python==0.1.8
+if ! "$VENV/bin/python" -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('axe_playwright_python') is None)" 2>/dev/null; then
+  "$VENV/bin/pip" install -q --no-deps "$AXE_WHEEL" || { echo "FAIL install $AXE_WHEEL"; echo "browser: 0 passed, 1 failed"; exit 1; }
+fi
 
 WORK=$(mktemp -d)
 SERVER=
@@ -57,4 +64,5 @@ status=$?
 "$VENV/bin/python" "$HERE/flow.py" "$URL" admin@browser.example "$PASSWORD" "$ARTIFACTS" || status=1
 "$VENV/bin/python" "$HERE/form.py" "$URL" admin@browser.example "$PASSWORD" "$ARTIFACTS" || status=1
 "$VENV/bin/python" "$HERE/people.py" "$URL" admin@browser.example "$PASSWORD" "$ARTIFACTS" || status=1
+"$VENV/bin/python" "$HERE/axe.py" "$URL" admin@browser.example "$PASSWORD" "$ARTIFACTS" || status=1
 exit $status

@@ -235,6 +235,14 @@ struct OperationsTests {
         #expect(sqlite.contains("GEOSERVE_INDEX_CACHE=/srv/geoserve/index-cache\n"), "beside a SQLite file")
         let none = ConfigCommand.render(try ServeOptions.parse(["--index-cache", "none"]).configuration())
         #expect(none.contains("GEOSERVE_INDEX_CACHE=none\n"))
+        #expect(none.contains("GEOSERVE_BASEMAP=\n"), "no base map unless set")
+        let base = ConfigCommand.render(try ServeOptions.parse(["--basemap", "https://tile.example.org/{z}/{x}/{y}.png",
+                                                                "--basemap-attribution", "© Example contributors"]).configuration())
+        #expect(base.contains("GEOSERVE_BASEMAP=https://tile.example.org/{z}/{x}/{y}.png\nGEOSERVE_BASEMAP_ATTRIBUTION=© Example contributors\n"))
+        // A base map without its attribution, or an attribution without a base map, is refused with why.
+        for arguments in [["--basemap", "https://tile.example.org/{z}/{x}/{y}.png"], ["--basemap-attribution", "x"], ["--basemap", "tiles/{z}/{x}/{y}", "--basemap-attribution", "x"]] {
+            #expect(throws: ValidationError.self, "\(arguments)") { try ServeOptions.parse(arguments).configuration() }
+        }
         // Webhooks: the receiver's token in the address and the signing secret are masked too.
         let secretFile = NSTemporaryDirectory() + "geoserve-webhook-secret-\(UUID().uuidString)"
         try "a-signing-secret-of-more-than-32-characters\n".write(toFile: secretFile, atomically: true, encoding: .utf8)

@@ -37,7 +37,7 @@ struct PageTemplateTests {
     func embedded() throws {
         let expected: [(String, [UInt8], Set<String>)] = [
             ("shell.html", PackageResources.shell_html, ["meta", "title", "styles", "scripts", "bodyClass", "body"]),
-            ("dashboard.html", PackageResources.dashboard_html, []),
+            ("dashboard.html", PackageResources.dashboard_html, ["basemap", "basemapAttribution"]),
             ("report.html", PackageResources.report_html, Set(ReportFormLimits.values.keys)),
             ("receipt.html", PackageResources.receipt_html, []),
             ("admin.html", PackageResources.admin_html, Set(ConsoleLimits.values.keys)),

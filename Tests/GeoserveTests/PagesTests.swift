@@ -27,6 +27,33 @@ struct PagesTests {
         }
     }
 
+    @Test("no base map unless the operator sets one; then the dashboard names it and the policy lets its images in, and nothing else")
+    func baseMap() async throws {
+        var service = try await TestService(demo: false)
+        defer { service.remove() }
+        try await service.run { client in
+            let page = try await client.execute(uri: "/", method: .get, headers: [.accept: "text/html"]) { $0 }
+            #expect(String(buffer: page.body).contains(#"data-basemap="""#))
+            #expect(page.headers[.contentSecurityPolicy]?.contains("img-src 'self' data:;") == true)
+        }
+        service.configuration.basemap = try BaseMap(urlTemplate: "https://{s}.tiles.example.org/{z}/{x}/{y}.png?style=a&b", attribution: "© Example <maps>")
+        try await service.run { client in
+            let page = try await client.execute(uri: "/", method: .get, headers: [.accept: "text/html"]) { $0 }
+            let html = String(buffer: page.body)
+            #expect(html.contains(#"data-basemap="https://{s}.tiles.example.org/{z}/{x}/{y}.png?style=a&amp;b""#))
+            #expect(html.contains(#"data-basemap-attribution="© Example &lt;maps&gt;""#))
+            #expect(page.headers[.contentSecurityPolicy]?.contains("img-src 'self' data: https://*.tiles.example.org;") == true)
+            let report = try await client.execute(uri: "/report", method: .get) { $0.headers[.contentSecurityPolicy] }
+            #expect(report?.contains("https://*.tiles.example.org") == true)
+        }
+        #expect(throws: BaseMap.Refused.self) { try BaseMap(urlTemplate: "https://tiles.example.org/{z}/{x}.png", attribution: "x") }
+        #expect(throws: BaseMap.Refused.self) { try BaseMap(urlTemplate: "ftp://tiles.example.org/{z}/{x}/{y}.png", attribution: "x") }
+        #expect(throws: BaseMap.Refused.self) { try BaseMap(urlTemplate: "/{z}/{x}/{y}.png", attribution: "x") }
+        #expect(throws: BaseMap.Refused.self) { try BaseMap(urlTemplate: "https://tiles.example.org/{z}/{x}/{y}.png", attribution: " ") }
+        #expect(throws: BaseMap.Refused.self) { try BaseMap(urlTemplate: "https://tiles.example.org/{z}/{x}/{y}.png; script-src *", attribution: "x") }
+        #expect(try BaseMap(urlTemplate: "http://127.0.0.1:8081/{z}/{x}/{y}.png", attribution: "local").origin == "http://127.0.0.1:8081")
+    }
+
     @Test("every HTML page, the OGC resources' too, has the policy and no inline style; its style sheet is a file")
     func ogcPages() async throws {
         let service = try await TestService()

@@ -102,3 +102,22 @@ test("an export's provenance and the publication state are said in words", () =>
   assert.equal(publicationText({publications: [{id: 1, day: "2026-11-25", publishedAt: "x"}, {id: 2, day: "2026-11-26", publishedAt: "y"}], schedule: {next: "z"}}, format),
                "Last publication: number 2, for 2026-11-26, made at y. Next scheduled: at z.");
 });
+
+test("a report's content reads in the form's words: labels, a witness per row, the person's details, yes and no", () => {
+  const {reportRows, placeOf, placeText} = admin;
+  const covid = {kind: "covid", covid: {affiliation: "staff", phone: "+1 336 555 0199", lastOnCampus: "2026-11-25", testDate: "2026-11-25",
+                                        place: {area: {id: "H09", layer: "halls"}}}};
+  assert.deepEqual(reportRows(covid), [["Day of the test", "2026-11-25"], ["Last day on campus", "2026-11-25"], ["Affiliation", "staff"],
+                                       ["Phone", "+1 336 555 0199"], ["Where", "area H09 of halls"]]);
+  const misconduct = {kind: "misconduct", misconduct: {occurredAt: "2026-11-20T21:15:00Z", witnesses: [{contact: "555 0101"}, {contact: "x", statement: "saw it"}, {}],
+                                                       victim: {gender: "f"}, anonymous: true, extraField: 3, attachments: [],
+                                                       place: {location: {lat: 41.79, lon: -87.6, accuracyM: 12.4}}}};
+  // In the form's order whatever the order of the stored object; attachments are listed apart.
+  assert.deepEqual(reportRows(misconduct), [["When", "2026-11-20T21:15:00Z"], ["Where", "41.79, -87.6 (within 12 m)"], ["Witness 1", "555 0101"],
+                                            ["Witness 2", "x — saw it"], ["Witness 3", "(nothing given)"], ["The person: gender", "f"], ["Anonymous", "yes"],
+                                            ["Extra field", "3"]]);
+  assert.deepEqual(placeOf(misconduct), {lat: 41.79, lon: -87.6, accuracy: 12.4});
+  assert.equal(placeOf({kind: "covid", covid: {}}), null);
+  assert.equal(placeText(null), "not given");
+  assert.deepEqual(reportRows(null), []);
+});

@@ -91,3 +91,16 @@ test("the series covers the last publications' days, once each, oldest first", (
   assert.deepEqual(seriesDays(publications, 14), {days: ["2026-11-01", "2026-11-02", "2026-11-03"], reachesFirst: true});
   assert.deepEqual(seriesDays(publications, 2), {days: ["2026-11-02", "2026-11-03"], reachesFirst: false});
 });
+
+test("a tap on an area says its name, its number in the window and the change, with missing numbers as a dash", () => {
+  const {areaSummary} = dashboard;
+  const f = {id: "H07", properties: {name: "Ginkgo Tower", verified_7d: 24, change_7d: -3}};
+  assert.deepEqual(areaSummary(f, "7d"), {title: "Ginkgo Tower", lines: ["24 verified report(s) in the last 7 days", "−3 on the 7 days before"]});
+  assert.deepEqual(areaSummary({id: "H08", properties: {verified_14d: null}}, "14d"), {title: "H08", lines: ["– verified report(s) in the last 14 days"]});
+});
+
+test("the point for an area's nearest sites is the middle of its outline's box, holes and parts included", () => {
+  const {middleOf} = dashboard;
+  assert.deepEqual(middleOf({type: "Polygon", coordinates: [[[0, 0], [4, 0], [4, 2], [0, 2], [0, 0]], [[1, 1], [2, 1], [2, 1.5], [1, 1]]]}), {lon: 2, lat: 1});
+  assert.deepEqual(middleOf({type: "MultiPolygon", coordinates: [[[[0, 0], [1, 0], [1, 1], [0, 0]]], [[[9, 9], [10, 9], [10, 10], [9, 9]]]]}), {lon: 5, lat: 5});
+});

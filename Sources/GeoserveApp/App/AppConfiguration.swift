@@ -81,6 +81,8 @@ package struct AppConfiguration: Sendable {
     package var allowedHosts = LinkBase.localHosts
     /// Where Debian's libjs-leaflet put Leaflet, which the dashboard's map loads.
     package var leafletFolder = LeafletFiles.defaultFolder
+    /// A base map under the dashboard's numbers; none by default (the service needs no internet).
+    package var basemap: BaseMap?
     /// Decimal places of GeoJSON coordinates (6 ≈ 10 cm).
     package var coordinatePrecision = 6
     /// Disclosure control: the smallest count shown to each audience.

@@ -90,13 +90,14 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
     // Next, so that error responses carry the CORS headers too.
     router.add(middleware: CrossOriginMiddleware(allowedOrigins: configuration.corsOrigins))
-    router.add(middleware: PageSecurityMiddleware())
+    router.add(middleware: PageSecurityMiddleware(policy: PagesController.contentSecurityPolicy(basemap: configuration.basemap)))
     let health = WriteHealth()
     router.add(middleware: JSONErrorMiddleware(health: health))
     router.add(middleware: MethodNotAllowedMiddleware(routes: known))
     router.add(middleware: DataVersionMiddleware(watcher: watcher))
     HealthController(store: store, catalog: catalog, health: health, readiness: readiness).addRoutes(to: router)
-    PagesController(leaflet: LeafletFiles(folder: configuration.leafletFolder)).addRoutes(to: router)
+    let pages = PagesController(leaflet: LeafletFiles(folder: configuration.leafletFolder), basemap: configuration.basemap)
+    pages.addRoutes(to: router)
     router.get("openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))
     }
@@ -108,7 +109,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
                                        timeZone: configuration.timeZone, entries: configuration.statisticsCacheEntries,
                                        bytes: configuration.statisticsCacheBytes)
     let links = configuration.linkBase
-    FeaturesController(catalog: catalog, cache: cache, links: links, statistics: statistics)
+    FeaturesController(catalog: catalog, cache: cache, links: links, statistics: statistics, pages: pages)
         .addRoutes(to: authenticated.group().add(middleware: HTMLErrorMiddleware(links: links)))
     let tiles = TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes, geometryBytes: configuration.tileGeometryBytes,
                             paintings: configuration.statisticsCacheEntries)

@@ -2,6 +2,9 @@
 /// the public API (`dashboard.js`), so it shows exactly what the public GeoJSON shows and nothing
 /// more. Every number on it is also in the table, the map's non-visual alternative.
 enum DashboardPage {
-    static let html = PageFrame.app(title: "Campus dashboard", script: "/assets/dashboard.js", leaflet: true)
-        .document(body: PageAssets.dashboard.render())
+    static func html(basemap: BaseMap?) -> String {
+        PageFrame.app(title: "Campus dashboard", script: "/assets/dashboard.js", leaflet: true)
+            .document(body: PageAssets.dashboard.render(["basemap": .text(basemap?.urlTemplate ?? ""),
+                                                         "basemapAttribution": .text(basemap?.attribution ?? "")]))
+    }
 }

@@ -7,11 +7,22 @@ import Hummingbird
 /// admin console, their scripts and style sheets (`Pages/Assets`, compiled into the binary), and
 /// Leaflet from the system package. Every page is sent with a Content-Security-Policy that allows
 /// only this origin's scripts, styles and images: no inline script or style anywhere.
-struct PagesController {
+struct PagesController: Sendable {
     let leaflet: LeafletFiles
+    /// The dashboard, with the operator's base map (if any) written into it.
+    let dashboard: Asset
 
-    static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        + "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    init(leaflet: LeafletFiles, basemap: BaseMap?) {
+        self.leaflet = leaflet
+        dashboard = Asset(DashboardPage.html(basemap: basemap), type: Self.html)
+    }
+
+    /// The policy of every page: this origin only, and the base map's origin for images when
+    /// one is set.
+    static func contentSecurityPolicy(basemap: BaseMap?) -> String {
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:\(basemap.map { " " + $0.origin } ?? ""); "
+            + "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    }
 
     /// A file compiled into the binary, kept as the buffer every response shares, plain and
     /// gzip-compressed (each with its own ETag, as two representations of one resource).
@@ -42,7 +53,6 @@ struct PagesController {
     static let style = Asset(PageAssets.style, type: css)
     static let ogcStyle = Asset(PageAssets.ogcStyle, type: css)
     static let icon = Asset(PageAssets.icon, type: "image/svg+xml")
-    static let dashboard = Asset(DashboardPage.html, type: html)
     static let reportScript = Asset(PageAssets.reportScript, type: javaScript)
     static let reportForm = Asset(ReportPage.html, type: html)
     static let receipt = Asset(ReceiptPage.html, type: html)
@@ -75,8 +85,8 @@ struct PagesController {
 
     /// The dashboard page, for the landing route's HTML form (`PageSecurityMiddleware` adds the
     /// policy headers).
-    static func dashboardResponse(_ request: Request) -> Response {
-        send(dashboard, request)
+    func dashboardResponse(_ request: Request) -> Response {
+        Self.send(dashboard, request)
     }
 
     /// An embedded file, revalidated by ETag (it changes only with the binary).

@@ -52,6 +52,8 @@ struct ConfigCommand: ParsableCommand {
             ("", "GEOSERVE_STATISTICS_CACHE_ENTRIES", "\(c.statisticsCacheEntries)"),
             ("", "GEOSERVE_STATISTICS_CACHE_MB", mb(c.statisticsCacheBytes)),
             ("", "GEOSERVE_LEAFLET_FOLDER", c.leafletFolder),
+            ("", "GEOSERVE_BASEMAP", c.basemap?.urlTemplate ?? ""),
+            ("", "GEOSERVE_BASEMAP_ATTRIBUTION", c.basemap?.attribution ?? ""),
             ("Limits", "GEOSERVE_ATTACHMENT_MB", mb(c.maxAttachmentBytes)),
             ("", "GEOSERVE_REPORT_ATTACHMENTS_MB", mb(c.attachmentLimits.totalBytes)),
             ("", "GEOSERVE_MIN_FREE_DISK_MB", "\(c.minFreeDiskBytes >> 20)"),

@@ -54,6 +54,12 @@ struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("leaflet-folder"), help: ArgumentHelp("Where Leaflet's files are, for the dashboard's map (env GEOSERVE_LEAFLET_FOLDER, default Debian's libjs-leaflet, /usr/share/javascript/leaflet).", valueName: "folder"))
     var leafletFolder: String?
 
+    @Option(help: ArgumentHelp("A base map under the dashboard's numbers: an XYZ tile URL template with {z}, {x} and {y} (and {s} for subdomains); none by default, so the service runs without the internet. Its origin is added to the pages' img-src (env GEOSERVE_BASEMAP).", valueName: "url-template"))
+    var basemap: String?
+
+    @Option(name: .customLong("basemap-attribution"), help: ArgumentHelp("The base map's attribution as its provider asks for it, shown on the map; needed with --basemap (env GEOSERVE_BASEMAP_ATTRIBUTION).", valueName: "text"))
+    var basemapAttribution: String?
+
     @OptionGroup var store: StoreOptions
 
     @OptionGroup(title: "Publication") var publication: PublicationOptions
@@ -111,6 +117,13 @@ struct ServeOptions: ParsableArguments {
         config.statisticsCacheBytes = statisticsMB << 20
         config.demoReports = demoReports || ["1", "true", "yes"].contains(EnvironmentDefault.string(nil, "GEOSERVE_DEMO_REPORTS", "0").lowercased())
         config.leafletFolder = EnvironmentDefault.string(leafletFolder, "GEOSERVE_LEAFLET_FOLDER", config.leafletFolder)
+        let template = EnvironmentDefault.string(basemap, "GEOSERVE_BASEMAP", "")
+        let attribution = EnvironmentDefault.string(basemapAttribution, "GEOSERVE_BASEMAP_ATTRIBUTION", "")
+        if !template.isEmpty {
+            do { config.basemap = try BaseMap(urlTemplate: template, attribution: attribution) } catch { throw ValidationError(error.description) }
+        } else if !attribution.isEmpty {
+            throw ValidationError("--basemap-attribution is for a base map: give --basemap too")
+        }
         try limits.apply(to: &config)
         try operations.apply(to: &config)
         try notifications.apply(to: &config)

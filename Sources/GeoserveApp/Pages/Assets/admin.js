@@ -102,9 +102,56 @@
       (listing.schedule && listing.schedule.next ? "Next scheduled: " + format(listing.schedule.next) + "." : "No publication is scheduled.");
   }
 
+  // The names the form shows for a report's fields; anything else is its name in words.
+  const LABELS = {affiliation: "Affiliation", phone: "Phone", testDate: "Day of the test", lastOnCampus: "Last day on campus", age: "Age",
+                  diagnosis: "Diagnosis", notes: "Notes", occurredAt: "When", officerName: "Officer's name", badgeNumber: "Badge number",
+                  officerDescription: "The officer", incidentDescription: "What happened", anonymous: "Anonymous"};
+  const VICTIM = {race: "Race", gender: "Gender", comments: "Comments"};
+  const words = (key) => { const s = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase(); return s.charAt(0).toUpperCase() + s.slice(1); };
+
+  // Where a report happened, from its content: {lat, lon, accuracy} or {layer, areaID}; null when it says nothing.
+  function placeOf(content) {
+    const body = content && content[content.kind];
+    const p = body && body.place;
+    if (!p) return null;
+    if (p.location) return {lat: p.location.lat, lon: p.location.lon, accuracy: p.location.accuracyM};
+    if (p.area) return {layer: p.area.layer, areaID: p.area.id};
+    return null;
+  }
+  const placeText = (p) => !p ? "not given" : p.areaID !== undefined ? "area " + p.areaID + " of " + p.layer
+    : p.lat + ", " + p.lon + (p.accuracy ? " (within " + Math.round(p.accuracy) + " m)" : "");
+
+  // A report's content (`{"kind", "<kind>": {...}}`) as [label, text] rows in the form's words:
+  // a witness per row, the person's details each on its own, yes and no for flags.
+  // The order the form asks in; anything else after, by name. Attachments have their own section.
+  const ORDER = ["occurredAt", "testDate", "lastOnCampus", "affiliation", "age", "phone", "diagnosis", "place", "officerName", "badgeNumber",
+                 "officerDescription", "incidentDescription", "witnesses", "victim", "anonymous", "notes"];
+  const rank = (key) => ORDER.includes(key) ? ORDER.indexOf(key) : ORDER.length;
+
+  function reportRows(content) {
+    const body = (content && content[content.kind]) || {};
+    const rows = [];
+    const entries = Object.entries(body).filter(([key]) => key !== "attachments")
+      .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
+    for (const [key, value] of entries) {
+      if (key === "place") { rows.push(["Where", placeText(placeOf(content))]); continue; }
+      if (key === "witnesses" && Array.isArray(value)) {
+        value.forEach((w, i) => rows.push(["Witness " + (i + 1), [w.contact, w.statement].filter(Boolean).join(" — ") || "(nothing given)"]));
+        continue;
+      }
+      if (key === "victim" && value && typeof value === "object") {
+        for (const [k, v] of Object.entries(value)) rows.push(["The person: " + (VICTIM[k] || words(k)).toLowerCase(), String(v)]);
+        continue;
+      }
+      const text = typeof value === "boolean" ? (value ? "yes" : "no") : value !== null && typeof value === "object" ? JSON.stringify(value) : String(value);
+      rows.push([LABELS[key] || words(key), text]);
+    }
+    return rows;
+  }
+
   if (inNode) {
     module.exports = {queueQuery, queueCaption, bulkOutcome, transitionsFor, claimText, localInput, noticeBody, uploadQuery, uploadOutcome, validationLine,
-                      sectionsFor, exportQuery, provenanceText, publicationText};
+                      sectionsFor, exportQuery, provenanceText, publicationText, reportRows, placeOf, placeText};
     return;
   }
 
@@ -225,9 +272,14 @@
       el("td", {}, r.kind), el("td", {}, r.status), el("td", {}, r.occurredOn),
       el("td", {}, r.areas.map((a) => a.layer + " " + a.areaID).join(", ")),
       el("td", {}, r.claim ? "claimed by " + (r.claim.holder === session.account.id ? "you" : "another verifier") : "")));
+    // One box selects every report of the page that can still be decided.
+    const selectAll = el("input", {type: "checkbox", id: "select-all", "aria-label": "Select every pending report on this page",
+                                   disabled: !page.reports.some((r) => r.status === "pending"),
+                                   onchange: () => { for (const box of table.querySelectorAll("tbody input:enabled")) box.checked = selectAll.checked; }});
     const table = el("table", {id: "queue"},
       el("caption", {}, queueCaption(queue.page, page.reports.length)),
-      el("thead", {}, el("tr", {}, ...["", "Report", "Kind", "Status", "Occurred", "Areas", "Claim"].map((h) => el("th", {scope: "col"}, h)))),
+      el("thead", {}, el("tr", {}, el("th", {scope: "col"}, selectAll),
+                                ...["Report", "Kind", "Status", "Occurred", "Areas", "Claim"].map((h) => el("th", {scope: "col"}, h)))),
       el("tbody", {}, ...rows));
     const reason = el("input", {id: "bulk-reason", "aria-label": "Reason for the selected reports", placeholder: "Reason (needed to reject)"});
     const bulk = el("div", {class: "actions"},
@@ -273,17 +325,18 @@
     const act = (transition) => el("button", {type: "button", "data-transition": transition, onclick: () => decide(report, transition, reason.value)},
                                    transition[0].toUpperCase() + transition.slice(1));
     const actions = transitionsFor(report.status);
-    const map = el("div", {class: "small-map", role: "img", "aria-label": report.location ? "Where: " + report.location.lat + ", " + report.location.lon : ""});
+    const place = placeOf(report.report);
+    const map = el("div", {class: "small-map", role: "img", "aria-label": "Map of where: " + placeText(place)});
     const view = el("article", {class: "report-detail"},
       el("p", {}, el("a", {href: "#queue"}, "← Queue")),
       el("h2", {}, (report.kind === "covid" ? "COVID-19 self-report " : "Misconduct report ") + report.id.slice(-8)),
       el("p", {class: "mid state-" + report.status, id: "report-status"}, report.status),
       el("p", {class: "caption"}, claimText(claim, session.account.id, when)),
       el("div", {class: "actions"}, ...actions.map(act), actions.length ? reason : null),
-      el("h3", {}, "Fields"), fields(report.report),
+      el("h3", {}, "What the report says"), fieldList(reportRows(report.report)),
       el("dl", {class: "facts"}, el("dt", {}, "Occurred"), el("dd", {}, report.occurredOn), el("dt", {}, "Submitted"), el("dd", {}, when(report.submittedAt)),
          el("dt", {}, "Areas"), el("dd", {}, report.areas.map((a) => a.layer + " " + a.areaID + " (v" + a.layerVersion + ")").join(", ") || "none")),
-      report.location ? map : null,
+      place ? map : null,
       el("h3", {}, "Attachments"),
       attachments.attachments.length ? el("ul", {}, ...attachments.attachments.map((a) => el("li", {},
         el("a", {href: "/v1/attachments/" + encodeURIComponent(a.id), rel: "noopener"}, a.contentType + ", " + Math.round(a.size / 1024) + " KB")))) : el("p", {}, "None."),
@@ -293,18 +346,33 @@
       el("h3", {}, "Revisions"),
       el("p", {}, revisions.revisions.length + " kept (newest first): " + revisions.revisions.map((r) => "#" + r.revision + " " + when(r.at)).join(", ")));
     $("view").replaceChildren(view);
-    if (report.location && window.L) {
-      const m = L.map(map).setView([report.location.lat, report.location.lon], 16);
-      L.circleMarker([report.location.lat, report.location.lon], {radius: 8}).addTo(m);
-      fetch("/tiles/halls.json").then((r) => r.ok ? r.json() : null).then((t) => t && L.tileLayer(t.tiles[0], {attribution: t.attribution, maxZoom: 20}).addTo(m));
+    if (place && window.L) drawPlace(map, place, report.areas);
+  }
+
+  // The report's own place, quietly: its point, or the outline of the area it names, over the
+  // outlines of its layer (no counts: the colours of the public map would say nothing here).
+  // Not interactive, so the picture holds no control inside it.
+  async function drawPlace(box, place, areas) {
+    const m = L.map(box, {zoomControl: false, attributionControl: false, dragging: false, keyboard: false, scrollWheelZoom: false,
+                          doubleClickZoom: false, touchZoom: false, boxZoom: false});
+    const layer = place.layer || (areas[0] && areas[0].layer) || "halls";
+    const outlines = await fetch("/collections/" + encodeURIComponent(layer) + "/items?f=json&limit=10000").then((r) => r.ok ? r.json() : null).catch(() => null);
+    const own = place.areaID;
+    const shapes = outlines ? L.geoJSON(outlines, {interactive: false, style: (f) => f.id === own
+      ? {color: "#0b5394", weight: 3, fillColor: "#0b5394", fillOpacity: 0.35}
+      : {color: "#767676", weight: 1, fillOpacity: 0.05}}).addTo(m) : null;
+    if (place.lat !== undefined) {
+      L.circleMarker([place.lat, place.lon], {radius: 8, color: "#0b5394", interactive: false}).addTo(m);
+      m.setView([place.lat, place.lon], 16);
+    } else if (shapes) {
+      const mine = shapes.getLayers().find((l) => l.feature.id === own);
+      m.fitBounds((mine || shapes).getBounds(), {maxZoom: 17});
     }
   }
 
-  // The report's fields as a definition list, nested objects and lists included.
-  function fields(value) {
-    if (value === null || typeof value !== "object") return el("span", {}, String(value));
+  function fieldList(rows) {
     const list = el("dl", {class: "fields"});
-    for (const [k, v] of Object.entries(value)) list.append(el("dt", {}, k), el("dd", {}, typeof v === "object" && v !== null ? fields(v) : String(v)));
+    for (const [label, text] of rows) list.append(el("dt", {}, label), el("dd", {}, text));
     return list;
   }
 
@@ -332,7 +400,7 @@
          a.state !== "expired" ? el("button", {type: "button", onclick: () => change("POST", "/v1/alerts/" + a.id + "/expire", undefined, showAlerts)}, "Expire") : null,
          el("button", {type: "button", onclick: () => confirm("Delete this alert?") && change("DELETE", "/v1/alerts/" + a.id, undefined, showAlerts)}, "Delete"))));
     $("view").replaceChildren(el("h2", {}, "Alerts"),
-      el("div", {class: "table-wrap"}, el("table", {}, el("thead", {}, el("tr", {}, ...["Title", "Severity", "State", "Shown", ""].map((h) => el("th", {scope: "col"}, h)))),
+      el("div", {class: "table-wrap"}, el("table", {}, el("thead", {}, el("tr", {}, ...["Title", "Severity", "State", "Shown", "Actions"].map((h) => el("th", {scope: "col"}, h)))),
                                       el("tbody", {}, ...rows))),
       el("h3", {}, "New alert"), form);
   }
@@ -345,7 +413,7 @@
          el("button", {type: "button", onclick: () => { $("view").replaceChildren(el("h2", {}, "Edit resource"), noticeForm("resource", r)); }}, "Edit"),
          el("button", {type: "button", onclick: () => confirm("Delete this resource?") && change("DELETE", "/v1/resources/" + r.id, undefined, showResources)}, "Delete"))));
     $("view").replaceChildren(el("h2", {}, "Resources"),
-      el("div", {class: "table-wrap"}, el("table", {}, el("thead", {}, el("tr", {}, ...["Category", "Title", "Link", ""].map((h) => el("th", {scope: "col"}, h)))),
+      el("div", {class: "table-wrap"}, el("table", {}, el("thead", {}, el("tr", {}, ...["Category", "Title", "Link", "Actions"].map((h) => el("th", {scope: "col"}, h)))),
                                       el("tbody", {}, ...rows))),
       el("h3", {}, "New resource"), noticeForm("resource", null));
   }
@@ -474,7 +542,7 @@
       change("POST", "/v1/accounts", {email: form.email.value.trim(), role: form.role.value, password: form.password.value}, showAccounts);
     });
     $("view").replaceChildren(el("h2", {}, "Accounts"),
-      el("div", {class: "table-wrap"}, el("table", {}, el("thead", {}, el("tr", {}, ...["Email", "Role", "State", ""].map((h) => el("th", {scope: "col"}, h)))),
+      el("div", {class: "table-wrap"}, el("table", {}, el("thead", {}, el("tr", {}, ...["Email", "Role", "State", "Actions"].map((h) => el("th", {scope: "col"}, h)))),
                                       el("tbody", {}, ...rows))),
       el("h3", {}, "New account"), form);
   }
@@ -524,7 +592,7 @@
       if (outcome.reload) await showLayers(body);
     });
     const parts = [el("h2", {}, "Layers"),
-      el("div", {class: "table-wrap"}, el("table", {id: "layers"}, el("thead", {}, el("tr", {}, ...["Layer", "Kind", "Version", "Features", "Repaired", "Rejected", "Stored", ""].map((h) => el("th", {scope: "col"}, h)))),
+      el("div", {class: "table-wrap"}, el("table", {id: "layers"}, el("thead", {}, el("tr", {}, ...["Layer", "Kind", "Version", "Features", "Repaired", "Rejected", "Stored", "Actions"].map((h) => el("th", {scope: "col"}, h)))),
                                       el("tbody", {}, ...rows)))];
     if (report && report.problems) {
       parts.push(el("h3", {}, "Validation of the upload"),

@@ -15,6 +15,27 @@
   const rate = (v) => v === null || v === undefined ? "–" : Number(v).toFixed(1);
   const distance = (metres) => metres >= 1000 ? (metres / 1000).toFixed(1) + " km" : Math.round(metres) + " m";
 
+  // What a tap on an area says: its name, its number in the window and the change on the window before.
+  function areaSummary(feature, w) {
+    const p = feature.properties;
+    const change = p["change_" + w];
+    return {title: p.name || feature.id,
+            lines: [number(p["verified_" + w]) + " verified report(s) in the last " + WINDOWS[w],
+                    change === null || change === undefined ? "" : signed(change) + " on the " + WINDOWS[w] + " before"].filter(Boolean)};
+  }
+
+  // A point inside an area's outline for the nearest-sites query: the middle of its bounding box
+  // (the sites are hundreds of metres apart; a hall is tens of metres across).
+  function middleOf(geometry) {
+    let west = Infinity, south = Infinity, east = -Infinity, north = -Infinity;
+    const visit = (c) => {
+      if (typeof c[0] === "number") { west = Math.min(west, c[0]); east = Math.max(east, c[0]); south = Math.min(south, c[1]); north = Math.max(north, c[1]); return; }
+      for (const inner of c) visit(inner);
+    };
+    visit(geometry.coordinates);
+    return {lon: (west + east) / 2, lat: (south + north) / 2};
+  }
+
   // The layer and window to show: the address keeps the choice (#layer=zones&window=14d), so a
   // view can be linked to; else the halls, else the first layer, over 7 days.
   function initialView(layerNames, hash) {
@@ -96,7 +117,7 @@
   }
 
   if (inNode) {
-    module.exports = {number, signed, rate, distance, initialView, classBreaks, tableRows, nextSort, sortRows, legendRanges, lastMoved, seriesDays};
+    module.exports = {number, signed, rate, distance, areaSummary, middleOf, initialView, classBreaks, tableRows, nextSort, sortRows, legendRanges, lastMoved, seriesDays};
     return;
   }
 
@@ -125,6 +146,7 @@
       });
     }
     setupMap();
+    setupNearest();
     loadNotices().catch(() => {});
     setInterval(() => loadNotices().catch(() => {}), 60000);
     if (!state.layer) { $("caption").textContent = "No area layer is published yet."; return; }
@@ -229,7 +251,8 @@
     $("table-caption").textContent = "Verified reports per area in the " + WINDOWS[w] + " to " + (p ? p.day : "today") + ".";
     renderTable();
     renderLegend();
-    if (state.outlines) state.outlines.eachLayer((layer) => layer.setTooltipContent(tooltip(layer.feature)));
+    if (state.outlines) updateLabels();
+    fillNearChoices();
   }
 
   // The publication shown, and when the numbers last moved (from the series of publications).
@@ -274,10 +297,60 @@
     return (current.properties.name || current.id) + ": " + number(current.properties["verified_" + state.window]);
   }
 
+  // A tap (or a click) on an area opens what it holds; the map's own click then asks for the
+  // nearest testing sites to that point, as before.
+  function popupFor(feature) {
+    const s = areaSummary(state.byId.get(feature.id) || feature, state.window);
+    return el("div", {class: "area-popup"}, el("strong", {}, s.title), ...s.lines.map((line) => el("p", {}, line)));
+  }
+
+  // From zoom 17 on, the halls carry their names; further out they would cover each other.
+  const LABEL_ZOOM = 17;
+  function updateLabels() {
+    if (!state.outlines) return;
+    const show = state.map.getZoom() >= LABEL_ZOOM;
+    state.outlines.eachLayer((layer) => {
+      layer.unbindTooltip();
+      const name = layer.feature.properties.name || layer.feature.id;
+      if (show) layer.bindTooltip(name, {permanent: true, direction: "center", className: "area-label"});
+      else layer.bindTooltip(tooltip(layer.feature), {sticky: true});
+    });
+  }
+
   function setupMap() {
     if (!window.L) { $("map").hidden = true; $("map-missing").hidden = false; return; }
     state.map = L.map("map", {zoomControl: true, attributionControl: true});
     state.map.on("click", (e) => nearest(e.latlng));
+    state.map.on("zoomend", updateLabels);
+    // An operator's base map under the numbers (--basemap): off by default, so the service runs
+    // without the internet.
+    const base = $("map").dataset;
+    if (base.basemap) L.tileLayer(base.basemap, {attribution: base.basemapAttribution || "", maxZoom: 19}).addTo(state.map);
+  }
+
+  // The nearest testing sites from the keyboard: to a chosen area, or to where the device is.
+  function setupNearest() {
+    const form = $("near-form");
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const f = state.byId && state.byId.get(form.area.value);
+      if (f) { const m = middleOf(f.geometry); nearest({lat: m.lat, lng: m.lon}, f.properties.name || f.id); }
+    });
+    $("near-me").hidden = !navigator.geolocation;
+    $("near-me").addEventListener("click", () => {
+      $("nearest").replaceChildren(el("p", {}, "Finding where you are…"));
+      navigator.geolocation.getCurrentPosition(
+        (p) => nearest({lat: p.coords.latitude, lng: p.coords.longitude}, "you"),
+        () => $("nearest").replaceChildren(el("p", {}, "Your location is not available; choose an area instead.")),
+        {timeout: 10000, maximumAge: 60000});
+    });
+  }
+
+  function fillNearChoices() {
+    const select = $("near-form").area;
+    const chosen = select.value;
+    const rows = state.data.features.map((f) => ({id: f.id, name: f.properties.name || f.id})).sort((a, b) => a.name.localeCompare(b.name));
+    select.replaceChildren(...rows.map((r) => el("option", {value: r.id, selected: r.id === chosen}, r.name)));
   }
 
   function refreshTiles() {
@@ -291,20 +364,21 @@
       if (state.outlines) state.map.removeLayer(state.outlines);
       state.outlines = L.geoJSON(state.data, {style: {weight: 1, color: "#444", fillOpacity: 0}});
       state.outlines.layerName = state.layer;
-      state.outlines.eachLayer((layer) => layer.bindTooltip(tooltip(layer.feature), {sticky: true}));
+      state.outlines.eachLayer((layer) => layer.bindPopup(() => popupFor(layer.feature)));
       state.outlines.addTo(state.map);
+      updateLabels();
       const b = t.bounds;
       state.map.fitBounds([[b[1], b[0]], [b[3], b[2]]]);
     }
   }
 
-  async function nearest(latlng) {
+  async function nearest(latlng, from) {
     const box = $("nearest");
     try {
       const r = (await getJSON("/v1/places/nearest?lon=" + latlng.lng.toFixed(6) + "&lat=" + latlng.lat.toFixed(6) + "&k=3")).body;
       const list = el("ol");
       for (const p of r.places) list.append(el("li", {}, p.name + " — " + distance(p.distanceMetres)));
-      box.replaceChildren(el("strong", {}, "Nearest testing sites"), list);
+      box.replaceChildren(el("strong", {}, "Nearest testing sites" + (from ? " to " + from : "")), list);
     } catch (e) {
       box.replaceChildren(el("p", {}, "Testing sites could not be loaded."));
     }
