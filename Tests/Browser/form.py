@@ -17,7 +17,9 @@ report reaches the service, and its answer is thrown away, as a dropped connecti
 """
 
 import datetime
+import socket
 import sys
+import threading
 import time
 
 from selenium.webdriver.common.by import By
@@ -101,6 +103,59 @@ def new_since(before):
     return [i for i in stored() if i not in before]
 
 
+class Link:
+    """A TCP relay in front of the service, for a network that really goes away: while it is
+    down, nothing answers on its port, for the page and its service worker alike."""
+
+    def __init__(self, target_port):
+        self.target = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.up = True
+        self.open = []
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.up:
+                client.close()
+                continue
+            upstream = socket.create_connection(("127.0.0.1", self.target))
+            self.open += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self.pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def pipe(a, b):
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (a, b):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def cut(self):
+        self.up = False
+        for s in self.open:
+            try:
+                s.close()
+            except OSError:
+                pass
+        self.open = []
+
+    def restore(self):
+        self.up = True
+
+
 try:
     driver.get(URL + "/report")
     driver.execute_script("localStorage.clear(); sessionStorage.clear();")
@@ -176,6 +231,33 @@ try:
           and "never published" not in summary and "Latitude" not in summary,
           "the problem summary uses the labels on screen", summary)
     shot("form-problems-phone")
+
+    # Visited once, the form opens with no network at all (its service worker keeps it and the
+    # halls), keeps a report written then, and sends it, once, when the network returns.
+    link = Link(int(URL.rsplit(":", 1)[1]))
+    relayed = f"http://127.0.0.1:{link.port}"
+    driver.get(relayed + "/report")
+    wait.until(lambda d: len(Select(d.find_element(By.ID, "c-area")).options) > 1)
+    wait.until(lambda d: d.execute_script("return navigator.serviceWorker.ready.then(() => true)"))
+    driver.refresh()
+    wait.until(lambda d: d.execute_script("return navigator.serviceWorker.controller !== null"))
+    wait.until(lambda d: len(Select(d.find_element(By.ID, "c-area")).options) > 1)
+    link.cut()
+    check(call("GET", "/readyz")[0] == 200, "the service itself stays up while the link is cut")
+    driver.refresh()
+    wait.until(lambda d: len(Select(d.find_element(By.ID, "c-area")).options) > 1)
+    check(driver.find_element(By.CSS_SELECTOR, "#covid h2").text != "", "with no network the form opens from the device, halls listed")
+    shot("form-offline-phone")
+    before = stored()
+    fill("+1 336 555 0106")
+    send()
+    wait.until(lambda d: "Not sent" in d.find_element(By.ID, "status").text)
+    check(not new_since(before), "a report written offline waits on the device")
+    link.restore()
+    driver.execute_script("window.dispatchEvent(new Event('online'))")
+    shown = receipt_shown()
+    added = new_since(before)
+    check(len(added) == 1 and shown == added[0], "when the network returns it goes, once, and its receipt shows", f"shown {shown}, stored {added}")
 except Exception as e:  # a step that timed out names itself in the screenshot
     network(True)
     check.broke(e, __file__, shot("form-failure"))

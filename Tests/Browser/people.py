@@ -44,7 +44,34 @@ def visible_sections():
     return [a.get_attribute("data-view") for a in driver.find_elements(By.CSS_SELECTOR, "#nav a") if a.is_displayed()]
 
 
+def transferred():
+    """Bytes over the wire for the page just loaded and everything it fetched (0 for what came from a cache)."""
+    return driver.execute_script("""
+      const nav = performance.getEntriesByType('navigation')[0];
+      const r = performance.getEntriesByType('resource');
+      return {bytes: nav.transferSize + r.reduce((s, e) => s + e.transferSize, 0), requests: 1 + r.filter(e => e.transferSize > 0).length};""")
+
+
 try:
+    # What a phone pays for the form: the first visit, then a repeat visit (the service worker
+    # in place, which must add nothing to it).
+    driver.set_window_size(390, 844)
+    driver.get(URL + "/report")
+    wait.until(lambda d: len(Select(d.find_element(By.ID, "c-area")).options) > 1)
+    time.sleep(0.5)
+    first = transferred()
+    driver.execute_script("return navigator.serviceWorker.ready.then(() => true)")
+    driver.get(URL + "/")
+    driver.get(URL + "/report")
+    wait.until(lambda d: len(Select(d.find_element(By.ID, "c-area")).options) > 1)
+    time.sleep(0.5)
+    repeat = transferred()
+    print(f"measure report form: first load {first['bytes'] / 1024:.0f} KB in {first['requests']} requests; "
+          f"repeat visit {repeat['bytes'] / 1024:.1f} KB in {repeat['requests']} requests", flush=True)
+    check(first["bytes"] <= 120 * 1024, "the form's first load is at most 120 KB", f"{first}")
+    check(repeat["bytes"] <= 10 * 1024, "a repeat visit of the form is at most 10 KB", f"{repeat}")
+    driver.set_window_size(1280, 1000)
+
     # The dashboard leads to the form and to the receipt check.
     driver.get(URL + "/")
     driver.find_element(By.LINK_TEXT, "Send a report").click()

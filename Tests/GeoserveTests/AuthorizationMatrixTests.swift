@@ -130,7 +130,7 @@ struct AuthorizationMatrixTests {
         let elsewhere: Set<String> = ["POST /v1/auth/login", "POST /v1/auth/logout", "POST /v1/accounts", "POST /v1/accounts/{}/revoke-tokens",
                                       "POST /v1/reports/{}/attachments", "GET /v1/attachments/{}", "DELETE /v1/reports/{}/claim",
                                       "DELETE /v1/reports/{}/grants/{}", "POST /v1/reports/{}/revisions/{}/restore", "GET /readyz",
-                                      "GET /metrics", "GET /assets/dom.js", "GET /assets/dashboard.js", "GET /assets/pages.css", "GET /assets/ogc.css", "GET /assets/icon.svg", "GET /assets/leaflet/**",
+                                      "GET /metrics", "GET /assets/dom.js", "GET /assets/dashboard.js", "GET /assets/pages.css", "GET /assets/ogc.css", "GET /assets/icon.svg", "GET /manifest.webmanifest", "GET /sw.js", "GET /assets/leaflet/**",
                                       "GET /assets/report.js", "GET /assets/admin.js", "GET /report", "GET /report/receipt", "GET /admin",
                                       "POST /v1/auth/session", "GET /v1/auth/session", "DELETE /v1/auth/session"]
         let inMatrix = Set(Self.rows.map { row in

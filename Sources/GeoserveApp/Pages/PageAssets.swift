@@ -9,6 +9,8 @@ enum PageAssets {
     static let style = PackageResources.pages_css
     static let ogcStyle = PackageResources.ogc_css
     static let icon = PackageResources.icon_svg
+    static let serviceWorker = PackageResources.sw_js
+    static let manifest = PackageResources.manifest_webmanifest
 
     /// The frame of every page.
     static let shell = PageTemplate(embedded: PackageResources.shell_html)

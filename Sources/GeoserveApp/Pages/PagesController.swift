@@ -53,6 +53,8 @@ struct PagesController: Sendable {
     static let style = Asset(PageAssets.style, type: css)
     static let ogcStyle = Asset(PageAssets.ogcStyle, type: css)
     static let icon = Asset(PageAssets.icon, type: "image/svg+xml")
+    static let serviceWorker = Asset(PageAssets.serviceWorker, type: javaScript)
+    static let manifest = Asset(PageAssets.manifest, type: "application/manifest+json")
     static let reportScript = Asset(PageAssets.reportScript, type: javaScript)
     static let reportForm = Asset(ReportPage.html, type: html)
     static let receipt = Asset(ReceiptPage.html, type: html)
@@ -74,6 +76,15 @@ struct PagesController: Sendable {
         router.get("assets/pages.css") { request, _ in Self.send(Self.style, request) }
         router.get("assets/ogc.css") { request, _ in Self.send(Self.ogcStyle, request) }
         router.get("assets/icon.svg") { request, _ in Self.send(Self.icon, request) }
+        router.get("manifest.webmanifest") { request, _ in Self.send(Self.manifest, request) }
+        // At the root, so that it may be registered for /report (a worker's scope lies under its own
+        // folder). Kept by the browser's HTTP cache for a day: the
+        // browser's update check on each visit then costs no request (the pages it keeps are
+        // fetched network first, so they change at once).
+        router.get("sw.js") { request, _ in
+            Self.send(plain: (Self.serviceWorker.body, Self.serviceWorker.etag), gzip: Self.serviceWorker.gzip,
+                      contentType: Self.serviceWorker.contentType, cacheControl: "max-age=86400", request)
+        }
         router.get("assets/leaflet/**") { request, context in
             let name = context.parameters.getCatchAll().joined(separator: "/")
             guard let file = leaflet.files[name] else {

@@ -125,6 +125,7 @@
   // while it went): sent again unchanged with its key, which stores it at most once and answers
   // with its receipt either way.
   async function settleKept() {
+    clearTimeout(settleKept.timer);
     for (const kind of Object.keys(attempts())) {
       const kept = attempts()[kind];
       if (!kept) continue;
@@ -133,6 +134,7 @@
       if (outcome.result === "stored") { await toReceipt(kind, outcome.report, []); return; }
       if (outcome.result === "unknown") {
         say("A report sent from this tab is kept here and goes by itself when the service can be reached (it will not be counted twice).", "warn");
+        retryLater();
         return;
       }
       say("A report sent earlier from this tab was not accepted: " + refusal(outcome.status, outcome.error), "error");
@@ -179,7 +181,16 @@
     return body.layers.filter((l) => l.kind === "areas" && l.publishedVersion).map((l) => l.name);
   }
 
-  const areasOf = (layer) => getJSON("/collections/" + encodeURIComponent(layer) + "/items?limit=10000&f=json", {accept: "application/geo+json"});
+  // A layer's areas, fetched once per page however many lists and maps show them.
+  const fetched = new Map();
+  const areasOf = (layer) => {
+    if (!fetched.has(layer)) {
+      // A failed fetch is not kept: the next list or map asks again.
+      fetched.set(layer, getJSON("/collections/" + encodeURIComponent(layer) + "/items?limit=10000&f=json", {accept: "application/geo+json"})
+        .catch((e) => { fetched.delete(layer); throw e; }));
+    }
+    return fetched.get(layer);
+  };
 
   // The area lists: the COVID form's halls, the misconduct form's areas of every layer.
   async function loadAreas() {
@@ -315,7 +326,15 @@
     say(refusal(answer.status, error), "error");
   }
 
+  // The device may be online while the service is not: look again every 20 seconds as well as
+  // when the browser says the network is back.
+  function retryLater() {
+    clearTimeout(settleKept.timer);
+    settleKept.timer = setTimeout(settleKept, 20000);
+  }
+
   function notSent() {
+    retryLater();
     say("Not sent: the service could not be reached. Your report is kept in this tab and goes by itself when you are online " +
         "(or press Send report again) — it will not be counted twice.", "error");
   }
@@ -491,6 +510,9 @@
   }
 
   document.addEventListener("DOMContentLoaded", () => {
+    // The form and the receipt page open without a network once visited (sw.js); a browser
+    // without service workers, or one that refuses this one, still has the whole form.
+    if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js", {scope: "/report", updateViaCache: "all"}).catch(() => {});
     if ($("covid")) setupForm();
     if ($("receipt-page")) { setupReceipt(); setupReceiptActions(); }
   });
