@@ -24,7 +24,12 @@ extension PostgresStore {
     /// Commits a batch and answers each submission. When a statement fails for one submission
     /// (a constraint), the whole transaction is void: each submission then runs alone, so only
     /// the bad one fails. Nothing is answered before its commit returned.
-    private func commit(_ jobs: [IntakeJob]) async {
+    ///
+    /// A submission refused alone by the keys' unique index lost a race: another process
+    /// committed a report under its key after this one read the keys. It runs once more, which
+    /// reads that report and replays it (the first answer, as a retry with the key promises),
+    /// instead of failing with the constraint.
+    private func commit(_ jobs: [IntakeJob], afterKeyRace: Bool = false) async {
         let zone = timeZone
         let start = ContinuousClock.now
         do {
@@ -39,10 +44,23 @@ extension PostgresStore {
             for job in jobs { job.continuation.resume(throwing: StorageError.unavailable(why)) }
         } catch {
             guard jobs.count > 1 else {
+                if !afterKeyRace, Self.isUniqueViolation(error) {
+                    await commit(jobs, afterKeyRace: true)
+                    return
+                }
                 jobs.first?.continuation.resume(throwing: error)
                 return
             }
             for job in jobs { await commit([job]) }
+        }
+    }
+
+    /// `23505`: a unique index refused a row (for intake, the idempotency key's).
+    private static func isUniqueViolation(_ error: any Error) -> Bool {
+        switch error {
+        case StorageError.engine(_, _, let message): message.hasPrefix("23505")
+        case let postgres as PostgresError: postgres.sqlstate == "23505"
+        default: false
         }
     }
 

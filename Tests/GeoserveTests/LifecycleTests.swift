@@ -47,6 +47,11 @@ struct LifecycleTests {
                                      headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"])
         _ = try await server.get("/v1/misconduct/near?lon=-87.600317&lat=41.789423&radius_m=500")
         _ = try await server.request("GET", "/healthz", headers: ["X-Request-Id": "trace-me-42"])
+        // A body declared too large is refused before the app sees it; its notice names neither the
+        // path (ids, and a query's place) nor the client's address.
+        let raw = try RawConnection(port: server.port)
+        #expect(raw.send("POST /v1/reports/PATHMARKER/attachments?near=-87.600317 HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999\r\n\r\n"))
+        #expect(raw.readResponse(timeout: .seconds(10))?.head.hasPrefix("HTTP/1.1 413") == true)
         #expect(try await server.stop() == 0)
 
         let text = try String(contentsOf: log, encoding: .utf8)
@@ -59,7 +64,9 @@ struct LifecycleTests {
         #expect(requests.contains { $0["request_id"] as? String == "trace-me-42" })
         #expect(requests.contains { $0["route"] as? String == "/v1/reports/{id}" && $0["account"] as? String != nil })
         #expect(objects.contains { $0["level"] as? String == "trace" || $0["level"] as? String == "debug" }, "the log ran at trace level")
-        for secret in markers + [token, receipt, "admin@campus.example", id] {
+        #expect(objects.contains { $0["message"] as? String == "refusing request: declared body too large" })
+        #expect(!objects.contains { $0["peer"] != nil }, "no line carries the client's address")
+        for secret in markers + [token, receipt, "admin@campus.example", id, "PATHMARKER"] {
             #expect(!text.contains(secret), "the log holds \(secret)")
         }
     }

@@ -73,7 +73,21 @@ struct NoticesTests {
             #expect(s3 == .unprocessableContent && errorField(b3) == "endsAt")
             let (s4, b4) = try await client.json(.post, "/v1/alerts", token: admin, body: #"{"title":"x","body":"y"}"#)
             #expect(s4 == .badRequest && errorField(b4) == "body")
+            // Controls and text-direction overrides would make a title read otherwise than typed.
+            for (body, field) in [(#"{"title":"Clinic \u202Eclosed"}"#, "title"), (#"{"title":"Clinic\u0007"}"#, "title"),
+                                  (#"{"title":"two\nlines"}"#, "title"), (#"{"title":"ok","message":"isolated \u2067text"}"#, "message"),
+                                  (#"{"title":"ok","message":"bell \u0085"}"#, "message")] {
+                let (status, answer) = try await client.json(.post, "/v1/alerts", token: admin, body: body)
+                #expect(status == .unprocessableContent && errorField(answer) == field, "\(body)")
+            }
+            let (s5, b5) = try await client.json(.post, "/v1/resources", token: admin,
+                                                 body: #"{"title":"Help\u202D","category":"health","link":"https://campus.example/help"}"#)
+            #expect(s5 == .unprocessableContent && errorField(b5) == "title")
             #expect(((try await client.json(.get, "/v1/alerts?state=all", token: admin).1)["alerts"] as? [Any])?.isEmpty == true)
+            #expect(((try await client.json(.get, "/v1/resources", token: admin).1)["resources"] as? [Any])?.isEmpty == true)
+            // A message keeps its line breaks and tabs.
+            let (s6, _) = try await client.json(.post, "/v1/alerts", token: admin, body: #"{"title":"Flu clinic","message":"Library\n\t9 to 5"}"#)
+            #expect(s6 == .created)
         }
     }
 

@@ -70,6 +70,11 @@ struct PagesTests {
             let css = try await client.execute(uri: "/assets/ogc.css", method: .get) { $0 }
             #expect(css.status == .ok && String(buffer: css.body).contains("border-collapse"))
             // JSON answers carry no page policy.
+            // Every answer, JSON, PNG and errors included, forbids sniffing its type.
+            for uri in ["/collections/halls/items?f=json", "/collections?f=html", "/tiles/halls/16/16806/24357.png", "/v1/reports/nope", "/no/such/route"] {
+                let sniffing = try await client.execute(uri: uri, method: .get) { $0.headers[.xContentTypeOptions] }
+                #expect(sniffing == "nosniff", "\(uri)")
+            }
             let json = try await client.execute(uri: "/collections/halls/items?f=json", method: .get) { $0.headers[.contentSecurityPolicy] }
             #expect(json == nil)
         }

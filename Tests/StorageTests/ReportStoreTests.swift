@@ -121,6 +121,34 @@ struct ReportStoreTests {
         #expect(halls == 250)
     }
 
+    @Test("one key sent at once through each of two stores (once, or four times each): every send gets the one stored report, none fails",
+          arguments: StoreBackend.allCases)
+    func concurrentRetries(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let stores = [t.store, try t.reopen()]
+        for round in 0..<60 {
+            // Two or eight sends: two meet as one-submission batches, one in each store, the race a
+            // lost answer's retries make between two processes.
+            let sends = round % 2 == 0 ? 2 : 8
+            let answers = await withTaskGroup(of: SubmissionOutcome?.self) { group in
+                for i in 0..<sends {
+                    let store = stores[i % 2]
+                    group.addTask {
+                        try? await store.submit(ReportSubmission(record: record("r\(round)-\(i)"), idempotencyKey: "retry-\(round)", requestDigest: "body-\(round)"))
+                    }
+                }
+                var all: [SubmissionOutcome?] = []
+                for await answer in group { all.append(answer) }
+                return all
+            }
+            let stored = answers.compactMap { $0 }
+            try #require(stored.count == sends, "round \(round): \(sends - stored.count) send(s) failed")
+            #expect(Set(stored.map(\.record.id)).count == 1, "round \(round)")
+            #expect(stored.filter { if case .created = $0 { true } else { false } }.count == 1, "round \(round)")
+        }
+    }
+
     @Test("two stores on one database, as two processes: each key is stored once and replayed through the other, a reporter's one-report rule holds across both, and transitions running meanwhile leave the audit chain and counters clean",
           arguments: StoreBackend.allCases)
     func acrossProcesses(backend: StoreBackend) async throws {

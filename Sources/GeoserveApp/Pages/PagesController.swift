@@ -64,6 +64,9 @@ struct PagesController: Sendable {
     /// The pages besides the dashboard (which is the landing route's HTML form): HTML for people,
     /// not API operations.
     static let pagePaths: Set<String> = ["/report", "/report/receipt", "/admin"]
+    /// The files at the root that browsers look for there (the report form's worker and manifest):
+    /// pages' files like those under /assets, not API operations.
+    static let rootFiles: Set<String> = ["/sw.js", "/manifest.webmanifest"]
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("assets/dom.js") { request, _ in Self.send(Self.domScript, request) }

@@ -62,7 +62,8 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     // MARK: lifecycle
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if let remote = context.channel.remoteAddress { self.logger[metadataKey: "peer"] = "\(remote)" }
+        // No peer address in these lines: the log promises no client address (it would tie an
+        // anonymous reporter to a report); a proxy's log is where a flood is traced.
         if context.channel.isActive { self.connectionStarted(context: context) }
     }
 
@@ -114,7 +115,8 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
                 if length > self.maxContentLength, self.headsRead - self.responsesEnded == 1, !self.responseInProgress {
                     self.logger.notice(
                         "refusing request: declared body too large",
-                        metadata: ["method": "\(head.method)", "path": "\(head.path ?? "")", "contentLength": "\(value)"]
+                        // The method and the size only: a path holds ids and its query places.
+                        metadata: ["method": "\(head.method)", "contentLength": "\(value)"]
                     )
                     // The head is not forwarded: Hummingbird never sees this request.
                     self.respondAndClose(

@@ -21,7 +21,7 @@ struct AlertRequest: StrictRequestBody {
     func content(now: Date) throws -> AlertContent {
         var check = NoticeCheck()
         let title = check.text("title", title, max: Self.maxTitle, required: true)
-        let message = check.text("message", message, max: Self.maxMessage, required: false) ?? ""
+        let message = check.text("message", message, max: Self.maxMessage, required: false, multiline: true) ?? ""
         let severity = check.choice("severity", severity ?? AlertSeverity.info.rawValue, AlertSeverity.self)
         let problemsBefore = check.problems.count
         let starts = check.instant("startsAt", startsAt)
@@ -68,8 +68,11 @@ struct NoticeCheck {
     }
 
     /// Text with something visible in it, at most `max` characters (Unicode scalars, as JSON
-    /// Schema's `maxLength` counts), kept as written apart from surrounding blanks.
-    mutating func text(_ field: String, _ value: String?, max: Int, required: Bool) -> String? {
+    /// Schema's `maxLength` counts), kept as written apart from surrounding blanks. Control
+    /// characters are refused (a message keeps its line breaks and tabs), and so are the bidi
+    /// embeddings, overrides and isolates: a title shown to the whole campus must read as it was
+    /// typed, not reversed by an invisible U+202E.
+    mutating func text(_ field: String, _ value: String?, max: Int, required: Bool, multiline: Bool = false) -> String? {
         guard let value else {
             if required { fail(field, .required, "is required") }
             return nil
@@ -78,12 +81,26 @@ struct NoticeCheck {
             fail(field, .tooLong, "must have at most \(max) characters")
             return nil
         }
+        if let bad = value.unicodeScalars.first(where: { Self.isHidden($0, multiline: multiline) }) {
+            fail(field, .badFormat, "must not hold control or text-direction characters (found U+\(String(bad.value, radix: 16, uppercase: true)))")
+            return nil
+        }
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
             if required { fail(field, .required, "must not be blank") }
             return nil
         }
         return trimmed
+    }
+
+    /// C0 and C1 controls (line breaks and tabs allowed in a message), and the bidi embeddings,
+    /// overrides and isolates (U+202A–U+202E, U+2066–U+2069).
+    static func isHidden(_ scalar: Unicode.Scalar, multiline: Bool) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x09, 0x0D: return !multiline
+        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
     }
 
     mutating func choice<T: RawRepresentable & CaseIterable>(_ field: String, _ value: String, _ type: T.Type) -> T? where T.RawValue == String {
