@@ -109,7 +109,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
                                        timeZone: configuration.timeZone, entries: configuration.statisticsCacheEntries,
                                        bytes: configuration.statisticsCacheBytes)
     let links = configuration.linkBase
-    FeaturesController(catalog: catalog, cache: cache, links: links, statistics: statistics, pages: pages)
+    FeaturesController(catalog: catalog, cache: cache, links: links, statistics: statistics, dashboard: pages.dashboard)
         .addRoutes(to: authenticated.group().add(middleware: HTMLErrorMiddleware(links: links)))
     let tiles = TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes, geometryBytes: configuration.tileGeometryBytes,
                             paintings: configuration.statisticsCacheEntries)

@@ -13,10 +13,10 @@ enum Gzip {
         // deflateBound covers the zlib wrapper; the gzip header and trailer are 18 bytes, 6 more.
         let bound = Int(deflateBound(&stream, uLong(input.count))) + 16
         var out = [UInt8](repeating: 0, count: bound)
-        var source = input
-        let finished: Bool = source.withUnsafeMutableBufferPointer { src in
+        let finished: Bool = input.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                stream.next_in = src.baseAddress
+                // zlib's next_in is not const, but deflate only reads it.
+                stream.next_in = UnsafeMutablePointer(mutating: src.baseAddress)
                 stream.avail_in = uInt(src.count)
                 stream.next_out = dst.baseAddress
                 stream.avail_out = uInt(bound)

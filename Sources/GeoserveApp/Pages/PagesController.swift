@@ -9,7 +9,8 @@ import Hummingbird
 /// only this origin's scripts, styles and images: no inline script or style anywhere.
 struct PagesController: Sendable {
     let leaflet: LeafletFiles
-    /// The dashboard, with the operator's base map (if any) written into it.
+    /// The dashboard, with the operator's base map (if any) written into it; the landing route
+    /// sends it as its HTML form (`PageSecurityMiddleware` adds the policy headers).
     let dashboard: Asset
 
     init(leaflet: LeafletFiles, basemap: BaseMap?) {
@@ -95,12 +96,6 @@ struct PagesController: Sendable {
             }
             return Self.send(plain: file.plain, gzip: file.gzip, contentType: file.contentType, cacheControl: "public, max-age=86400", request)
         }
-    }
-
-    /// The dashboard page, for the landing route's HTML form (`PageSecurityMiddleware` adds the
-    /// policy headers).
-    func dashboardResponse(_ request: Request) -> Response {
-        Self.send(dashboard, request)
     }
 
     /// An embedded file, revalidated by ETag (it changes only with the binary).

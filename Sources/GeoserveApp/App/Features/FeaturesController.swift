@@ -18,7 +18,7 @@ struct FeaturesController {
     let links: LinkBase
     let statistics: StatisticsService
     /// The dashboard, the landing route's HTML form.
-    let pages: PagesController
+    let dashboard: PagesController.Asset
 
     static let geoJSON = "application/geo+json"
     static let json = "application/json"
@@ -42,7 +42,7 @@ struct FeaturesController {
         let q = try FeatureQuery(request, declared: QueryParameters.ogcFormat)
         let b = base(request)
         // People open the service's root in a browser: they get the campus dashboard.
-        if q.format == .html { return pages.dashboardResponse(request) }
+        if q.format == .html { return PagesController.send(dashboard, request) }
         return try fixed(request, OGCDocuments.landing(base: b), type: Self.json)
     }
 
