@@ -60,12 +60,18 @@ final class LiveServer: @unchecked Sendable {
         }
         process.standardOutput = FileHandle.nullDevice
         try ProcessLaunch.lock.withLock { try process.run() }
-        for _ in 0..<300 {
+        // A deadline, not a count of tries: the whole suite starts at once on two cores, and a
+        // process importing the demo campus into PostgreSQL then took over 25 s to answer.
+        let deadline = ContinuousClock.now + .seconds(90)
+        while ContinuousClock.now < deadline {
             if (try? await get("/healthz").0) == 200 { return }
+            guard process.isRunning else {
+                throw LiveServerError(description: "geoserve exited with status \(process.terminationStatus) before answering on port \(port)")
+            }
             try await Task.sleep(for: .milliseconds(50))
         }
         process.terminate()
-        throw LiveServerError(description: "geoserve did not answer on port \(port)")
+        throw LiveServerError(description: "geoserve did not answer on port \(port) within 90 s")
     }
 
     /// GET a path; returns status and body.
