@@ -73,7 +73,20 @@ try:
               firstTile: Math.min(...tiles.map(e => e.responseEnd)), tiles: tiles.length};""")
     print(f"measure dashboard first load: {load['bytes'] / 1024:.0f} KB in {load['requests']} requests; "
           f"first tile at {load['firstTile']:.0f} ms ({load['tiles']} tiles)", flush=True)
-    check(load["bytes"] < 300 * 1024, "the dashboard's first load transfers under 300 KB", f"{load['bytes']} bytes")
+    check(load["bytes"] <= 150 * 1024, "the dashboard's first load transfers at most 150 KB", f"{load['bytes']} bytes")
+
+    # The same visitor again: every file and answer revalidates (304) or comes from the cache.
+    driver.get("about:blank")
+    driver.get(URL + "/#layer=halls&window=7d")
+    wait.until(lambda d: d.execute_script("return performance.getEntriesByType('resource').some(e => e.name.includes('/tiles/halls/'))"))
+    time.sleep(1)
+    again = driver.execute_script("""
+      const r = performance.getEntriesByType('resource'), nav = performance.getEntriesByType('navigation')[0];
+      return {bytes: nav.transferSize + r.reduce((s, e) => s + e.transferSize, 0), requests: r.length + 1,
+              fetched: r.filter(e => e.transferSize > 0).length};""")
+    print(f"measure dashboard repeat visit: {again['bytes'] / 1024:.1f} KB in {again['requests']} requests "
+          f"({again['fetched']} over the network)", flush=True)
+    check(again["bytes"] <= 10 * 1024, "a repeat visit of the dashboard transfers at most 10 KB", f"{again}")
 
     # Another visitor's load is answered from the caches the first one filled: no response or
     # tile is made again.

@@ -11,16 +11,23 @@ receipt without the student typing anything twice:
   changes offered as a new report, which one press sends;
 - a double tap on Send: one report;
 - the network is cut while sending and comes back: the kept report goes by itself, once;
+- the tab is closed before the network returns: the report waits in the device's outbox and goes
+  once, through the service worker's background sync with no page open, or from the form when it
+  is opened again; either way the form then shows its receipt;
 - an empty form: the summary names the fields by the labels on screen.
 A lost answer is made by a script added before the page's own (DevTools): the first POST of a
 report reaches the service, and its answer is thrown away, as a dropped connection would.
 """
 
 import datetime
+import json
 import socket
 import sys
 import threading
 import time
+import urllib.request
+
+import websocket
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
@@ -101,6 +108,69 @@ def receipt_shown(previous_url=""):
 
 def new_since(before):
     return [i for i in stored() if i not in before]
+
+
+WAITING = """
+const done = arguments[arguments.length - 1];
+reportOutbox.waiting().then((all) => done(all.length), () => done(-1));
+"""
+
+
+def waiting_on_device():
+    return driver.execute_async_script(WAITING)
+
+
+def close_tab():
+    """The form's tab closes; an empty tab stays, so that the browser and its workers go on."""
+    form_tab = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    blank = driver.current_window_handle
+    driver.switch_to.window(form_tab)
+    driver.close()
+    driver.switch_to.window(blank)
+
+
+def fire_sync(origin):
+    """The browser's background sync for the form's worker, as Chromium fires it when the device
+    comes back online (DevTools' ServiceWorker.dispatchSyncEvent, over the browser's own DevTools
+    socket, since the command needs the registration's id from an event)."""
+    address = driver.capabilities["goog:chromeOptions"]["debuggerAddress"]
+    page = next(t for t in json.load(urllib.request.urlopen(f"http://{address}/json/list")) if t["type"] == "page")
+    socket_ = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=20, suppress_origin=True)
+    try:
+        socket_.send(json.dumps({"id": 1, "method": "ServiceWorker.enable"}))
+        registration = None
+        while registration is None:
+            message = json.loads(socket_.recv())
+            if message.get("method") == "ServiceWorker.workerRegistrationUpdated":
+                registration = next((r["registrationId"] for r in message["params"]["registrations"]
+                                     if r["scopeURL"].startswith(origin) and not r["isDeleted"]), None)
+        socket_.send(json.dumps({"id": 2, "method": "ServiceWorker.dispatchSyncEvent",
+                                 "params": {"origin": origin, "registrationId": registration, "tag": "send-reports", "lastChance": False}}))
+        while (answer := json.loads(socket_.recv())).get("id") != 2:
+            pass
+        if "error" in answer:
+            raise RuntimeError(f"dispatchSyncEvent: {answer['error']}")
+    finally:
+        socket_.close()
+
+
+def eventually(condition, seconds=20):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.25)
+    return condition()
+
+
+def offline_report(relayed, phone):
+    """Opens the form with the network cut, and sends a report that cannot go."""
+    driver.get(relayed + "/report")
+    wait.until(lambda d: len(Select(d.find_element(By.ID, "c-area")).options) > 1)
+    fill(phone)
+    send()
+    wait.until(lambda d: "Not sent" in d.find_element(By.ID, "status").text)
 
 
 class Link:
@@ -209,14 +279,16 @@ try:
     time.sleep(0.5)
     check(len(new_since(before)) == 1, "a double tap on Send stores one report", f"{new_since(before)}")
 
-    # The network is cut while sending and comes back: the kept report goes by itself, once.
+    # The page's network is cut while sending and comes back: the kept report goes by itself, once.
+    # DevTools cuts the page's network only, not its service worker's, whose background sync may
+    # send the report first: once either way (the cut that reaches the worker is the Link below).
     before = stored()
     fresh_form()
     fill("+1 336 555 0105")
     network(False)
     send()
     wait.until(lambda d: "Not sent" in d.find_element(By.ID, "status").text)
-    check(not new_since(before), "nothing arrives while the network is cut")
+    check(len(new_since(before)) <= 1, "while the page is offline the report is stored at most once")
     network(True)
     shown = receipt_shown()
     added = new_since(before)
@@ -258,6 +330,43 @@ try:
     shown = receipt_shown()
     added = new_since(before)
     check(len(added) == 1 and shown == added[0], "when the network returns it goes, once, and its receipt shows", f"shown {shown}, stored {added}")
+    check(waiting_on_device() == 0, "a report sent leaves the device's outbox")
+
+    # Written offline, the tab closed, the network back: the service worker sends it on the
+    # background sync with no page open, and the form, opened again, shows its receipt.
+    before = stored()
+    link.cut()
+    offline_report(relayed, "+1 336 555 0107")
+    check(waiting_on_device() == 1, "a report written offline waits in the device's outbox")
+    close_tab()
+    link.restore()
+    time.sleep(1)
+    check(not new_since(before), "closing the tab sends nothing by itself")
+    fire_sync(relayed)
+    check(eventually(lambda: len(new_since(before)) == 1), "the background sync sends it with no page open", f"{new_since(before)}")
+    driver.get(relayed + "/report")
+    shown = receipt_shown()
+    added = new_since(before)
+    check(len(added) == 1 and shown == added[0], "the form opened again shows the receipt of what the worker sent, and sends nothing more",
+          f"shown {shown}, stored {added}")
+    shot("form-outbox-delivered-phone")
+    fire_sync(relayed)
+    time.sleep(1)
+    check(len(new_since(before)) == 1, "a later sync finds nothing to send")
+
+    # The same with no background sync: the form, opened again online, sends what waits.
+    before = stored()
+    link.cut()
+    offline_report(relayed, "+1 336 555 0108")
+    close_tab()
+    link.restore()
+    driver.get(relayed + "/report")
+    shown = receipt_shown()
+    added = new_since(before)
+    check(len(added) == 1 and shown == added[0], "a report left waiting by a closed tab goes, once, when the form is opened again",
+          f"shown {shown}, stored {added}")
+    check(phone_of(shown) == "+1 336 555 0108", "it is the report as written offline", f"{phone_of(shown)}")
+    check(waiting_on_device() == 0, "and the outbox is empty afterwards")
 except Exception as e:  # a step that timed out names itself in the screenshot
     network(True)
     check.broke(e, __file__, shot("form-failure"))

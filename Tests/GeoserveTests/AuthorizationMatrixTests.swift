@@ -131,7 +131,7 @@ struct AuthorizationMatrixTests {
                                       "POST /v1/reports/{}/attachments", "GET /v1/attachments/{}", "DELETE /v1/reports/{}/claim",
                                       "DELETE /v1/reports/{}/grants/{}", "POST /v1/reports/{}/revisions/{}/restore", "GET /readyz",
                                       "GET /metrics", "GET /assets/dom.js", "GET /assets/dashboard.js", "GET /assets/pages.css", "GET /assets/ogc.css", "GET /assets/icon.svg", "GET /manifest.webmanifest", "GET /sw.js", "GET /assets/leaflet/**",
-                                      "GET /assets/report.js", "GET /assets/admin.js", "GET /report", "GET /report/receipt", "GET /admin",
+                                      "GET /assets/report.js", "GET /assets/outbox.js", "GET /assets/admin.js", "GET /report", "GET /report/receipt", "GET /admin",
                                       "POST /v1/auth/session", "GET /v1/auth/session", "DELETE /v1/auth/session"]
         let inMatrix = Set(Self.rows.map { row in
             "\(row.method.rawValue) " + row.path.split(separator: "?")[0].split(separator: "/").map { ["r", "zzz", "nobody", "halls", "H01", "halls.json", "16", "16795", "24351.png"].contains($0) ? "{}" : String($0) }

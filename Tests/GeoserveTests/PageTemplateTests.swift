@@ -55,7 +55,7 @@ struct PageTemplateTests {
 
     @Test("the frame: title escaped, style sheets and deferred scripts in order, no-referrer only where asked")
     func frame() {
-        let page = PageFrame.app(title: "A <b>", script: "/assets/x.js", leaflet: true, noReferrer: true, bodyClass: "admin").document(body: "<main></main>\n")
+        let page = PageFrame.app(title: "A <b>", scripts: ["/assets/x.js"], leaflet: true, noReferrer: true, bodyClass: "admin").document(body: "<main></main>\n")
         #expect(page.hasPrefix("<!doctype html>\n<html lang=\"en\">\n"))
         #expect(page.contains("<link rel=\"icon\" href=\"/assets/icon.svg\" type=\"image/svg+xml\">\n<link rel=\"manifest\" href=\"/manifest.webmanifest\">\n"))
         #expect(page.contains("<meta name=\"referrer\" content=\"no-referrer\">\n<title>A &lt;b&gt; · geoserve</title>\n"))

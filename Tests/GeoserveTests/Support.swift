@@ -126,3 +126,17 @@ func openKeyedStore(_ database: String, keys: String? = nil) async throws -> any
     _ = try await InstallationKeys.load(path: keys ?? testKeysPath(for: database), store: store)
     return store
 }
+
+/// Decompressed by Debian's gzip, so the check does not share code with the compressor.
+func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("asset.gz")
+    try Data(bytes).write(to: file)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+    process.arguments = ["-d", file.path]
+    try ProcessLaunch.lock.withLock { try process.run() }
+    process.waitUntilExit()
+    return Array(try Data(contentsOf: folder.appendingPathComponent("asset")))
+}

@@ -98,9 +98,9 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     HealthController(store: store, catalog: catalog, health: health, readiness: readiness).addRoutes(to: router)
     let pages = PagesController(leaflet: LeafletFiles(folder: configuration.leafletFolder), basemap: configuration.basemap)
     pages.addRoutes(to: router)
-    router.get("openapi.json") { _, _ in
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.json)))
-    }
+    // 97 KB of JSON, 12 KB gzip-compressed: a file like the pages' own, with an ETag.
+    let openAPI = PagesController.Asset(Array(OpenAPIDocument.json), type: "application/json")
+    router.get("openapi.json") { request, _ in PagesController.send(openAPI, request) }
     let cache = ResponseCache(capacityBytes: configuration.responseCacheBytes)
     let authenticated = router.group().add(middleware: BearerAuthMiddleware(accounts: store))
     let intakeLimit = configuration.intakeRateLimit()

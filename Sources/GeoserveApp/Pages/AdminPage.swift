@@ -2,6 +2,6 @@
 /// signed in with a page session (an `HttpOnly`, `SameSite=Strict` cookie; changes carry its CSRF
 /// token). Verifiers see the queue; admins also alerts, resources, accounts and layers.
 enum AdminPage {
-    static let html = PageFrame.app(title: "Admin console", script: "/assets/admin.js", leaflet: true, noReferrer: true, bodyClass: "admin")
+    static let html = PageFrame.app(title: "Admin console", scripts: ["/assets/admin.js"], leaflet: true, noReferrer: true, bodyClass: "admin")
         .document(body: PageAssets.admin.render(ConsoleLimits.values))
 }

@@ -3,7 +3,7 @@
 /// more. Every number on it is also in the table, the map's non-visual alternative.
 enum DashboardPage {
     static func html(basemap: BaseMap?) -> String {
-        PageFrame.app(title: "Campus dashboard", script: "/assets/dashboard.js", leaflet: true)
+        PageFrame.app(title: "Campus dashboard", scripts: ["/assets/dashboard.js"], leaflet: true)
             .document(body: PageAssets.dashboard.render(["basemap": .text(basemap?.urlTemplate ?? ""),
                                                          "basemapAttribution": .text(basemap?.attribution ?? "")]))
     }

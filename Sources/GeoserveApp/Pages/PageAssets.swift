@@ -5,6 +5,7 @@ enum PageAssets {
     static let domScript = PackageResources.dom_js
     static let dashboardScript = PackageResources.dashboard_js
     static let reportScript = PackageResources.report_js
+    static let outboxScript = PackageResources.outbox_js
     static let adminScript = PackageResources.admin_js
     static let style = PackageResources.pages_css
     static let ogcStyle = PackageResources.ogc_css

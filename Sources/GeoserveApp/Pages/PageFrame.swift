@@ -12,11 +12,11 @@ struct PageFrame {
     var bodyClass = ""
 
     /// The people's pages: their style sheet, Leaflet where a map is drawn, the shared DOM helpers
-    /// and the page's own script.
-    static func app(title: String, script: String, leaflet: Bool = false, noReferrer: Bool = false, bodyClass: String = "") -> PageFrame {
+    /// and the page's own scripts, in order.
+    static func app(title: String, scripts: [String], leaflet: Bool = false, noReferrer: Bool = false, bodyClass: String = "") -> PageFrame {
         PageFrame(title: title + " · geoserve",
                   styleSheets: (leaflet ? ["/assets/leaflet/leaflet.css"] : []) + ["/assets/pages.css"],
-                  scripts: (leaflet ? ["/assets/leaflet/leaflet.js"] : []) + ["/assets/dom.js", script],
+                  scripts: (leaflet ? ["/assets/leaflet/leaflet.js"] : []) + ["/assets/dom.js"] + scripts,
                   noReferrer: noReferrer,
                   bodyClass: bodyClass)
     }

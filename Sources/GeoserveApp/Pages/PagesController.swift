@@ -57,6 +57,7 @@ struct PagesController: Sendable {
     static let serviceWorker = Asset(PageAssets.serviceWorker, type: javaScript)
     static let manifest = Asset(PageAssets.manifest, type: "application/manifest+json")
     static let reportScript = Asset(PageAssets.reportScript, type: javaScript)
+    static let outboxScript = Asset(PageAssets.outboxScript, type: javaScript)
     static let reportForm = Asset(ReportPage.html, type: html)
     static let receipt = Asset(ReceiptPage.html, type: html)
     static let adminScript = Asset(PageAssets.adminScript, type: javaScript)
@@ -73,6 +74,7 @@ struct PagesController: Sendable {
         router.get("assets/dom.js") { request, _ in Self.send(Self.domScript, request) }
         router.get("assets/dashboard.js") { request, _ in Self.send(Self.script, request) }
         router.get("assets/report.js") { request, _ in Self.send(Self.reportScript, request) }
+        router.get("assets/outbox.js") { request, _ in Self.send(Self.outboxScript, request) }
         router.get("report") { request, _ in Self.send(Self.reportForm, request) }
         router.get("report/receipt") { request, _ in Self.send(Self.receipt, request) }
         router.get("assets/admin.js") { request, _ in Self.send(Self.adminScript, request) }

@@ -2,6 +2,6 @@
 /// Both travel in the address's fragment (`#id=…&receipt=…`), which browsers send to no server
 /// and put in no Referer, or are typed in; the page keeps them on this device only if asked.
 enum ReceiptPage {
-    static let html = PageFrame.app(title: "Your report", script: "/assets/report.js", noReferrer: true)
+    static let html = PageFrame.app(title: "Your report", scripts: ReportPage.scripts, noReferrer: true)
         .document(body: PageAssets.receipt.render())
 }

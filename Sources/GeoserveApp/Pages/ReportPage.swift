@@ -3,6 +3,8 @@
 /// Without an account: what is sent carries no name, and the receipt is the reporter's way back.
 /// Its limits are the validator's, filled in here (`ReportFormLimits`).
 enum ReportPage {
-    static let html = PageFrame.app(title: "Report", script: "/assets/report.js", leaflet: true)
+    /// The form's script after the device's outbox it shares with the service worker (sw.js).
+    static let scripts = ["/assets/outbox.js", "/assets/report.js"]
+    static let html = PageFrame.app(title: "Report", scripts: scripts, leaflet: true)
         .document(body: PageAssets.reportForm.render(ReportFormLimits.values))
 }

@@ -121,7 +121,8 @@ struct FeaturesController {
                                selector: .features(resource: resource, audience: audience, query: query.canonical, base: base(request)))
         let contentType = query.format == .html ? Self.html : Self.geoJSON
         if audience == .public, let hit = cache.get(key) {
-            return Conditional.response(request, body: hit.body, contentType: hit.contentType, etag: hit.etag, cacheControl: Conditional.publicCaching)
+            return Conditional.response(request, body: hit.body, contentType: hit.contentType, etag: hit.etag, cacheControl: Conditional.publicCaching,
+                                        compressing: cache)
         }
         let etag = Conditional.etag(key.text)
         if audience == .public, Conditional.matches(request, etag: etag) {
@@ -131,7 +132,7 @@ struct FeaturesController {
         let buffer = ByteBuffer(string: try build(stats))
         if !stats.isPrivate { cache.put(key, .init(body: buffer, contentType: contentType, etag: etag)) }
         return Conditional.response(request, body: buffer, contentType: contentType, etag: etag,
-                                    cacheControl: stats.isPrivate ? Conditional.privateCaching : Conditional.publicCaching)
+                                    cacheControl: stats.isPrivate ? Conditional.privateCaching : Conditional.publicCaching, compressing: cache)
     }
 
     static func audience(_ context: AppRequestContext) -> Audience {
@@ -151,7 +152,8 @@ struct FeaturesController {
     /// Documents that change only with the layer set.
     private func fixed(_ request: Request, _ text: String, type: String) throws -> Response {
         let etag = Conditional.etag(text)
-        return Conditional.response(request, body: ByteBuffer(string: text), contentType: type, etag: etag, cacheControl: Conditional.publicCaching)
+        return Conditional.response(request, body: ByteBuffer(string: text), contentType: type, etag: etag, cacheControl: Conditional.publicCaching,
+                                    compressing: cache)
     }
 
     private func page(_ html: String) -> Response {

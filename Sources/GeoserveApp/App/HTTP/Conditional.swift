@@ -22,22 +22,51 @@ enum Conditional {
         "\"" + SHA256.hash(data: bytes).prefix(16).hexString + "\""
     }
 
-    /// Whether the request's `If-None-Match` names this ETag (or `*`).
+    /// Whether the request's `If-None-Match` names this ETag (or `*`), plain or its gzip form's.
     static func matches(_ request: Request, etag: String) -> Bool {
         guard let header = request.headers[.ifNoneMatch] else { return false }
+        let zipped = gzipETag(etag)
         return header.split(separator: ",").contains { tag in
             let t = tag.trimmingCharacters(in: .whitespaces)
-            return t == "*" || t == etag || t == "W/" + etag
+            return t == "*" || t == etag || t == "W/" + etag || t == zipped || t == "W/" + zipped
         }
     }
 
+    /// The ETag of a body's gzip form: a representation of its own (RFC 9110 8.8.3), told from the
+    /// plain one by a suffix, so either revalidates without compressing again.
+    static func gzipETag(_ etag: String) -> String {
+        etag.hasSuffix("\"") ? String(etag.dropLast()) + "-gzip\"" : etag + "-gzip"
+    }
+
+    /// Whether a public body is worth compressing: text of at least a kilobyte (a smaller one gains
+    /// less than gzip's 18-byte frame and a round of zlib costs).
+    static func compressible(contentType: String, bytes: Int) -> Bool {
+        bytes >= 1024 && (contentType.hasPrefix("text/") || contentType.contains("json"))
+    }
+
     /// The response for a body with its validator: 304 without a body when the client has it.
-    static func response(_ request: Request, body: ByteBuffer, contentType: String, etag: String, cacheControl: String) -> Response {
+    ///
+    /// With `compressing`, a public text body goes gzip-compressed to a client that takes it, from
+    /// the cache's compressed copy. Only public bodies: they hold no secret, so compression cannot
+    /// leak one next to text an attacker chose (BREACH).
+    static func response(_ request: Request, body: ByteBuffer, contentType: String, etag: String, cacheControl: String,
+                         compressing cache: ResponseCache? = nil) -> Response {
         var headers = HTTPFields()
+        var body = body
+        var etag = etag
+        headers[.vary] = "Accept, Authorization"
+        if let cache, cacheControl == publicCaching, compressible(contentType: contentType, bytes: body.readableBytes) {
+            headers[.vary] = "Accept, Authorization, Accept-Encoding"
+            if (request.headers[.acceptEncoding] ?? "").contains("gzip"), let zipped = cache.gzip(body, etag: etag) {
+                body = zipped
+                etag = gzipETag(etag)
+                headers[.contentEncoding] = "gzip"
+            }
+        }
         headers[.eTag] = etag
         headers[.cacheControl] = cacheControl
-        headers[.vary] = "Accept, Authorization"
         if matches(request, etag: etag) {
+            headers[.contentEncoding] = nil
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = contentType

@@ -12,6 +12,7 @@
   // Node, for the tests, has no window: it takes the pure functions and runs nothing.
   const inNode = typeof window === "undefined";
   const {$, el, say, getJSON, jsonOf, errorMessage} = inNode ? require("./dom.js") : dom;
+  const {attemptOutcome} = inNode ? require("./outbox.js") : reportOutbox;
 
   // The draft as the API takes it, from the form's trimmed values (`value(name)`), its witnesses'
   // [contact, statement] pairs and where it happened ("area" or "point"): empty fields left out,
@@ -58,15 +59,6 @@
   // service stores at most one report, whatever the network did with the earlier sends.
   function nextAttempt(kept, body, newKey) {
     return kept && kept.body === body ? kept : {key: newKey(), body};
-  }
-
-  // What an answer to a kept send says of it: "stored" (the report exists: its receipt is in the
-  // answer), "refused" (nothing was stored under its key, so it may be dropped), or "unknown"
-  // (no answer, or the service was busy: keep it and ask again later).
-  function attemptOutcome(status) {
-    if (status === 201) return "stored";
-    if (!status || status === 408 || status === 429 || status >= 500) return "unknown";
-    return "refused";
   }
 
   // A problem as the summary above the form says it: by the field's label on screen, not the
@@ -117,8 +109,25 @@
     }
     $("add-witness").addEventListener("click", addWitness);
     loadAreas();
-    settleKept();
+    fromOutbox().catch(() => undefined).then(settleKept);
     window.addEventListener("online", settleKept);
+  }
+
+  // What the device's outbox holds from tabs that are gone: a report the service worker sent
+  // meanwhile shows its receipt (or why it was refused); one still waiting becomes this tab's
+  // kept send, which settleKept sends with its own key.
+  async function fromOutbox() {
+    if (typeof reportOutbox === "undefined" || typeof indexedDB === "undefined") return;
+    for (const done of await reportOutbox.delivered()) {
+      await reportOutbox.shown(done.key);
+      const mine = attempts()[done.kind];
+      if (mine && mine.key === done.key) keep(done.kind, null);
+      if (done.outcome === "stored" && done.report.id) { await toReceipt(done.kind, done.report, []); return; }
+      say("A report sent earlier from this device was not accepted: " + refusal(done.status, done.report.error || {}), "error");
+    }
+    for (const waiting of await reportOutbox.waiting()) {
+      if (!attempts()[waiting.kind]) keep(waiting.kind, {key: waiting.key, body: waiting.body});
+    }
   }
 
   // A report this tab sent without hearing back (the answer was lost, or the tab was reloaded
@@ -267,16 +276,24 @@
   // A changed form whose first version had already arrived: offered on the receipt page as a new report.
   const OFFER = "geoserve.report.offer";
   function attempts() { try { return JSON.parse(sessionStorage.getItem(STORE) || "{}"); } catch (e) { return {}; } }
-  function keep(kind, attempt) { const all = attempts(); if (attempt) all[kind] = attempt; else delete all[kind]; sessionStorage.setItem(STORE, JSON.stringify(all)); }
+  // The tab's kept send, mirrored in the device's outbox so that it outlives the tab (a browser
+  // without IndexedDB, or one that refuses it, still has the tab's copy).
+  function keep(kind, attempt) {
+    const all = attempts();
+    const earlier = all[kind];
+    if (attempt) all[kind] = attempt; else delete all[kind];
+    sessionStorage.setItem(STORE, JSON.stringify(all));
+    if (typeof reportOutbox === "undefined") return;
+    if (earlier && (!attempt || earlier.key !== attempt.key)) reportOutbox.settled(earlier.key).catch(() => undefined);
+    if (attempt) reportOutbox.wait({key: attempt.key, kind, body: attempt.body}).catch(() => undefined);
+  }
   function newKey() {
     const bytes = new Uint8Array(24);
     crypto.getRandomValues(bytes);
     return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   }
 
-  async function post(body, key) {
-    return fetch("/v1/reports", {method: "POST", headers: {"Content-Type": "application/json", "Accept": "application/json", "Idempotency-Key": key}, body});
-  }
+  const post = (body, key) => reportOutbox.post(body, key);
 
   async function send(form) {
     const kind = form.dataset.kind;
@@ -335,8 +352,13 @@
 
   function notSent() {
     retryLater();
-    say("Not sent: the service could not be reached. Your report is kept in this tab and goes by itself when you are online " +
-        "(or press Send report again) — it will not be counted twice.", "error");
+    // The browser's background sync sends the outbox through the worker when the network is
+    // back, the tab closed or not; where there is none, the form does when it is next opened.
+    if ("serviceWorker" in navigator) {
+      navigator.serviceWorker.ready.then((r) => r.sync && r.sync.register(reportOutbox.SYNC_TAG)).catch(() => undefined);
+    }
+    say("Not sent: the service could not be reached. Your report is kept on this device and goes by itself when you are online, " +
+        "even if you close this page (or press Send report again) — it will not be counted twice.", "error");
   }
 
   async function toReceipt(kind, report, files) {
@@ -464,6 +486,7 @@
     $("receipt-status").className = "mid state-" + report.status;
     $("receipt-explain").textContent = EXPLAIN[report.status] || "";
     $("receipt-id").textContent = id;
+    if (typeof reportOutbox !== "undefined" && typeof indexedDB !== "undefined") reportOutbox.shownReport(id).catch(() => undefined);
     $("receipt-token").textContent = receipt;
     $("receipt-sent").textContent = new Date(report.submittedAt).toLocaleString();
     $("withdraw").hidden = report.status !== "pending";

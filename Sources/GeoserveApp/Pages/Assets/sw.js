@@ -1,13 +1,23 @@
 "use strict";
 // The report form's service worker, registered for /report and /report/receipt only (the
 // dashboard's numbers never come from a kept copy). It keeps the form, the receipt page and their files on the
-// device, so that the form opens with no network at all; a report written then is kept by the
-// page with its Idempotency-Key and goes, once, when the network returns (report.js). Besides
+// device, so that the form opens with no network at all; a report written then waits in the
+// device's outbox with its Idempotency-Key (outbox.js) and goes, once, when the network returns:
+// sent from here on the browser's background sync, or by the form when it is next open. Besides
 // the files, only what the form's lists are made of is kept (the layers and their areas' outlines,
 // public data): a student can still pick a hall. Network first, so a new version shows at once,
 // and the kept copy is used only when the network fails.
-const SHELL = "geoserve-report-shell-1";
-const FILES = ["/report", "/report/receipt", "/assets/dom.js", "/assets/report.js", "/assets/pages.css", "/assets/icon.svg", "/manifest.webmanifest"];
+const SHELL = "geoserve-report-shell-2";
+const FILES = ["/report", "/report/receipt", "/assets/dom.js", "/assets/outbox.js", "/assets/report.js", "/assets/pages.css", "/assets/icon.svg",
+               "/manifest.webmanifest"];
+
+importScripts("/assets/outbox.js");
+
+// The network is back (or the browser tries again after a failed sync, with its own back-off):
+// every waiting report goes with its key; the form shows the receipt when it is next opened.
+self.addEventListener("sync", (event) => {
+  if (event.tag === self.reportOutbox.SYNC_TAG) event.waitUntil(self.reportOutbox.sendAll());
+});
 
 // The form's lists: the published layers, and one layer's areas as the form asks for them.
 const isFormList = (url) => url.pathname === "/v1/layers"
