@@ -33,19 +33,27 @@ public enum SQLiteBackup {
         }
     }
 
-    /// Copies the database at `source` to a new file `destination`.
-    public static func backup(from source: String, to destination: String) throws -> Summary {
-        try copy(from: source, to: destination)
+    /// Copies the database at `source` to a new file `destination`, sealed with what `seal`
+    /// makes of the copy's content (`content(of:)`) before the copy gets its name.
+    public static func backup(from source: String, to destination: String, seal: (String) throws -> String) throws -> Summary {
+        try copy(from: source, to: destination) { copy in try writeSeal(try seal(copy), into: copy) }
     }
 
     /// Restores a backup into `destination`, which must not exist yet; the restored file is a
-    /// store like any other (open it, migrate it, check it).
+    /// store like any other (open it, migrate it, check it). The backup's seal is checked by the
+    /// caller first and left out of the store.
     public static func restore(from backup: String, to destination: String) throws -> Summary {
         guard FileManager.default.fileExists(atPath: backup) else { throw Problem.notADatabase(backup) }
-        return try copy(from: backup, to: destination)
+        return try copy(from: backup, to: destination) { copy in try removeSeal(from: copy) }
     }
 
-    private static func copy(from source: String, to destination: String) throws -> Summary {
+    /// A store file and the files SQLite keeps beside it, removed: a restore that failed its
+    /// checks leaves nothing behind.
+    public static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    private static func copy(from source: String, to destination: String, finish: (String) throws -> Void) throws -> Summary {
         let manager = FileManager.default
         guard !manager.fileExists(atPath: destination) else { throw Problem.exists(destination) }
         let folder = URL(fileURLWithPath: destination).deletingLastPathComponent()
@@ -66,6 +74,7 @@ public enum SQLiteBackup {
             // backup should be, and the store switches it back to WAL when it opens it.
             try to.execute("PRAGMA journal_mode = DELETE")
         }
+        try finish(temporary)
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: temporary))
         try handle.synchronize()
         try handle.close()

@@ -23,6 +23,12 @@ final class SQLiteConnection {
     /// read. (Read-write underneath: a WAL database is read through its shared-memory file,
     /// which a read-only handle may not be able to create; `query_only` keeps it a reader.)
     init(path: String, readOnly: Bool = false) throws(StorageError) {
+        // A new file is made readable by its owner alone, whatever the umask: it holds every
+        // report. SQLite gives its WAL and shared-memory files the database file's mode.
+        if !readOnly, !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") {
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 { close(fd) }
+        }
         var handle: OpaquePointer?
         let flags = readOnly ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         // open_v2 returns SQLITE_OK or an error code; the handle must be closed either way.
@@ -181,5 +187,14 @@ final class SQLiteStatement {
     func text(_ column: Int32) -> String? {
         guard let p = sqlite3_column_text(pointer, column) else { return nil }
         return String(cString: p)
+    }
+
+    var columnCount: Int32 { sqlite3_column_count(pointer) }
+
+    /// A text or blob value's bytes as stored (text without conversion).
+    func bytes(_ column: Int32) -> UnsafeRawBufferPointer {
+        let base = sqlite3_column_type(pointer, column) == SQLITE_BLOB ? sqlite3_column_blob(pointer, column)
+            : sqlite3_column_text(pointer, column).map { UnsafeRawPointer($0) }
+        return UnsafeRawBufferPointer(start: base, count: Int(sqlite3_column_bytes(pointer, column)))
     }
 }

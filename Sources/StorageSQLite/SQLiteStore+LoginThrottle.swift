@@ -2,25 +2,25 @@ import Foundation
 import Storage
 
 extension SQLiteStore: LoginThrottleStore {
-    public func loginFailures(keys: [String], now: Date, window: TimeInterval) async throws -> [String: LoginFailures] {
+    public func loginEvents(keys: [String], now: Date, window: TimeInterval) async throws -> [String: LoginEvents] {
         let opened = Timestamp.format(now.addingTimeInterval(-window))
         return try await run { db in
-            var out: [String: LoginFailures] = [:]
+            var out: [String: LoginEvents] = [:]
             let s = try db.cached("SELECT failures, window_start FROM login_failures WHERE key = ? AND window_start > ?")
             for key in keys {
                 try s.bind(.text(key), .text(opened))
-                if try s.step() { out[key] = LoginFailures(count: Int(s.int(0)), windowStart: try Timestamp.parse(s.text(1)!)) }
+                if try s.step() { out[key] = LoginEvents(count: Int(s.int(0)), windowStart: try Timestamp.parse(s.text(1)!)) }
                 try s.finish()
             }
             return out
         }
     }
 
-    public func recordLoginFailure(keys: [String], now: Date, window: TimeInterval) async throws {
+    public func recordLoginEvent(keys: [String], now: Date, window: TimeInterval) async throws {
         let (at, opened) = (Timestamp.format(now), Timestamp.format(now.addingTimeInterval(-window)))
         try await run { db in
             try db.transaction {
-                // A closed window starts over at this failure; an open one counts on.
+                // A closed window starts over at this event; an open one counts on.
                 let upsert = try db.cached("""
                     INSERT INTO login_failures (key, window_start, failures) VALUES (?, ?, 1)
                     ON CONFLICT (key) DO UPDATE SET
@@ -32,7 +32,7 @@ extension SQLiteStore: LoginThrottleStore {
         }
     }
 
-    public func clearLoginFailures(key: String) async throws {
+    public func clearLoginEvents(key: String) async throws {
         try await run { db in try db.cached("DELETE FROM login_failures WHERE key = ?").bind(.text(key)).run() }
     }
 }

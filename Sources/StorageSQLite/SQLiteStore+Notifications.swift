@@ -68,4 +68,21 @@ extension SQLiteStore: NotificationOutbox {
     public func notificationBacklog() async throws -> Int {
         try await run { db in Int(try db.scalar("SELECT count(*) FROM outbox WHERE done_at IS NULL") ?? 0) }
     }
+
+    public func failingNotifications(limit: Int) async throws -> [FailingNotification] {
+        try await run { db in
+            let s = try db.prepare("""
+                SELECT id, status, at, attempts, next_attempt_at, coalesce(last_error, ''),
+                       (SELECT count(*) FROM outbox_deliveries d WHERE d.event_id = outbox.id)
+                FROM outbox WHERE done_at IS NULL AND attempts > 0 ORDER BY at, id LIMIT ?
+                """).bind(.int(Int64(limit)))
+            var out: [FailingNotification] = []
+            while try s.step() {
+                guard let status = ReportStatus(rawValue: s.text(1)!) else { continue }
+                out.append(FailingNotification(id: s.text(0)!, status: status, at: try Timestamp.parse(s.text(2)!), attempts: Int(s.int(3)),
+                                               nextAttempt: try Timestamp.parse(s.text(4)!), lastError: s.text(5)!, deliveredTo: Int(s.int(6))))
+            }
+            return out
+        }
+    }
 }

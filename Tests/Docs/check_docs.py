@@ -339,6 +339,10 @@ def check_options(binary):
     page = os.path.join(ROOT, "docs", "configuration.md")
     text = read(page)
     preamble, sections = config_sections(text)
+    # The bench commands, which measure, have a page of their own under the same rules.
+    bench = os.path.join(ROOT, "docs", "configuration-bench.md")
+    if os.path.exists(bench):
+        sections += config_sections(read(bench))[1]
     by_anchor = {anchor: (heading, line, body) for heading, anchor, line, body in sections}
     command_section = {}
     for heading, anchor, line, body in sections:

@@ -82,28 +82,47 @@ func errorMessage(_ body: [String: Any]) -> String? { (body["error"] as? [String
 
 @Suite("accounts and tokens")
 struct AuthTests {
-    @Test("wrong passwords lock the account for the window, even against the right one; other accounts and the address budget are separate")
+    @Test("guessing from 20 addresses cannot keep the owner out at an address they signed in from; one address is held to its budgets")
     func loginThrottle() async throws {
         var service = try await TestService(demo: false)
         defer { service.remove() }
         service.configuration.loginFailuresPerAccount = 3
         service.configuration.loginFailuresPerAddress = 6
-        try await service.run { client in
-            func login(_ email: String, _ password: String) async throws -> (HTTPResponse.Status, [String: Any], String?) {
-                try await client.execute(uri: "/v1/auth/login", method: .post, headers: [.contentType: "application/json"],
+        try await service.run(.live) { client in
+            // The proxy on loopback (trusted by default) names each client in X-Forwarded-For.
+            func login(_ email: String, _ password: String, from address: String) async throws -> (HTTPResponse.Status, [String: Any], String?) {
+                try await client.execute(uri: "/v1/auth/login", method: .post, headers: [.contentType: "application/json", .xForwardedFor: address],
                                          body: ByteBuffer(string: #"{"email":"\#(email)","password":"\#(password)"}"#)) { r in
                     (r.status, (try? JSONSerialization.jsonObject(with: Data(r.body.readableBytesView))) as? [String: Any] ?? [:], r.headers[.retryAfter])
                 }
             }
-            for _ in 0..<3 { #expect(try await login(TestService.adminEmail, "wrong guess").0 == .unauthorized) }
-            let (status, body, retry) = try await login(TestService.adminEmail, TestService.password)
+            let home = "10.0.0.1"
+            #expect(try await login(TestService.adminEmail, TestService.password, from: home).0 == .ok)
+            // 1,000 wrong passwords from 20 addresses: three are checked, the rest refused unhashed.
+            var answers: [HTTPResponse.Status: Int] = [:]
+            for n in 0..<1_000 { answers[try await login(TestService.adminEmail, "guess \(n)", from: "10.1.0.\(n % 20 + 1)").0, default: 0] += 1 }
+            #expect(answers == [.unauthorized: 3, .tooManyRequests: 997], "\(answers)")
+            // The owner, at home, is let in, and again after a wrong try of their own.
+            #expect(try await login(TestService.adminEmail, TestService.password, from: home).0 == .ok)
+            #expect(try await login(TestService.adminEmail, "a slip", from: home).0 == .unauthorized)
+            #expect(try await login(TestService.adminEmail, TestService.password, from: home).0 == .ok)
+            // An address the account does not know waits for the window, right password or not, in any case of the email;
+            // the owner signing in at home gave the guessers no fresh budget.
+            let (status, body, retry) = try await login(TestService.adminEmail.uppercased(), TestService.password, from: "10.2.0.1")
             #expect(status == .tooManyRequests && errorCode(body) == "rate_limited")
-            #expect((Int(retry ?? "") ?? 0) > 800, "locked until the 15-minute window ends")
-            // The same email in another case is the same account.
-            #expect(try await login(TestService.adminEmail.uppercased(), TestService.password).0 == .tooManyRequests)
-            // Unknown accounts fail as usual until this address has used its own budget of 6.
-            for n in 0..<3 { #expect(try await login("nobody\(n)@campus.example", "x").0 == .unauthorized) }
-            #expect(try await login("nobody9@campus.example", "x").0 == .tooManyRequests)
+            #expect((Int(retry ?? "") ?? 0) > 800, "until the 15-minute window ends")
+
+            // One address guessing one account: its pair budget of 3, then 429, even at a known address.
+            let admin = try await login(TestService.adminEmail, TestService.password, from: home).1["token"] as? String
+            _ = try await client.json(.post, "/v1/accounts", token: admin, body: #"{"email":"reader@campus.example","role":"verifier","password":"\#(TestService.password)"}"#)
+            let desk = "10.3.0.1"
+            #expect(try await login("reader@campus.example", TestService.password, from: desk).0 == .ok)
+            for _ in 0..<3 { #expect(try await login("reader@campus.example", "wrong", from: desk).0 == .unauthorized) }
+            #expect(try await login("reader@campus.example", TestService.password, from: desk).0 == .tooManyRequests)
+            // One address trying many accounts: its budget of 6 over all of them.
+            for n in 0..<6 { #expect(try await login("nobody\(n)@campus.example", "x", from: "10.4.0.1").0 == .unauthorized) }
+            #expect(try await login("nobody9@campus.example", "x", from: "10.4.0.1").0 == .tooManyRequests)
+            #expect(try await login("nobody9@campus.example", "x", from: "10.4.0.2").0 == .unauthorized, "another address has its own budget")
         }
     }
 

@@ -79,4 +79,76 @@ struct BackupTests {
         await #expect(throws: (any Error).self) { try await RestoreCommand.parse([junk.path, "--database", elsewhere]).run() }
         #expect(!FileManager.default.fileExists(atPath: elsewhere))
     }
+
+    @Test("a backup changed after it was made, unsealed, or checked with another key file is refused before anything is written; a restore that fails its checks removes what it wrote; files are the owner's alone")
+    func sealed() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        let db = service.configuration.database
+        guard !db.hasPrefix("postgres") else { return }  // PostgreSQL's backups are pg_dump's (the test above)
+        // The usual umask, which would leave files readable by everyone.
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            _ = try await client.account("verifier", admin: admin)
+            for hall in ["H01", "H02", "H03"] { _ = try await client.submit(Drafts.covid(hall: hall)) }
+        }
+        func mode(_ path: String) throws -> Int { (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1 }
+        let out = service.folder.appendingPathComponent("backups/campus.backup").path
+        try await BackupCommand.parse(["--database", db, "--out", out]).run()
+        let modes = [try mode(out), try mode(db), try mode(testKeysPath(for: db))]
+        #expect(modes == [0o600, 0o600, 0o600], "backup, store, key file: \(modes.map { String($0, radix: 8) })")
+
+        var n = 0
+        func restore(_ backup: String, _ extra: [String] = [], keys: String? = nil) async throws -> (destination: String, error: (any Error)?) {
+            n += 1
+            let destination = service.folder.appendingPathComponent("restored-\(n)/store.sqlite").path
+            try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: destination).deletingLastPathComponent().path, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: keys ?? testKeysPath(for: db), toPath: testKeysPath(for: destination))
+            do { try await RestoreCommand.parse([backup, "--database", destination] + extra).run() } catch { return (destination, error) }
+            return (destination, nil)
+        }
+        func copy(_ name: String, _ sql: String) throws -> String {
+            let path = service.folder.appendingPathComponent(name).path
+            try FileManager.default.copyItem(atPath: out, toPath: path)
+            try rawSQL(sql, on: path)
+            return path
+        }
+        // Someone with the file makes themselves admin, or rewrites the phone numbers: refused, nothing written.
+        for tampered in [try copy("admin.backup", "UPDATE accounts SET role = 'admin' WHERE role = 'verifier'"),
+                         try copy("phones.backup", "UPDATE reports SET payload = replace(payload, '336', '555')")] {
+            let (destination, error) = try await restore(tampered)
+            #expect((error as? ExitCode) == ExitCode(1), "\(tampered)")
+            #expect(!FileManager.default.fileExists(atPath: destination), "\(tampered): nothing restored")
+        }
+        // A seal removed is a backup without one: refused unless asked for.
+        let bare = try copy("bare.backup", "DROP TABLE backup_seal")
+        #expect(try await restore(bare).error as? ExitCode == ExitCode(1))
+        let (asked, askedError) = try await restore(bare, ["--unsealed"])
+        #expect(askedError == nil && FileManager.default.fileExists(atPath: asked))
+        // Checked with another installation's key file, the seal does not verify.
+        let other = try await TestService(demo: false)
+        defer { other.remove() }
+        _ = try await openKeyedStore(other.configuration.database)
+        let (foreign, foreignError) = try await restore(out, keys: testKeysPath(for: other.configuration.database))
+        #expect(foreignError as? ExitCode == ExitCode(1) && !FileManager.default.fileExists(atPath: foreign))
+        // The untouched backup restores, 0600, without the seal in the store.
+        let (good, goodError) = try await restore(out)
+        let goodMode = try mode(good)
+        #expect(goodError == nil && goodMode == 0o600)
+        #expect(try rawColumn("SELECT count(*) FROM sqlite_master WHERE name = 'backup_seal'", on: good) == ["0"])
+
+        // A store whose counters were edited before the backup: the seal is good, the check fails,
+        // and what was restored is removed (or kept, when asked).
+        try rawSQL("UPDATE counters SET n = n + 1", on: db)
+        let drifted = service.folder.appendingPathComponent("backups/drifted.backup").path
+        try await BackupCommand.parse(["--database", db, "--out", drifted]).run()
+        let (failed, failedError) = try await restore(drifted)
+        #expect(failedError as? ExitCode == ExitCode(1))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: failed).deletingLastPathComponent().path) == ["geoserve.keys"],
+                "the store and its WAL are gone; the key file put there by the operator stays")
+        let (kept, keptError) = try await restore(drifted, ["--keep-failed"])
+        #expect(keptError as? ExitCode == ExitCode(1) && FileManager.default.fileExists(atPath: kept))
+    }
 }

@@ -25,13 +25,8 @@ struct DiskFullTests {
         #expect(try await LiveServer.post(port: server.port, path: "/v1/reports", body: Drafts.misconduct()).0 == 201)
         acknowledged += 1
 
-        // Fill the disk to the last byte.
         let filler = disk.appendingPathComponent("filler")
-        _ = FileManager.default.createFile(atPath: filler.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: filler)
-        let chunk = Data(count: 64 << 10)
-        while (try? handle.write(contentsOf: chunk)) != nil {}
-        try? handle.close()
+        fill(filler)
 
         var refused: (Int, [String: Any])?
         for _ in 0..<200 {
@@ -58,10 +53,31 @@ struct DiskFullTests {
         acknowledged += 1
         _ = try await server.stop()
 
+        // Started again on a disk already full, the process is not ready until a write goes
+        // through: a load balancer must not send it writers that would all get 507.
+        fill(filler)
+        let again = try await LiveServer(database: db, demoData: nil, arguments: ["--min-free-disk-mb", "0"], log: log, logLevel: "notice")
+        let (notReady, reason) = try await again.get("/readyz")
+        #expect(notReady == 503 && String(decoding: reason, as: UTF8.self).contains("disk is full"), "\(String(decoding: reason, as: UTF8.self))")
+        try FileManager.default.removeItem(at: filler)
+        #expect(try await again.get("/readyz").0 == 200)
+        _ = try await again.stop()
+
         let store = try await openKeyedStore(db)
         #expect(try await store.verifyAuditChain() == nil)
         #expect(try await store.checkCounters().isEmpty)
         let queued = try await store.queue(.init(), limit: 1_000, cursor: nil).reports.count
         #expect(queued == acknowledged)
+    }
+
+    /// Fills the disk to the last byte with `file`.
+    private func fill(_ file: URL) {
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        guard let handle = try? FileHandle(forWritingTo: file) else { return }
+        let chunk = Data(count: 64 << 10)
+        while (try? handle.write(contentsOf: chunk)) != nil {}
+        let small = Data(count: 512)
+        while (try? handle.write(contentsOf: small)) != nil {}
+        try? handle.close()
     }
 }

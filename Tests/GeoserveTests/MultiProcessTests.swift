@@ -125,12 +125,15 @@ struct MultiProcessTests {
             p.executableURL = LiveServer.executable
             p.arguments = ["migrate", "--database", db, "--keys", testKeysPath(for: db)]
             p.standardOutput = FileHandle.nullDevice
-            try p.run()
-            return p
+            let errors = Pipe()
+            p.standardError = errors
+            try ProcessLaunch.lock.withLock { try p.run() }
+            return (p, errors)
         }
-        for p in processes {
+        for (p, errors) in processes {
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             p.waitUntilExit()
-            #expect(p.terminationStatus == 0)
+            #expect(p.terminationStatus == 0, "\(said)")
         }
         guard case .postgres(let uri) = try StoreLocation(db) else { Issue.record("not a PostgreSQL location"); return }
         let rows = try PostgresConnection(location: uri, settings: []).query("SELECT count(*), count(DISTINCT version), max(version) FROM schema_migrations")

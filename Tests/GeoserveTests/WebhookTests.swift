@@ -3,14 +3,17 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Storage
+import DomainKernel
 import Synchronization
 import Testing
 @testable import GeoserveApp
 
-/// A receiver on a loopback port: it answers 500 to its first `failFirst` requests, then 204,
-/// and keeps what arrived.
+/// A receiver on a loopback port at `/hook` and `/other`: it answers 500 to its first `failFirst`
+/// requests, or 302 to `/elsewhere` while `redirecting`, then 204, and keeps what arrived
+/// (`/elsewhere` included, which no delivery may reach).
 final class WebhookReceiver: Sendable {
     struct Arrival: Sendable {
+        let path: String
         let body: Data
         let signature: String
         let eventHeader: String
@@ -18,25 +21,33 @@ final class WebhookReceiver: Sendable {
     }
 
     let failFirst: Int
+    let redirecting: Mutex<Bool>
     let arrivals = Mutex<[Arrival]>([])
 
-    init(failFirst: Int) {
+    init(failFirst: Int = 0, redirecting: Bool = false) {
         self.failFirst = failFirst
+        self.redirecting = Mutex(redirecting)
     }
 
     var application: some ApplicationProtocol {
         let router = Router()
-        router.post("hook") { [self] request, _ -> Response in
-            let body = Data(try await request.body.collect(upTo: 1 << 20).readableBytesView)
-            let status = arrivals.withLock { list -> Int in
-                let answer = list.count < failFirst ? 500 : 204
-                list.append(Arrival(body: body, signature: request.headers[HTTPField.Name(WebhookSignature.header)!] ?? "",
-                                    eventHeader: request.headers[HTTPField.Name("X-Geoserve-Event")!] ?? "", answered: answer))
-                return answer
-            }
-            return Response(status: .init(code: status))
+        for path in ["hook", "other", "elsewhere"] {
+            router.on(RouterPath(path), method: .post) { [self] request, _ -> Response in try await arrive(request, path: "/" + path) }
+            router.on(RouterPath(path), method: .get) { [self] request, _ -> Response in try await arrive(request, path: "/" + path) }
         }
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    private func arrive(_ request: Request, path: String) async throws -> Response {
+        let body = Data(try await request.body.collect(upTo: 1 << 20).readableBytesView)
+        let redirect = path != "/elsewhere" && redirecting.withLock { $0 }
+        let status = arrivals.withLock { list -> Int in
+            let answer = redirect ? 302 : list.count < failFirst ? 500 : 204
+            list.append(Arrival(path: path, body: body, signature: request.headers[HTTPField.Name(WebhookSignature.header)!] ?? "",
+                                eventHeader: request.headers[HTTPField.Name("X-Geoserve-Event")!] ?? "", answered: answer))
+            return answer
+        }
+        return Response(status: .init(code: status), headers: redirect ? [.location: "/elsewhere"] : [:])
     }
 }
 
@@ -50,7 +61,7 @@ struct WebhookTests {
         try await receiver.application.test(.live) { hook in
             var service = try await TestService(demo: true)
             defer { service.remove() }
-            service.configuration.webhooks = try WebhookConfiguration(addresses: ["http://127.0.0.1:\(hook.port!)/hook"], secret: Self.secret)
+            service.configuration.webhooks = try WebhookConfiguration(addresses: ["http://127.0.0.1:\(hook.port!)/hook"], secret: Self.secret, allowingLocal: true)
             service.configuration.webhooks.firstRetry = 0.2
             try await service.run(.live) { client in
                 let admin = try await client.login(TestService.adminEmail)
@@ -73,9 +84,11 @@ struct WebhookTests {
             let arrivals = receiver.arrivals.withLock { $0 }
             #expect(arrivals.prefix(2).allSatisfy { $0.answered == 500 })
             var delivered: [String: [String: Any]] = [:]
+            let secret = service.configuration.webhooks.endpoints[0].secret
             for a in arrivals {
-                #expect(WebhookSignature.verify(header: a.signature, body: a.body, secret: Self.secret, now: Date()), "signature verifies")
-                #expect(!WebhookSignature.verify(header: a.signature, body: a.body, secret: Self.secret + "x", now: Date()))
+                #expect(WebhookSignature.verify(header: a.signature, body: a.body, secret: secret, now: Date()), "signature verifies")
+                #expect(!WebhookSignature.verify(header: a.signature, body: a.body, secret: secret + "x", now: Date()))
+                #expect(!WebhookSignature.verify(header: a.signature, body: a.body, secret: Self.secret, now: Date()), "the installation's secret itself signs nothing")
                 let json = try #require(try JSONSerialization.jsonObject(with: a.body) as? [String: Any])
                 #expect(json["id"] as? String == a.eventHeader, "the header names the event in the body")
                 #expect(Set(json.keys) == ["id", "type", "at", "report"])
@@ -101,7 +114,73 @@ struct WebhookTests {
         #expect(throws: Never.self) { try WebhookConfiguration(addresses: [], secret: "") }
         let c = try? WebhookConfiguration(addresses: ["https://hooks.campus.example/geoserve?token=abc"], secret: Self.secret)
         #expect(c?.endpoints.first?.host == "hooks.campus.example" && c?.endpoints.first?.key.contains("abc") == false)
+        // Loopback, link-local and unspecified hosts are refused unless allowed; private ranges are a campus's own.
+        for local in ["http://127.0.0.1:9000/h", "http://localhost/h", "http://hooks.localhost/h", "http://169.254.169.254/latest/meta-data",
+                      "http://[::1]:9000/h", "http://[fe80::1]/h", "http://0.0.0.0/h", "http://[::ffff:127.0.0.1]/h"] {
+            #expect(throws: WebhookConfigurationError.self, "\(local)") { try WebhookConfiguration(addresses: [local], secret: Self.secret) }
+            #expect(throws: Never.self, "\(local)") { try WebhookConfiguration(addresses: [local], secret: Self.secret, allowingLocal: true) }
+        }
+        for remote in ["http://10.0.0.5/h", "https://192.168.1.20/h", "http://[fd00::5]/h", "https://128.0.0.1/h", "https://hooks.campus.example/h"] {
+            #expect(throws: Never.self, "\(remote)") { try WebhookConfiguration(addresses: [remote], secret: Self.secret) }
+        }
+        // Each endpoint verifies with a secret of its own, 64 hex characters, none the installation's.
+        let two = try? WebhookConfiguration(addresses: ["https://a.campus.example/h", "https://b.campus.example/h"], secret: Self.secret)
+        let secrets = two?.endpoints.map(\.secret) ?? []
+        #expect(secrets.count == 2 && Set(secrets).count == 2 && secrets.allSatisfy { $0.count == 64 && $0.allSatisfy(\.isHexDigit) && $0 != Self.secret })
         // Waits grow from 5 s and stop growing at an hour.
         #expect((4...6).contains(c?.retryDelay(afterFailures: 1) ?? 0) && (2_880...4_320).contains(c?.retryDelay(afterFailures: 30) ?? 0))
+    }
+
+    @Test("a receiver's redirect is a failed delivery, never followed; each endpoint's signature verifies only there; the failing events and the backlog are shown")
+    func redirectsAndEndpoints() async throws {
+        let receiver = WebhookReceiver(redirecting: true)
+        try await receiver.application.test(.live) { hook in
+            var service = try await TestService(demo: true)
+            defer { service.remove() }
+            let addresses = ["http://127.0.0.1:\(hook.port!)/hook", "http://127.0.0.1:\(hook.port!)/other"]
+            service.configuration.webhooks = try WebhookConfiguration(addresses: addresses, secret: Self.secret, allowingLocal: true)
+            service.configuration.webhooks.firstRetry = 0.2
+            let metrics = ServiceMetrics()
+            let endpoints = service.configuration.webhooks.endpoints
+            let database = service.configuration.database
+            try await service.run(.live, metrics: metrics) { client in
+                let admin = try await client.login(TestService.adminEmail)
+                let verifier = try await client.account("verifier", admin: admin).token
+                let (_, made) = try await client.json(.post, "/v1/reports", body: Drafts.covid(hall: "H04"))
+                let id = made["id"] as? String ?? ""
+                #expect(try await client.json(.post, "/v1/reports/\(id)/transitions", token: verifier, body: #"{"transition":"verify"}"#).0 == .ok)
+                let store = try await openKeyedStore(database)
+                // Redirected: the event waits, failing, with the reason; nothing went to /elsewhere.
+                #expect(try await eventually(within: 10) { (try await store.failingNotifications(limit: 10).first?.attempts ?? 0) >= 2 })
+                let failing = try #require(try await store.failingNotifications(limit: 10).first)
+                #expect(failing.status == .verified && failing.lastError.contains("302") && failing.lastError.contains("not followed"), "\(failing.lastError)")
+                #expect(failing.deliveredTo == 0)
+                #expect(receiver.arrivals.withLock { $0 }.allSatisfy { $0.path != "/elsewhere" }, "a redirect is never followed")
+                #expect(try await eventually(within: 15) {
+                    let text = String(decoding: metrics.exposition(), as: UTF8.self)
+                    return sampleValue(text, "geoserve_webhook_backlog") == 1 && sampleValue(text, "geoserve_webhook_oldest_failing_seconds") > 0
+                }, "the backlog gauges show the waiting event")
+                // The receiver stops redirecting: delivered to both, and the dead letters empty.
+                receiver.redirecting.withLock { $0 = false }
+                #expect(try await eventually(within: 15) { try await store.notificationBacklog() == 0 })
+                #expect(try await store.failingNotifications(limit: 10).isEmpty)
+            }
+            let delivered = receiver.arrivals.withLock { $0 }.filter { $0.answered == 204 }
+            #expect(Set(delivered.map(\.path)) == ["/hook", "/other"])
+            for a in delivered {
+                let mine = endpoints[a.path == "/hook" ? 0 : 1].secret, theirs = endpoints[a.path == "/hook" ? 1 : 0].secret
+                #expect(WebhookSignature.verify(header: a.signature, body: a.body, secret: mine, now: Date()), "\(a.path) verifies its own delivery")
+                #expect(!WebhookSignature.verify(header: a.signature, body: a.body, secret: theirs, now: Date()), "a delivery captured at \(a.path) does not verify at the other")
+            }
+        }
+    }
+
+    @Test("a name is looked up before each delivery: one resolving to loopback counts as local")
+    func resolution() async {
+        #expect(await LocalAddress.resolvesLocal(host: "localhost"))
+        #expect(await LocalAddress.resolvesLocal(host: "127.0.0.9"))
+        #expect(await LocalAddress.resolvesLocal(host: "[::1]"))
+        #expect(await !LocalAddress.resolvesLocal(host: "10.1.2.3"))
+        #expect(await !LocalAddress.resolvesLocal(host: "no-such-host.invalid"), "a name that does not resolve fails as a delivery, not as local")
     }
 }

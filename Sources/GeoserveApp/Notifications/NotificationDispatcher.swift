@@ -18,10 +18,13 @@ struct NotificationDispatcher: Service {
     var lease: TimeInterval = 60
     /// How long done events are kept.
     var keep: TimeInterval = 7 * 86_400
+    /// How often the backlog gauges are brought up to date.
+    var backlogInterval: TimeInterval = 10
 
     func run() async throws {
-        let client = WebhookClient(timeout: configuration.timeout)
+        let client = WebhookClient(timeout: configuration.timeout, allowsLocal: configuration.allowsLocal)
         var lastPrune = Date.distantPast
+        var lastCount = Date.distantPast
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             do {
                 let now = Date()
@@ -29,6 +32,10 @@ struct NotificationDispatcher: Service {
                     try await outbox.completeAllNotifications(at: now)
                 } else {
                     try await deliverDue(client, now: now)
+                }
+                if now.timeIntervalSince(lastCount) >= backlogInterval {
+                    try await countBacklog(now: now)
+                    lastCount = now
                 }
                 if now.timeIntervalSince(lastPrune) > 3600 {
                     try await outbox.pruneNotifications(doneBefore: now.addingTimeInterval(-keep))
@@ -41,6 +48,13 @@ struct NotificationDispatcher: Service {
         }
     }
 
+    /// The backlog gauges: an endpoint that never answers shows as a failing age that only grows.
+    func countBacklog(now: Date) async throws {
+        let events = try await outbox.notificationBacklog()
+        let oldest = try await outbox.failingNotifications(limit: 1).first
+        metrics.webhookBacklog(events: events, oldestFailingSeconds: oldest.map { max(0, now.timeIntervalSince($0.at)) } ?? 0)
+    }
+
     /// Claims what is due and sends each event to the endpoints it has not reached.
     func deliverDue(_ client: WebhookClient, now: Date) async throws {
         let events = try await outbox.claimNotifications(now: now, lease: lease, limit: 50)
@@ -48,7 +62,7 @@ struct NotificationDispatcher: Service {
             let body = StatusNotification(event).json
             var failures: [String] = []
             for endpoint in configuration.endpoints where !event.deliveredTo.contains(endpoint.key) {
-                let signature = WebhookSignature.sign(body: body, secret: configuration.secret, at: Date())
+                let signature = WebhookSignature.sign(body: body, secret: endpoint.secret, at: Date())
                 switch await client.post(body, to: endpoint.url, eventID: event.id, signature: signature) {
                 case .delivered:
                     try await outbox.recordDelivery(eventID: event.id, endpoint: endpoint.key, at: Date())

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import Support
 
-/// Where status notifications go and the secret that signs them. Endpoints are named in the
+/// Where status notifications go and the secrets that sign them. Endpoints are named in the
 /// store and the logs by a digest or their host, never by the whole address, which may carry a
 /// token of the receiver's.
 package struct WebhookConfiguration: Sendable {
@@ -12,6 +12,10 @@ package struct WebhookConfiguration: Sendable {
         let key: String
         /// The host, for logs.
         let host: String
+        /// The secret this endpoint's deliveries are signed with: the installation's webhook
+        /// secret bound to this address, so a delivery captured at one receiver does not verify
+        /// at another (`geoserve webhooks secrets` prints it for the receiver).
+        package let secret: String
 
         /// The address with any user, password or query masked (they may hold the receiver's
         /// token), for `geoserve config`.
@@ -25,6 +29,10 @@ package struct WebhookConfiguration: Sendable {
 
     package let endpoints: [Endpoint]
     package let secret: String
+    /// Whether endpoints on loopback or link-local addresses are allowed (a receiver on the same
+    /// machine). Off by default: a configuration naming `169.254.169.254` would otherwise post to
+    /// a cloud's metadata service, and one naming `localhost` to whatever listens there.
+    package let allowsLocal: Bool
     /// How long one delivery may take.
     var timeout: TimeInterval = 10
     /// Backoff after the n-th failure: 5 s doubling, at most an hour.
@@ -33,22 +41,37 @@ package struct WebhookConfiguration: Sendable {
 
     static let minimumSecretLength = 32
 
-    /// Checks the addresses (absolute http or https) and the secret (32 characters or more).
-    package init(addresses: [String], secret: String) throws(WebhookConfigurationError) {
+    /// Checks the addresses (absolute http or https, not loopback or link-local unless
+    /// `allowingLocal`) and the secret (32 characters or more).
+    package init(addresses: [String], secret: String, allowingLocal: Bool = false) throws(WebhookConfigurationError) {
         var endpoints: [Endpoint] = []
         for address in addresses where !address.isEmpty {
             guard let url = URL(string: address), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
                   let host = url.host, !host.isEmpty else {
                 throw WebhookConfigurationError(description: "webhook \"\(address)\" is not an absolute http or https address")
             }
+            if !allowingLocal, LocalAddress.isLocal(host: host) {
+                throw WebhookConfigurationError(description: "webhook host \(host) is a loopback or link-local address; "
+                    + "set --webhook-allow-local (GEOSERVE_WEBHOOK_ALLOW_LOCAL=1) if the receiver really runs on this machine")
+            }
             let key = SHA256.hash(data: Data(address.utf8)).prefix(16).hexString
-            endpoints.append(Endpoint(url: url, key: key, host: host))
+            endpoints.append(Endpoint(url: url, key: key, host: host, secret: Self.endpointSecret(secret, address: address)))
         }
         if !endpoints.isEmpty, secret.count < Self.minimumSecretLength {
             throw WebhookConfigurationError(description: "webhooks need a signing secret of at least \(Self.minimumSecretLength) characters (GEOSERVE_WEBHOOK_SECRET or --webhook-secret-file)")
         }
         self.endpoints = endpoints
         self.secret = secret
+        allowsLocal = allowingLocal
+    }
+
+    /// HMAC-SHA256 of the address under the installation's secret, in hex: 64 characters a
+    /// receiver keeps as its own secret.
+    static func endpointSecret(_ secret: String, address: String) -> String {
+        var mac = HMAC<SHA256>(key: SymmetricKey(data: Data(secret.utf8)))
+        mac.update(data: Data("geoserve webhook endpoint\u{1F}".utf8))
+        mac.update(data: Data(address.utf8))
+        return Data(mac.finalize()).hexString
     }
 
     /// None: events are marked done as they come.

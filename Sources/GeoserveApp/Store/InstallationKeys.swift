@@ -86,7 +86,16 @@ package struct InstallationKeys: Sendable {
         """
     }
 
-    static func read(_ path: String) throws -> InstallationKeys? {
+    /// The key that seals backups: derived from the audit key, so a copy of the database alone
+    /// can neither read it nor forge a seal.
+    var backupSealKey: SymmetricKey {
+        var mac = HMAC<SHA256>(key: SymmetricKey(data: Data(hex: audit)))
+        mac.update(data: Data("geoserve backup seal".utf8))
+        return SymmetricKey(data: Data(mac.finalize()))
+    }
+
+    /// The key file at `path`; nil when there is none.
+    package static func read(_ path: String) throws -> InstallationKeys? {
         guard let data = FileManager.default.contents(atPath: path) else {
             if FileManager.default.fileExists(atPath: path) { throw Problem(description: "cannot read the key file \(path)") }
             return nil

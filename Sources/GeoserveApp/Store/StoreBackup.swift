@@ -1,4 +1,7 @@
+import Crypto
+import Foundation
 import StorageSQLite
+import Support
 
 /// Backups of the store: the embedded store copies itself (SQLite's online backup API);
 /// PostgreSQL has its own tools, which know its replication and point-in-time recovery.
@@ -17,5 +20,27 @@ package enum StoreBackup {
         case .sqlite(let path): return path
         case .postgres: throw NotEmbedded(what: what)
         }
+    }
+
+    /// What a backup's seal says of it.
+    package enum SealCheck: Equatable {
+        /// Its content is what was sealed under these keys.
+        case intact
+        /// It carries no seal (made before backups were sealed, or by another tool).
+        case missing
+        /// Its content changed since it was sealed, or it was sealed under another installation's keys.
+        case changed
+    }
+
+    /// The seal of a store file's content under the installation's keys.
+    package static func seal(of file: String, keys: InstallationKeys) throws -> String {
+        var mac = HMAC<SHA256>(key: keys.backupSealKey)
+        try SQLiteBackup.content(of: file) { mac.update(data: $0) }
+        return "hmac-sha256:" + Data(mac.finalize()).hexString
+    }
+
+    package static func check(_ backup: String, keys: InstallationKeys) throws -> SealCheck {
+        guard let carried = try SQLiteBackup.seal(of: backup) else { return .missing }
+        return ConstantTime.equal(carried, try seal(of: backup, keys: keys)) ? .intact : .changed
     }
 }

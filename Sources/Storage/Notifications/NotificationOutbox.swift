@@ -32,6 +32,32 @@ public protocol NotificationOutbox: Sendable {
 
     /// Events not yet done.
     func notificationBacklog() async throws -> Int
+
+    /// Events not yet done that have failed at least once, oldest first, at most `limit`: the
+    /// dead letters of endpoints that do not answer, for the operator to see why.
+    func failingNotifications(limit: Int) async throws -> [FailingNotification]
+}
+
+/// An event some endpoint has not taken yet, with what went wrong last.
+public struct FailingNotification: Hashable, Sendable {
+    public let id: String
+    public let status: ReportStatus
+    public let at: Date
+    public let attempts: Int
+    public let nextAttempt: Date
+    public let lastError: String
+    /// Endpoints (digests) it already reached.
+    public let deliveredTo: Int
+
+    public init(id: String, status: ReportStatus, at: Date, attempts: Int, nextAttempt: Date, lastError: String, deliveredTo: Int) {
+        self.id = id
+        self.status = status
+        self.at = at
+        self.attempts = attempts
+        self.nextAttempt = nextAttempt
+        self.lastError = lastError
+        self.deliveredTo = deliveredTo
+    }
 }
 
 /// One status change to tell the configured endpoints about: nothing of the report's content

@@ -1,22 +1,24 @@
 import Foundation
 
-/// Failed logins counted per key (an account, a client address) in fixed windows, in the store
-/// so that every process sharing it counts the same failures: a password guesser spread over
-/// several processes behind a load balancer meets one budget, not one per process.
+/// Login events counted per key in fixed windows, in the store so that every process sharing it
+/// counts the same events: a password guesser spread over several processes behind a load balancer
+/// meets one budget, not one per process. The login throttle counts failures under an account, an
+/// address and an (account, address) pair, and successes under a pair's `known:` key (a window of
+/// its own, restarted at each success).
 public protocol LoginThrottleStore: Sendable {
-    /// The failures counted under each key whose window, started at its first failure, is
-    /// still open at `now`; keys without one are absent.
-    func loginFailures(keys: [String], now: Date, window: TimeInterval) async throws -> [String: LoginFailures]
+    /// The events counted under each key whose window, started at its first event, is still open
+    /// at `now`; keys without one are absent.
+    func loginEvents(keys: [String], now: Date, window: TimeInterval) async throws -> [String: LoginEvents]
 
-    /// Counts one failure under each key, opening a new window where the last has closed.
-    func recordLoginFailure(keys: [String], now: Date, window: TimeInterval) async throws
+    /// Counts one event under each key, opening a new window where the last has closed.
+    func recordLoginEvent(keys: [String], now: Date, window: TimeInterval) async throws
 
-    /// Forgets a key's failures (a successful login).
-    func clearLoginFailures(key: String) async throws
+    /// Forgets a key's events.
+    func clearLoginEvents(key: String) async throws
 }
 
-/// A key's failures in its open window.
-public struct LoginFailures: Hashable, Sendable {
+/// A key's events in its open window.
+public struct LoginEvents: Hashable, Sendable {
     public let count: Int
     public let windowStart: Date
 

@@ -14,7 +14,9 @@ struct BackupCommand: AsyncParsableCommand {
             The copy is a snapshot of one moment: every report acknowledged before it started is in \
             it, and intake goes on meanwhile. It holds the attachments table (every file with its \
             SHA-256), not the files themselves, and not the installation's key file: copy the \
-            attachments folder and, once, the key file beside it (docs/backup.md).
+            attachments folder and, once, the key file beside it (docs/backup.md). The copy is \
+            sealed with a MAC under the installation's key: `restore` refuses it if anything in \
+            it changes. The file is readable by its owner alone.
             """
     )
 
@@ -30,10 +32,14 @@ struct BackupCommand: AsyncParsableCommand {
         // during a backup at normal priority, at 0.72–0.80 with this.
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
         guard FileManager.default.fileExists(atPath: source) else { throw ValidationError("no store at \(source)") }
+        let keysFile = try store.keysFile()
+        guard let keys = try readKeys(keysFile) else {
+            throw ValidationError("no key file at \(keysFile): a backup is sealed with the installation's key (--keys)")
+        }
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let made = try SQLiteBackup.backup(from: source, to: out)
+            let made = try SQLiteBackup.backup(from: source, to: out) { copy in try StoreBackup.seal(of: copy, keys: keys) }
             printError("backed up \(made.reports) reports and \(made.attachments) attachment records (schema \(made.schemaVersion), "
                        + "\(made.bytes) bytes) to \(out) in \(String(format: "%.2f", (clock.now - start).seconds)) s")
         } catch let problem as SQLiteBackup.Problem {

@@ -73,6 +73,7 @@ struct ConfigCommand: ParsableCommand {
             ("", "GEOSERVE_METRICS_PORT", c.metricsPort.map(String.init) ?? ""),
             ("Notifications", "GEOSERVE_WEBHOOKS", c.webhooks.endpoints.map(\.shown).joined(separator: ",")),
             ("", "GEOSERVE_WEBHOOK_SECRET", c.webhooks.secret.isEmpty ? "" : "***"),
+            ("", "GEOSERVE_WEBHOOK_ALLOW_LOCAL", c.webhooks.allowsLocal ? "1" : "0"),
             ("", "GEOSERVE_SHUTDOWN_GRACE", seconds(c.shutdownGrace)),
             ("", "GEOSERVE_DRAIN_DELAY", seconds(c.drainDelay)),
         ]

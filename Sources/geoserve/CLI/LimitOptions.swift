@@ -26,7 +26,7 @@ struct LimitOptions: ParsableArguments {
     @Option(name: .customLong("account-writes-per-minute"), help: "Reports and uploads per signed-in account per minute; 0 disables (env GEOSERVE_ACCOUNT_WRITES_PER_MINUTE, default 60).")
     var accountWritesPerMinute: Int?
 
-    @Option(name: .customLong("login-failures-per-account"), help: "Failed logins for one account in 15 minutes before logins to it are refused with 429 (env GEOSERVE_LOGIN_FAILURES_PER_ACCOUNT, default 10).")
+    @Option(name: .customLong("login-failures-per-account"), help: "Failed logins in 15 minutes from one address for one account before that pair is refused with 429, and from anywhere before addresses that have not signed in to it are (env GEOSERVE_LOGIN_FAILURES_PER_ACCOUNT, default 10).")
     var loginFailuresPerAccount: Int?
 
     @Option(name: .customLong("login-failures-per-address"), help: "Failed logins from one client address in 15 minutes before its logins are refused with 429 (env GEOSERVE_LOGIN_FAILURES_PER_ADDRESS, default 100).")

@@ -11,6 +11,9 @@ struct NotificationOptions: ParsableArguments {
     @Option(name: .customLong("webhook-secret-file"), help: ArgumentHelp("File holding the signing secret, 32 characters or more (or env GEOSERVE_WEBHOOK_SECRET).", valueName: "path"))
     var secretFile: String?
 
+    @Flag(name: .customLong("webhook-allow-local"), help: "Allow webhooks to loopback and link-local addresses, for a receiver on this machine (or env GEOSERVE_WEBHOOK_ALLOW_LOCAL=1).")
+    var allowLocal = false
+
     func apply(to config: inout AppConfiguration) throws {
         let addresses = EnvironmentDefault.string(webhooks, "GEOSERVE_WEBHOOKS", "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         var secret = ProcessInfo.processInfo.environment["GEOSERVE_WEBHOOK_SECRET"] ?? ""
@@ -21,7 +24,8 @@ struct NotificationOptions: ParsableArguments {
                 throw ValidationError("the webhook secret file \(secretFile) cannot be read: \(error.localizedDescription)")
             }
         }
-        do { config.webhooks = try WebhookConfiguration(addresses: addresses, secret: secret) } catch {
+        let local = allowLocal || ProcessInfo.processInfo.environment["GEOSERVE_WEBHOOK_ALLOW_LOCAL"] == "1"
+        do { config.webhooks = try WebhookConfiguration(addresses: addresses, secret: secret, allowingLocal: local) } catch {
             throw ValidationError(error.description)
         }
     }

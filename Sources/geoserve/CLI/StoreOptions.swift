@@ -84,3 +84,10 @@ struct StoreOptions: ParsableArguments {
         }
     }
 }
+
+/// The key file at `path` as the commands report its problems; nil when there is none.
+func readKeys(_ path: String) throws -> InstallationKeys? {
+    do { return try InstallationKeys.read(path) } catch let problem as InstallationKeys.Problem {
+        throw ValidationError(problem.description)
+    }
+}

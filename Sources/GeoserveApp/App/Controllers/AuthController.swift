@@ -64,7 +64,7 @@ struct AuthController {
             try await throttle.failed(email: email, address: address, now: Date())
             throw APIError.unauthorized("email or password is wrong, or the account is disabled")
         }
-        try await throttle.succeeded(email: email, address: address)
+        try await throttle.succeeded(email: email, address: address, now: Date())
         let token = Credentials.newToken()
         let expires = Date().addingTimeInterval(credentials.tokenLifetime)
         try await accounts.storeToken(hash: Credentials.tokenHash(token), accountID: account.id, expiresAt: expires)

@@ -28,12 +28,15 @@ struct HealthController<Context: RequestContext> {
         } catch {
             throw APIError.unavailable("the store does not answer")
         }
-        if health.isFailing {
+        if health.needsProbe {
             do {
                 try await store.probeWrite()
                 health.recovered(logger)
-            } catch {
+            } catch StorageError.diskFull {
+                health.diskFull(logger)
                 throw APIError.unavailable("the database's disk is full: writes fail")
+            } catch {
+                throw APIError.unavailable("the store takes no writes")
             }
         }
         let loaded = catalog.snapshot().count

@@ -120,6 +120,13 @@ package final class ServiceMetrics: Sendable {
             .increment()
     }
 
+    /// The outbox as the dispatcher last counted it: events not yet delivered everywhere, and how
+    /// long the oldest that has failed has waited (0 when none has).
+    func webhookBacklog(events: Int, oldestFailingSeconds: Double) {
+        cached("webhook_backlog") { CoreMetrics.Gauge(label: "geoserve_webhook_backlog", factory: factory) }.record(Double(events))
+        cached("webhook_oldest") { CoreMetrics.Gauge(label: "geoserve_webhook_oldest_failing_seconds", factory: factory) }.record(oldestFailingSeconds)
+    }
+
     // MARK: Limits
 
     func rateLimited(_ limit: String) {
