@@ -53,7 +53,7 @@ struct BackupTests {
 
         // A backup never overwrites: the same name again is refused and the file is unchanged.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: out))
-        await #expect(throws: ValidationError.self) { try await BackupCommand.parse(["--database", db, "--out", out]).run() }
+        await #expect(throws: CommandFailure.self) { try await BackupCommand.parse(["--database", db, "--out", out]).run() }
         #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == bytes)
         #expect(try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: out).deletingLastPathComponent().path) == ["campus.backup"])
 
@@ -70,7 +70,7 @@ struct BackupTests {
 
         // Nor does a restore: an existing store is refused and left as it was.
         let size = try FileManager.default.attributesOfItem(atPath: restored)[.size] as? Int
-        await #expect(throws: ValidationError.self) { try await RestoreCommand.parse([out, "--database", restored]).run() }
+        await #expect(throws: CommandFailure.self) { try await RestoreCommand.parse([out, "--database", restored]).run() }
         #expect(try FileManager.default.attributesOfItem(atPath: restored)[.size] as? Int == size)
         // A file that is not a backup is refused before anything is written.
         let junk = service.folder.appendingPathComponent("junk.backup")

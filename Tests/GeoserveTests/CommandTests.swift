@@ -151,7 +151,7 @@ struct CommandTests {
         #expect(!FileManager.default.fileExists(atPath: db))
         // An unreachable PostgreSQL fails at once with a message naming the server, never the password.
         await #expect {
-            try await LayersCommand.parse(["--database", "postgres://geoserve:s3cret@127.0.0.1:1/geoserve"]).run()
+            try await LayersCommand.parse(["--database", "postgres://geoserve:s3cret@127.0.0.1:1/geoserve", "--keys", folder.appendingPathComponent("k").path]).run()
         } throws: { error in
             let text = String(describing: error)
             return text.contains("unavailable") && text.contains("127.0.0.1") && !text.contains("s3cret")

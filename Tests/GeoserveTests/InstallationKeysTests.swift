@@ -68,6 +68,37 @@ struct InstallationKeysTests {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
+    @Test("a service given another key file than its database's stops before it imports, seeds or publishes anything")
+    func keysBeforeWrites() async throws {
+        var service = try await TestService(demo: false)
+        defer { service.remove() }
+        // The database was keyed (TestService's own file); the service is pointed elsewhere, with the demo campus and reports on.
+        _ = try await openKeyedStore(service.configuration.database)
+        service.configuration.keysPath = service.folder.appendingPathComponent("elsewhere/geoserve.keys").path
+        service.configuration.demoDataPath = repositoryRoot.appendingPathComponent("data").path
+        service.configuration.demoReports = true
+        let refused = await #expect(throws: InstallationKeys.Problem.self) { try await buildApplication(service.configuration) }
+        #expect(refused?.description.contains("is missing") == true, "\(refused?.description ?? "")")
+        let store = try await openKeyedStore(service.configuration.database)
+        #expect(try await store.layers().isEmpty, "no layer imported")
+        #expect(try await store.publications().isEmpty, "nothing published")
+        #expect(!FileManager.default.fileExists(atPath: service.configuration.keysPath!), "no second key file")
+    }
+
+    @Test("on PostgreSQL the key file is named by the configuration: a command without --keys or GEOSERVE_KEYS refuses before it opens the database")
+    func postgresNamesItsKeys() async throws {
+        // The old default, under the working folder: it must not appear (nor change, if some run left one).
+        let oldDefault = "var/geoserve.keys"
+        let before = try? FileManager.default.attributesOfItem(atPath: oldDefault)[.modificationDate] as? Date
+        // An address nothing listens on: the refusal must come before any connection.
+        let refused = await #expect(throws: ValidationError.self) {
+            try await MigrateCommand.parse(["--database", "postgres://nobody@127.0.0.1:1/none"]).run()
+        }
+        #expect(refused?.message.contains("GEOSERVE_KEYS") == true, "\(refused?.message ?? "")")
+        #expect((try? FileManager.default.attributesOfItem(atPath: oldDefault)[.modificationDate] as? Date) == before, "no key file in the working folder")
+        #expect(throws: InstallationKeys.Problem.self) { try InstallationKeys.defaultPath(for: StoreLocation("postgres://x@127.0.0.1/db")) }
+    }
+
     @Test("audit verify --head finds entries deleted from the end, which the chain alone cannot; a forged head is refused")
     func signedHead() async throws {
         let folder = try temporaryFolder()

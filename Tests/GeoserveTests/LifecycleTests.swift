@@ -66,6 +66,10 @@ struct LifecycleTests {
         #expect(objects.contains { $0["level"] as? String == "trace" || $0["level"] as? String == "debug" }, "the log ran at trace level")
         #expect(objects.contains { $0["message"] as? String == "refusing request: declared body too large" })
         #expect(!objects.contains { $0["peer"] != nil }, "no line carries the client's address")
+        // The first line says which build runs with what.
+        let start = try #require(objects.first { $0["message"] as? String == "starting" })
+        #expect(start["version"] as? String == GeoserveVersion.current && start["GEOSERVE_PORT"] as? String == "\(server.port)"
+                && start["GEOSERVE_LOG_LEVEL"] as? String == "trace", "\(start)")
         for secret in markers + [token, receipt, "admin@campus.example", id, "PATHMARKER"] {
             #expect(!text.contains(secret), "the log holds \(secret)")
         }

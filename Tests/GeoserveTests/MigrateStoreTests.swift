@@ -72,7 +72,7 @@ struct MigrateStoreTests {
             let body = try await client.execute(uri: items, method: .get) { String(buffer: $0.body) }
             #expect(body == served)
         }
-        await #expect(throws: ValidationError.self) {
+        await #expect(throws: CommandFailure.self) {
             try await MigrateStoreCommand.parse(["--from", c.database, "--to", postgres]).run()
         }
 

@@ -28,6 +28,18 @@ func sampleValue(_ text: String, _ series: String) -> Double {
 
 @Suite("metrics, request ids and limits")
 struct OperationsTests {
+    @Test("every counter whose labels are known is exposed at 0 before its first event")
+    func countersFromStart() {
+        let text = String(decoding: ServiceMetrics().exposition(), as: UTF8.self)
+        for series in [#"geoserve_reports_received_total{kind="covid"}"#, #"geoserve_reports_received_total{kind="misconduct"}"#,
+                       "geoserve_reports_decided_total", #"geoserve_webhook_deliveries_total{result="delivered"}"#,
+                       #"geoserve_webhook_deliveries_total{result="failed"}"#, #"geoserve_rate_limited_total{limit="login"}"#,
+                       #"geoserve_rate_limited_total{limit="anonymous"}"#, #"geoserve_rate_limited_total{limit="account"}"#,
+                       "geoserve_webhook_backlog", "geoserve_webhook_oldest_failing_seconds"] {
+            #expect(text.contains("\n\(series) 0\n") || text.contains("\n\(series) 0.0\n"), "\(series)")
+        }
+    }
+
     @Test("/metrics counts requests by route pattern and status class, reports received and decided, and intake batches")
     func countersMove() async throws {
         let service = try await TestService()
@@ -221,7 +233,7 @@ struct OperationsTests {
 
     @Test("geoserve config prints the effective settings as an environment file, the database password masked")
     func configPrinted() throws {
-        let options = try ServeOptions.parse(["--database", "postgres://geoserve:s3cret-pw@db.campus.example/geoserve",
+        let options = try ServeOptions.parse(["--database", "postgres://geoserve:s3cret-pw@db.campus.example/geoserve", "--keys", "/etc/geoserve/geoserve.keys",
                                               "--metrics-allow", "10.0.0.0/8", "--shutdown-grace", "30", "--account-writes-per-minute", "5"])
         let text = ConfigCommand.render(try options.configuration())
         #expect(!text.contains("s3cret-pw"))

@@ -32,4 +32,32 @@ struct ProcessTests {
         #expect(p.terminationStatus != 0)
         #expect(text.contains("GEOSERVE_PORT=eighty is not a whole number"))
     }
+
+    @Test("exit status: 1 with Error and no usage when a command cannot do its work (a damaged key file), 64 with the usage only when it is called wrongly")
+    func exitStatus() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let keys = folder.appendingPathComponent("damaged.keys")
+        try Data("receipts 12\n".utf8).write(to: keys)
+        func geoserve(_ arguments: [String]) throws -> (Int32, String) {
+            let p = Process()
+            p.executableURL = LiveServer.executable
+            p.arguments = arguments
+            p.environment = [:]
+            let err = Pipe()
+            p.standardError = err
+            p.standardOutput = FileHandle.nullDevice
+            try ProcessLaunch.lock.withLock { try p.run() }
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            return (p.terminationStatus, text)
+        }
+        let database = folder.appendingPathComponent("g.sqlite").path
+        let (failed, said) = try geoserve(["migrate", "--database", database, "--keys", keys.path])
+        #expect(failed == 1 && said.contains("is damaged") && !said.contains("Usage:"), "\(failed): \(said)")
+        let (wrong, usage) = try geoserve(["migrate", "--database", database, "--time-zone", "Nowhere/Else"])
+        #expect(wrong == 64 && usage.contains("unknown time zone") && usage.contains("Usage:"), "\(wrong): \(usage)")
+        let (missing, note) = try geoserve(["restore", folder.appendingPathComponent("none.backup").path, "--database", folder.appendingPathComponent("r.sqlite").path])
+        #expect(missing == 1 && note.contains("no backup at") && !note.contains("Usage:"), "\(missing): \(note)")
+    }
 }

@@ -14,8 +14,12 @@ package func buildApplication(_ configuration: AppConfiguration, metrics: Servic
     logger.logLevel = configuration.logLevel
     var settings = try configuration.storeSettings
     settings.observer = metrics
+    let keysPath = try configuration.keysFile
     let store = try openStore(settings)
     try await store.migrate()
+    // The keys before anything else writes: a process given the wrong key file (or none where one
+    // existed) stops here, with nothing imported, seeded or published.
+    let keys = try await InstallationKeys.load(path: keysPath, store: store)
     if let demo = configuration.demoDataPath {
         try await DemoData.importIfEmpty(into: store, from: demo, logger: logger)
     }
@@ -46,7 +50,6 @@ package func buildApplication(_ configuration: AppConfiguration, metrics: Servic
         logger.warning("publication at start failed; retrying on the schedule", metadata: ["error": "\(error)"])
     }
 
-    let keys = try await InstallationKeys.load(path: try configuration.keysFile, store: store)
     let router = try buildRouter(store: store, catalog: catalog, watcher: watcher, configuration: configuration,
                                  receipts: Receipts(secretHex: keys.receipts), idempotency: IdempotencyKeys(secretHex: keys.receipts),
                                  metrics: metrics, readiness: readiness)

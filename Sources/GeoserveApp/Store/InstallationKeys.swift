@@ -24,11 +24,14 @@ package struct InstallationKeys: Sendable {
         package let description: String
     }
 
-    /// Where the key file lives unless `--keys` says: beside a SQLite database, `var/` for PostgreSQL.
-    package static func defaultPath(for location: StoreLocation) -> String {
+    /// Where the key file lives unless `--keys` says: beside a SQLite database. A PostgreSQL
+    /// database has no folder of its own, and a default under the working folder would let a
+    /// command run from elsewhere make a second key for the same database: its processes name
+    /// the file in their configuration.
+    package static func defaultPath(for location: StoreLocation) throws(Problem) -> String {
         switch location {
-        case .sqlite(let path): URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("geoserve.keys").path
-        case .postgres: "var/geoserve.keys"
+        case .sqlite(let path): return URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("geoserve.keys").path
+        case .postgres: throw Problem(description: "a PostgreSQL installation names its key file: --keys FILE or GEOSERVE_KEYS, the same file for every process and command (docs/postgresql.md)")
         }
     }
 

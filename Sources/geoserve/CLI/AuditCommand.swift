@@ -28,7 +28,7 @@ struct AuditVerifyCommand: AsyncParsableCommand {
         if let head {
             let signed: AuditHead
             do { signed = try AuditHead(text: String(contentsOfFile: head, encoding: .utf8)) } catch {
-                throw ValidationError("cannot read the head \(head): \(error)")
+                throw CommandFailure("cannot read the head \(head): \(error)")
             }
             guard signed.isSigned(by: keys) else {
                 printError("the head in \(head) is not signed by this installation's audit key")

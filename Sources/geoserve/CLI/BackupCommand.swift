@@ -31,10 +31,10 @@ struct BackupCommand: AsyncParsableCommand {
         // cores under intake on a store of 1,000,000 reports: intake ran at 0.28–0.49 of its rate
         // during a backup at normal priority, at 0.72–0.80 with this.
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-        guard FileManager.default.fileExists(atPath: source) else { throw ValidationError("no store at \(source)") }
+        guard FileManager.default.fileExists(atPath: source) else { throw CommandFailure("no store at \(source)") }
         let keysFile = try store.keysFile()
         guard let keys = try readKeys(keysFile) else {
-            throw ValidationError("no key file at \(keysFile): a backup is sealed with the installation's key (--keys)")
+            throw CommandFailure("no key file at \(keysFile): a backup is sealed with the installation's key (--keys)")
         }
         let clock = ContinuousClock()
         let start = clock.now
@@ -43,7 +43,7 @@ struct BackupCommand: AsyncParsableCommand {
             printError("backed up \(made.reports) reports and \(made.attachments) attachment records (schema \(made.schemaVersion), "
                        + "\(made.bytes) bytes) to \(out) in \(String(format: "%.2f", (clock.now - start).seconds)) s")
         } catch let problem as SQLiteBackup.Problem {
-            throw ValidationError(problem.description)
+            throw CommandFailure(problem.description)
         }
     }
 }

@@ -76,9 +76,9 @@ struct BenchAggregateCommand: AsyncParsableCommand {
     /// Reads the rows file into report columns: one layer, areas "0"…, no groups.
     static func readRows(path: String) throws -> ReportColumns {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        guard data.count >= 8 else { throw ValidationError("\(path): too short") }
+        guard data.count >= 8 else { throw CommandFailure("\(path): too short") }
         let n = data.withUnsafeBytes { Int(Int64(littleEndian: $0.loadUnaligned(as: Int64.self))) }
-        guard n >= 0, data.count == 8 + n * 10 else { throw ValidationError("\(path): expected \(8 + max(0, n) * 10) bytes") }
+        guard n >= 0, data.count == 8 + n * 10 else { throw CommandFailure("\(path): expected \(8 + max(0, n) * 10) bytes") }
         var columns = ReportColumns()
         columns.kinds = [.covid, .misconduct]
         columns.statuses = [.pending, .verified, .rejected, .withdrawn]

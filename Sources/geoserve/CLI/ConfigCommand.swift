@@ -25,10 +25,21 @@ struct ConfigCommand: ParsableCommand {
     }
 
     static func render(_ c: AppConfiguration) -> String {
+        var out = "# geoserve \(GeoserveVersion.current): the configuration serve would run with\n"
+        for (section, name, value) in settings(c) {
+            if !section.isEmpty { out += "\n# \(section)\n" }
+            out += "\(name)=\(value)\n"
+        }
+        out += "\n# Fixed: JSON request bodies up to 256 KiB; request heads up to 16 KiB a field, 32 KiB in all.\n"
+        return out
+    }
+
+    /// Every setting as (section heading, variable, value), secrets masked.
+    static func settings(_ c: AppConfiguration) -> [(String, String, String)] {
         let location = (try? StoreLocation(c.database)).map(\.description) ?? c.database
         let seconds: (Duration) -> String = { "\($0.components.seconds)" }
         let mb: (Int) -> String = { "\($0 >> 20)" }
-        let rows: [(String, String, String)] = [
+        return [
             ("Listening", "GEOSERVE_HOST", c.host),
             ("", "GEOSERVE_PORT", "\(c.port)"),
             ("", "GEOSERVE_PUBLIC_URL", c.publicURL ?? ""),
@@ -77,12 +88,5 @@ struct ConfigCommand: ParsableCommand {
             ("", "GEOSERVE_SHUTDOWN_GRACE", seconds(c.shutdownGrace)),
             ("", "GEOSERVE_DRAIN_DELAY", seconds(c.drainDelay)),
         ]
-        var out = "# geoserve \(GeoserveVersion.current): the configuration serve would run with\n"
-        for (section, name, value) in rows {
-            if !section.isEmpty { out += "\n# \(section)\n" }
-            out += "\(name)=\(value)\n"
-        }
-        out += "\n# Fixed: JSON request bodies up to 256 KiB; request heads up to 16 KiB a field, 32 KiB in all.\n"
-        return out
     }
 }

@@ -39,7 +39,7 @@ struct ExportAreaStatsCommand: AsyncParsableCommand {
         }
         let db = try await store.open()
         guard let summary = try await db.layers().first(where: { $0.name == layer }), let version = summary.publishedVersion, summary.kind == .areas else {
-            throw ValidationError("no published area layer \"\(layer)\"")
+            throw CommandFailure("no published area layer \"\(layer)\"")
         }
         // Ids and denominators are all an export needs of the areas: no index to build.
         let areas = try await db.areas(layer: layer, version: version)

@@ -27,7 +27,7 @@ struct ImportReportsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let url = URL(fileURLWithPath: file)
-        guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
+        guard let data = FileManager.default.contents(atPath: file) else { throw CommandFailure("cannot read \(file)") }
         let zone = try store.timeZone()
         let now = Date()
         let geoJSON = ["geojson", "json"].contains(url.pathExtension.lowercased())

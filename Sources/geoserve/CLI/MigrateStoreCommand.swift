@@ -47,12 +47,15 @@ struct MigrateStoreCommand: AsyncParsableCommand {
         try await source.migrate()
         try await target.migrate()
         let given = EnvironmentDefault.string(keys, "GEOSERVE_KEYS", "")
-        let keyFile = given.isEmpty ? InstallationKeys.defaultPath(for: fromLocation) : given
+        let keyFile: String
+        do { keyFile = given.isEmpty ? try InstallationKeys.defaultPath(for: fromLocation) : given } catch let problem as InstallationKeys.Problem {
+            throw CommandFailure(problem.description)
+        }
         do { _ = try await InstallationKeys.load(path: keyFile, store: source) } catch let problem as InstallationKeys.Problem {
-            throw ValidationError(problem.description)
+            throw CommandFailure(problem.description)
         }
         guard try await target.isEmpty() else {
-            throw ValidationError("\(toLocation) already holds layers, accounts, reports or audit entries; migrate-store copies only into an empty store")
+            throw CommandFailure("\(toLocation) already holds layers, accounts, reports or audit entries; migrate-store copies only into an empty store")
         }
         var copied: [(String, Int)] = []
         for table in StoreTable.all {
@@ -85,8 +88,10 @@ struct MigrateStoreCommand: AsyncParsableCommand {
         }
         for (table, count) in copied where count > 0 { print("\(table): \(count)") }
         print("copied \(fromLocation) into \(toLocation); audit chain and counters check clean")
-        if keyFile != InstallationKeys.defaultPath(for: toLocation) {
-            print("the copy uses the key file \(keyFile): give it to every process on \(toLocation) with --keys (or copy it to \(InstallationKeys.defaultPath(for: toLocation)))")
+        if let beside = try? InstallationKeys.defaultPath(for: toLocation) {
+            if keyFile != beside { print("the copy uses the key file \(keyFile): give it with --keys (or copy it to \(beside))") }
+        } else {
+            print("the copy uses the key file \(keyFile): give it to every process and command on \(toLocation) with --keys or GEOSERVE_KEYS")
         }
     }
 }

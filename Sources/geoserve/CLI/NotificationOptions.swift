@@ -21,7 +21,7 @@ struct NotificationOptions: ParsableArguments {
             do {
                 secret = try String(contentsOfFile: secretFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             } catch {
-                throw ValidationError("the webhook secret file \(secretFile) cannot be read: \(error.localizedDescription)")
+                throw CommandFailure("the webhook secret file \(secretFile) cannot be read: \(error.localizedDescription)")
             }
         }
         let local = allowLocal || ProcessInfo.processInfo.environment["GEOSERVE_WEBHOOK_ALLOW_LOCAL"] == "1"

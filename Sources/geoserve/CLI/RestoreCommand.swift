@@ -30,11 +30,11 @@ struct RestoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         let destination = try StoreBackup.sqlitePath(try store.settings().location, "restore")
-        guard !FileManager.default.fileExists(atPath: destination) else { throw ValidationError(SQLiteBackup.Problem.exists(destination).description) }
-        guard FileManager.default.fileExists(atPath: backup) else { throw ValidationError("no backup at \(backup)") }
+        guard !FileManager.default.fileExists(atPath: destination) else { throw CommandFailure(SQLiteBackup.Problem.exists(destination).description) }
+        guard FileManager.default.fileExists(atPath: backup) else { throw CommandFailure("no backup at \(backup)") }
         let keysFile = try store.keysFile()
         guard let keys = try readKeys(keysFile) else {
-            throw ValidationError("no key file at \(keysFile): put the installation's key file there (or name it with --keys); the backup's seal and audit trail are checked with it")
+            throw CommandFailure("no key file at \(keysFile): put the installation's key file there (or name it with --keys); the backup's seal and audit trail are checked with it")
         }
         switch try StoreBackup.check(backup, keys: keys) {
         case .intact:
@@ -52,7 +52,7 @@ struct RestoreCommand: AsyncParsableCommand {
         do {
             restored = try SQLiteBackup.restore(from: backup, to: destination)
         } catch let problem as SQLiteBackup.Problem {
-            throw ValidationError(problem.description)
+            throw CommandFailure(problem.description)
         }
         printError("restored \(restored.reports) reports into \(destination)")
         do {

@@ -24,6 +24,10 @@ struct ServeCommand: AsyncParsableCommand {
         config.logFormat.bootstrap(level: config.logLevel)
         var logger = Logger(label: "geoserve")
         logger.logLevel = config.logLevel
+        // Which build runs with what, on the first line of every start (secrets masked, as `geoserve config` prints them).
+        var effective: Logger.Metadata = ["version": "\(GeoserveVersion.current)"]
+        for (_, name, value) in ConfigCommand.settings(config) { effective[name] = "\(value)" }
+        logger.notice("starting", metadata: effective)
         let metrics = ServiceMetrics()
         let readiness = Readiness()
         let app = try await buildApplication(config, metrics: metrics, readiness: readiness)

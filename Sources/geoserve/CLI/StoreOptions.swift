@@ -18,7 +18,7 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("time-zone"), help: ArgumentHelp("The campus's IANA time zone: report days are its days (env GEOSERVE_TIME_ZONE, default UTC).", valueName: "zone"))
     var timeZoneName: String?
 
-    @Option(name: .customLong("keys"), help: ArgumentHelp("The installation's key file, created on first use (env GEOSERVE_KEYS; default geoserve.keys beside a SQLite database, var/geoserve.keys for PostgreSQL).", valueName: "file"))
+    @Option(name: .customLong("keys"), help: ArgumentHelp("The installation's key file, created on first use (env GEOSERVE_KEYS; default geoserve.keys beside a SQLite database; required for PostgreSQL).", valueName: "file"))
     var keys: String?
 
     @Option(name: .customLong("index-cache"), help: ArgumentHelp("Folder where area indexes of large layers are saved and read back at the next start, or 'none' (env GEOSERVE_INDEX_CACHE; default index-cache/ beside a SQLite file, var/index-cache for PostgreSQL).", valueName: "folder"))
@@ -37,7 +37,10 @@ struct StoreOptions: ParsableArguments {
     /// The key file in effect.
     func keysFile() throws -> String {
         let given = EnvironmentDefault.string(keys, "GEOSERVE_KEYS", "")
-        return given.isEmpty ? InstallationKeys.defaultPath(for: try settings().location) : given
+        guard given.isEmpty else { return given }
+        do { return try InstallationKeys.defaultPath(for: try settings().location) } catch let problem as InstallationKeys.Problem {
+            throw ValidationError(problem.description)
+        }
     }
 
     /// The store location in effect, as given.
@@ -75,12 +78,14 @@ struct StoreOptions: ParsableArguments {
 
     /// `open`, also handing back the keys it gave the store.
     func openWithKeys() async throws -> (store: any GeoserveStore, keys: InstallationKeys) {
+        // Where the keys live is settled before the store is touched.
+        let keysPath = try keysFile()
         let store = try openStore(settings())
         try await store.migrate()
         do {
-            return (store, try await InstallationKeys.load(path: try keysFile(), store: store))
+            return (store, try await InstallationKeys.load(path: keysPath, store: store))
         } catch let problem as InstallationKeys.Problem {
-            throw ValidationError(problem.description)
+            throw CommandFailure(problem.description)
         }
     }
 }
@@ -88,6 +93,6 @@ struct StoreOptions: ParsableArguments {
 /// The key file at `path` as the commands report its problems; nil when there is none.
 func readKeys(_ path: String) throws -> InstallationKeys? {
     do { return try InstallationKeys.read(path) } catch let problem as InstallationKeys.Problem {
-        throw ValidationError(problem.description)
+        throw CommandFailure(problem.description)
     }
 }

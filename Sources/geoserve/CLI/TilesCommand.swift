@@ -47,7 +47,7 @@ struct TilesSeedCommand: AsyncParsableCommand {
         let db = try await store.open()
         let catalog = LayerCatalog(indexFiles: try store.indexFiles())
         try await catalog.refresh(from: db)
-        guard let published = catalog.snapshot()[layer], published.areaIndex != nil else { throw ValidationError("no published area layer \"\(layer)\"") }
+        guard let published = catalog.snapshot()[layer], published.areaIndex != nil else { throw CommandFailure("no published area layer \"\(layer)\"") }
         var query = TileQuery()
         query.metric = metric
         let publications = try await PublicationBook.loaded(from: db)
@@ -55,7 +55,7 @@ struct TilesSeedCommand: AsyncParsableCommand {
         let service = TileService(statistics: statistics, cacheBytes: 0)
         let tileLayer = try await service.tileLayer(published)
         let painting = try await service.painting(published, query: query, dataVersion: try await db.dataVersion())
-        guard let bounds = tileLayer.bounds else { throw ValidationError("layer \"\(layer)\" has no area to draw") }
+        guard let bounds = tileLayer.bounds else { throw CommandFailure("layer \"\(layer)\" has no area to draw") }
         var keys: [TileKey] = []
         for z in range {
             let nw = try TileKey.containing(lon: bounds.west, lat: bounds.north, zoom: z)

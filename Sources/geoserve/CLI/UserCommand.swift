@@ -46,7 +46,7 @@ struct UserCreateCommand: AsyncParsableCommand {
             let account = try await db.createAccount(email: email, role: Role(rawValue: role)!, passwordHash: hash)
             print("created \(account.role.rawValue) \(account.email) (id \(account.id))")
         } catch StorageError.conflict {
-            throw ValidationError("an account with this email already exists")
+            throw CommandFailure("an account with this email already exists")
         }
     }
 }

@@ -40,6 +40,13 @@ package final class ServiceMetrics: Sendable {
         intakeBatchSize = Recorder(label: "geoserve_intake_batch_size", factory: factory)
         intakeCommit = CoreMetrics.Timer(label: "geoserve_intake_commit_seconds", factory: factory)
         CoreMetrics.Gauge(label: "geoserve_build_info", dimensions: [("version", GeoserveVersion.current)], factory: factory).record(1)
+        // Every counter whose labels are known in advance exists from the start, at 0: an absent
+        // series reads as "no data" in a rate or an alert rule, not as "none happened".
+        for kind in ReportKind.allCases { _ = receivedCounter(kind) }
+        _ = decidedCounter
+        for ok in [true, false] { _ = webhookCounter(ok) }
+        for limit in ["anonymous", "account", "login"] { _ = limitedCounter(limit) }
+        webhookBacklog(events: 0, oldestFailingSeconds: 0)
     }
 
     /// A metric per label set, made once: creating one takes the registry's lock and a lookup,
@@ -88,8 +95,11 @@ package final class ServiceMetrics: Sendable {
     // MARK: Reports
 
     func reportReceived(_ kind: ReportKind) {
+        receivedCounter(kind).increment()
+    }
+
+    private func receivedCounter(_ kind: ReportKind) -> CoreMetrics.Counter {
         cached("received|\(kind.rawValue)") { CoreMetrics.Counter(label: "geoserve_reports_received_total", dimensions: [("kind", kind.rawValue)], factory: factory) }
-            .increment()
     }
 
     /// A verifier's decision on `report` (as it was submitted); verify and reject also give the
@@ -105,19 +115,26 @@ package final class ServiceMetrics: Sendable {
         case .verify, .reject, .revoke: break
         case .reopen, .withdraw: return
         }
-        cached("decided") { CoreMetrics.Counter(label: "geoserve_reports_decided_total", factory: factory) }.increment()
+        decidedCounter.increment()
         guard transition != .revoke else { return }
         let seconds = max(0, Date().timeIntervalSince(report.submittedAt))
         cached("latency") { CoreMetrics.Timer(label: "geoserve_verification_latency_seconds", factory: factory) }.recordNanoseconds(Int64(seconds * 1e9))
+    }
+
+    private var decidedCounter: CoreMetrics.Counter {
+        cached("decided") { CoreMetrics.Counter(label: "geoserve_reports_decided_total", factory: factory) }
     }
 
     // MARK: Notifications
 
     /// One webhook delivery attempt to one endpoint.
     func webhookDelivered(_ ok: Bool) {
+        webhookCounter(ok).increment()
+    }
+
+    private func webhookCounter(_ ok: Bool) -> CoreMetrics.Counter {
         let result = ok ? "delivered" : "failed"
-        cached("webhook|\(result)") { CoreMetrics.Counter(label: "geoserve_webhook_deliveries_total", dimensions: [("result", result)], factory: factory) }
-            .increment()
+        return cached("webhook|\(result)") { CoreMetrics.Counter(label: "geoserve_webhook_deliveries_total", dimensions: [("result", result)], factory: factory) }
     }
 
     /// The outbox as the dispatcher last counted it: events not yet delivered everywhere, and how
@@ -130,7 +147,11 @@ package final class ServiceMetrics: Sendable {
     // MARK: Limits
 
     func rateLimited(_ limit: String) {
-        cached("limited|\(limit)") { CoreMetrics.Counter(label: "geoserve_rate_limited_total", dimensions: [("limit", limit)], factory: factory) }.increment()
+        limitedCounter(limit).increment()
+    }
+
+    private func limitedCounter(_ limit: String) -> CoreMetrics.Counter {
+        cached("limited|\(limit)") { CoreMetrics.Counter(label: "geoserve_rate_limited_total", dimensions: [("limit", limit)], factory: factory) }
     }
 }
 
