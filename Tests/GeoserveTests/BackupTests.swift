@@ -138,6 +138,11 @@ struct BackupTests {
         let goodMode = try mode(good)
         #expect(goodError == nil && goodMode == 0o600)
         #expect(try rawColumn("SELECT count(*) FROM sqlite_master WHERE name = 'backup_seal'", on: good) == ["0"])
+        // What a restore writes is a drill copy until promoted.
+        let restored = try await openKeyedStore(good)
+        #expect(try await DrillCopy.since(restored) != nil)
+        try await DrillPromoteCommand.parse(["--database", good]).run()
+        #expect(try await DrillCopy.since(restored) == nil)
 
         // A store whose counters were edited before the backup: the seal is good, the check fails,
         // and what was restored is removed (or kept, when asked).

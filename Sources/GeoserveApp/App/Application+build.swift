@@ -20,6 +20,11 @@ package func buildApplication(_ configuration: AppConfiguration, metrics: Servic
     // The keys before anything else writes: a process given the wrong key file (or none where one
     // existed) stops here, with nothing imported, seeded or published.
     let keys = try await InstallationKeys.load(path: keysPath, store: store)
+    let drill = try await DrillCopy.since(store)
+    if let drill {
+        logger.warning("this store is a drill copy: no status notifications and no scheduled publications until `geoserve drill promote`",
+                       metadata: ["marked": "\(drill)"])
+    }
     if let demo = configuration.demoDataPath {
         try await DemoData.importIfEmpty(into: store, from: demo, logger: logger)
     }
@@ -44,7 +49,7 @@ package func buildApplication(_ configuration: AppConfiguration, metrics: Servic
     // first request, so a new installation shows its demo numbers at once.
     let scheduler = PublicationScheduler(publisher: publisher, schedule: configuration.publicationSchedule, watcher: watcher, logger: logger)
     do {
-        try await scheduler.catchUp()
+        if drill == nil { try await scheduler.catchUp() }
     } catch {
         // Serving goes on with the publications there are; the schedule tries again each minute.
         logger.warning("publication at start failed; retrying on the schedule", metadata: ["error": "\(error)"])
@@ -70,7 +75,7 @@ package func buildApplication(_ configuration: AppConfiguration, metrics: Servic
         )),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geoserve",
                              availableConnectionsDelegate: ConnectionCap(maximum: configuration.maxConnections, logger: logger)),
-        services: [watcher, scheduler,
+        services: drill != nil ? [watcher] : [watcher, scheduler,
                    NotificationDispatcher(outbox: store, configuration: configuration.webhooks, metrics: metrics, logger: logger)],
         // People who start it want to look at it: the log names the page to open.
         onServerRunning: { [logger, base = configuration.publicURL ?? configuration.linkBase.fallback] _ in

@@ -14,7 +14,8 @@ struct RestoreCommand: AsyncParsableCommand {
             restoring: the backup's seal and the audit trail are checked with it. A backup \
             changed since it was made, or sealed with another installation's key file, is \
             refused before anything is written. Exits 1 when a check fails, and then removes \
-            what it restored.
+            what it restored. What it restores is a drill copy (`geoserve drill`): served, it \
+            sends no status notifications and publishes nothing on its schedule until promoted.
             """
     )
 
@@ -80,5 +81,7 @@ struct RestoreCommand: AsyncParsableCommand {
         let differences = try await db.checkCounters()
         printError(differences.isEmpty ? "counters: equal to a recompute from the reports" : "counters: \(differences.count) cells differ (geoserve aggregates rebuild)")
         if failed || !differences.isEmpty { throw ExitCode(1) }
+        try await DrillCopy.mark(db, at: Date())
+        printError("marked as a drill copy: served, it sends no status notifications and publishes nothing on its schedule; `geoserve drill promote` makes it the installation's store")
     }
 }
