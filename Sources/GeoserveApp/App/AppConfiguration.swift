@@ -142,7 +142,7 @@ package struct AppConfiguration: Sendable {
     /// How links in responses are built.
     var linkBase: LinkBase {
         let listening = host == "0.0.0.0" || host == "::" ? "localhost" : (host.contains(":") ? "[\(host)]" : host)
-        return LinkBase(publicURL: publicURL, allowedHosts: allowedHosts.union([listening.lowercased()]), fallback: "http://\(listening):\(port)")
+        return LinkBase(publicURL: publicURL, allowedHosts: allowedHosts.union([listening.lowercased()]), listenAddress: "http://\(listening):\(port)")
     }
 
     func loginThrottle(_ store: any LoginThrottleStore) -> LoginThrottle {

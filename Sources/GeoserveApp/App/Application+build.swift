@@ -78,7 +78,7 @@ package func buildApplication(_ configuration: AppConfiguration, metrics: Servic
         services: drill != nil ? [watcher] : [watcher, scheduler,
                    NotificationDispatcher(outbox: store, configuration: configuration.webhooks, metrics: metrics, logger: logger)],
         // People who start it want to look at it: the log names the page to open.
-        onServerRunning: { [logger, base = configuration.publicURL ?? configuration.linkBase.fallback] _ in
+        onServerRunning: { [logger, base = configuration.publicURL ?? configuration.linkBase.listenAddress] _ in
             logger.notice("campus dashboard at \(base)/ (the API at \(base)/openapi.json)")
         },
         logger: logger
