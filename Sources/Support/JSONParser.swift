@@ -1,12 +1,16 @@
 /// An RFC 8259 JSON parser into `JSONValue`, for request bodies on hot paths where
 /// `JSONDecoder` costs more than the rest of the request. Strict: one value with optional white
 /// space around it, no comments, no trailing commas, no leading zeros, no lone surrogates.
-/// A member that occurs twice keeps its last value.
+/// An object naming a member twice is refused (RFC 8259 leaves its meaning open, and readers
+/// differ: one keeps the first value, another the last), so every body means one thing to every
+/// reader of it.
 public struct JSONParser {
     /// Why a text is not JSON, with the byte offset where reading stopped.
     public struct SyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
         public let offset: Int
         public let reason: String
+        /// The member an object named twice, when that is the reason.
+        public var duplicateMember: String? = nil
         public var description: String { "\(reason) at byte \(offset)" }
         /// The text may be valid JSON, only nested deeper than `maxDepth`.
         public var isTooDeep: Bool { reason == SyntaxError.tooDeep }
@@ -86,6 +90,11 @@ public struct JSONParser {
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected a colon") }
             i += 1
             skipSpace()
+            guard members[key] == nil else {
+                var twice = error("member \"\(key)\" appears twice")
+                twice.duplicateMember = key
+                throw twice
+            }
             members[key] = try value(depth: depth)
             skipSpace()
             guard i < bytes.count else { throw error("unexpected end") }

@@ -143,6 +143,25 @@ struct ReportIntakeTests {
         }
     }
 
+    @Test("a body naming a member twice is refused with 400 naming it, and nothing is stored: reports, edits and every other JSON body alike")
+    func duplicateMembers() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            // A report whose kind is covid to one reader and misconduct to another; a login whose password is two.
+            let draft = Drafts.misconduct()
+            let twice = "{\"kind\":\"covid\"," + draft.dropFirst()
+            let (status, body) = try await client.json(.post, "/v1/reports", body: twice)
+            #expect(status == .badRequest && errorField(body) == "kind" && (errorMessage(body) ?? "").contains("appears twice"), "\(body)")
+            let (login, refused) = try await client.json(.post, "/v1/auth/login",
+                                                         body: #"{"email":"\#(TestService.adminEmail)","password":"x","password":"\#(TestService.password)"}"#)
+            #expect(login == .badRequest && errorField(refused) == "password", "\(refused)")
+            let admin = try await client.login(TestService.adminEmail)
+            let (_, queue) = try await client.json(.get, "/v1/verification/queue", token: admin)
+            #expect((queue["reports"] as? [[String: Any]])?.isEmpty == true, "nothing stored")
+        }
+    }
+
     @Test("implausible input is refused with a clear 4xx and nothing is stored: ancient dates, a place outside every area, JSON nested past the limit")
     func implausibleInput() async throws {
         let service = try await TestService()

@@ -81,4 +81,15 @@ struct JSONParserTests {
         let fine = String(repeating: "[", count: JSONParser.maxDepth) + String(repeating: "]", count: JSONParser.maxDepth)
         #expect(throws: Never.self) { try JSONParser.parse(Array(fine.utf8)) }
     }
+
+    @Test("an object naming a member twice is refused, naming it, at any depth; the same name in sibling objects is fine")
+    func duplicates() {
+        for text in [#"{"a":1,"a":2}"#, #"{"a":1,"b":{"c":1,"c":1}}"#, #"[{"x":true,"y":0,"x":false}]"#] {
+            #expect(throws: JSONParser.SyntaxError.self, "\(text)") { try JSONParser.parse(Array(text.utf8)) }
+        }
+        do { _ = try JSONParser.parse(Array(#"{"kind":"covid","kind":"misconduct"}"#.utf8)) } catch {
+            #expect(error.duplicateMember == "kind" && error.reason.contains("appears twice"))
+        }
+        #expect(throws: Never.self) { try JSONParser.parse(Array(#"{"a":{"b":1},"c":{"b":2},"d":[{"b":3},{"b":4}]}"#.utf8)) }
+    }
 }

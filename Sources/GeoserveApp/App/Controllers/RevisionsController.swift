@@ -96,7 +96,12 @@ struct RevisionsController {
             func bad(_ message: String, _ field: String? = nil) -> APIError {
                 APIError(status: .badRequest, code: "bad_request", message: message, field: field)
             }
-            guard case .object(let members)? = try? JSONParser.parse(bytes) else { throw bad("the body is not the expected JSON object") }
+            let parsed: JSONValue
+            do { parsed = try JSONParser.parse(bytes) } catch {
+                if let twice = error.duplicateMember { throw APIError.duplicateMember(twice) }
+                throw bad("the body is not the expected JSON object")
+            }
+            guard case .object(let members) = parsed else { throw bad("the body is not the expected JSON object") }
             if let unknown = members.keys.filter({ $0 != "report" && $0 != "version" }).min() { throw APIError.unknownMember(unknown) }
             guard let draft = members["report"] else { throw bad("required member \"report\" is missing", "report") }
             do throws(ReportDraft.ReadError) { report = try ReportDraft(value: draft, path: "report") } catch {

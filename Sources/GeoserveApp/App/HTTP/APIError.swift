@@ -65,6 +65,9 @@ struct APIError: HTTPResponseError, Sendable {
     static func conflict(_ message: String) -> APIError { APIError(status: .conflict, code: "conflict", message: message) }
     /// A JSON body member the request does not take: `400 bad_request` naming it (`path` as
     /// `report.location.altitude`).
+    static func duplicateMember(_ name: String) -> APIError {
+        APIError(status: .badRequest, code: "bad_request", message: "member \"\(name)\" appears twice in one object; name each member once", field: name)
+    }
     static func unknownMember(_ path: String) -> APIError {
         APIError(status: .badRequest, code: "bad_request", message: "member \"\(path)\" is not one this request takes", field: path)
     }
