@@ -59,6 +59,9 @@ case "$command" in
     (cd Tests/Sanitized &&
       swift build --build-tests --sanitize=address --scratch-path ../../.build-sanitized &&
       ASAN_OPTIONS=detect_leaks=1 swift test --skip-build --disable-xctest --sanitize=address --scratch-path ../../.build-sanitized)
+    # libFuzzer over the readers of untrusted input (JSON, GeoJSON layers, report bodies, report
+    # CSV files), 30 s each; a longer run is Tests/Fuzz/run.sh SECONDS.
+    Tests/Fuzz/run.sh 30
     # The dashboard in a real browser: Chromium runs its script against a live service and the
     # numbers it shows are checked against the JSON API (screenshots in .build/test-artifacts).
     Tests/Browser/run.sh .build/debug/geoserve

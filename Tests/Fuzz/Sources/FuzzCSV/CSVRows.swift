@@ -1,0 +1,1 @@
+../../../../Sources/GeoserveApp/Input/CSVRows.swift
