@@ -59,6 +59,9 @@ case "$command" in
     (cd Tests/Sanitized &&
       swift build --build-tests --sanitize=address --scratch-path ../../.build-sanitized &&
       ASAN_OPTIONS=detect_leaks=1 swift test --skip-build --disable-xctest --sanitize=address --scratch-path ../../.build-sanitized)
+    # The PostgreSQL deployment of docs/postgresql.md, followed on a throw-away cluster with
+    # password authentication: two instances, the password file, the dump's mode, a restore drill.
+    Tests/Operations/postgres-recipe.sh .build/debug/geoserve
     # libFuzzer over the readers of untrusted input (JSON, GeoJSON layers, report bodies, report
     # CSV files), 30 s each; a longer run is Tests/Fuzz/run.sh SECONDS.
     Tests/Fuzz/run.sh 30

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import Storage
@@ -20,6 +21,10 @@ package func buildApplication(_ configuration: AppConfiguration, metrics: Servic
     // The keys before anything else writes: a process given the wrong key file (or none where one
     // existed) stops here, with nothing imported, seeded or published.
     let keys = try await InstallationKeys.load(path: keysPath, store: store)
+    // The attachments folder exists from the first start, the owner's alone: a backup copying it
+    // from the first night finds it, and no file in it is ever readable by others.
+    try FileManager.default.createDirectory(at: try configuration.attachmentsFolder, withIntermediateDirectories: true,
+                                            attributes: [.posixPermissions: 0o700])
     let drill = try await DrillCopy.since(store)
     if let drill {
         logger.warning("this store is a drill copy: no status notifications and no scheduled publications until `geoserve drill promote`",
