@@ -189,7 +189,7 @@ struct OperationsTests {
         #expect(object["logger"] as? String == "geoserve")
         #expect(object["message"] as? String == "a \"quoted\"\nline\u{1}")
         #expect(object["request_id"] as? String == "abc")
-        #expect(object["count"] as? String == "3")
+        #expect(object["count"] as? Int == 3, "a number is a JSON number")
         #expect(((object["list"] as? [Any])?.last as? [String: String]) == ["k": "v"])
     }
 
@@ -200,11 +200,12 @@ struct OperationsTests {
             .json(level: .info, label: "geoserve", time: time)
         let handler = JSONLogHandler.line(time: time, level: .info, label: "geoserve", message: "request",
                                           metadata: ["hb.request.id": "abc", "method": "GET", "route": "/v1/reports/{id}",
-                                                     "status": .stringConvertible(404), "duration_ms": "3.26", "account": "acc-1"])
+                                                     "status": .stringConvertible(404), "duration_ms": .stringConvertible(LogDecimal(3.264, places: 2)), "account": "acc-1"])
         #expect(String(decoding: direct, as: UTF8.self) == String(decoding: handler, as: UTF8.self))
         let anonymous = RequestLine(id: "x\"y", method: "POST", route: "/v1/reports", status: 201, micros: 40, account: nil).json(level: .info, label: "geoserve", time: time)
         let object = (try? JSONSerialization.jsonObject(with: Data(anonymous))) as? [String: Any]
-        #expect(object?["request_id"] as? String == "x\"y" && object?["account"] == nil && object?["status"] as? String == "201")
+        #expect(object?["request_id"] as? String == "x\"y" && object?["account"] == nil && object?["status"] as? Int == 201)
+        #expect(object?["duration_ms"] as? Double == 0.04, "numbers are JSON numbers")
     }
 
     @Test("request durations are written in milliseconds with two decimals")

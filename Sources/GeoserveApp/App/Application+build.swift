@@ -37,14 +37,14 @@ package func buildApplication(_ configuration: AppConfiguration, metrics: Servic
     let watcher = DataVersionWatcher(source: store, layers: store, catalog: catalog, publications: PublicationBook(store: store),
                                      interval: configuration.dataVersionInterval, logger: logger)
     try await watcher.check()
-    logger.info("layers loaded", metadata: ["count": "\(catalog.snapshot().count)", "dataVersion": "\(watcher.dataVersion)"])
+    logger.info("layers loaded", metadata: ["count": .stringConvertible(catalog.snapshot().count), "dataVersion": .stringConvertible(watcher.dataVersion)])
     let publisher = Publisher(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone, days: configuration.publicationSchedule.days)
     if configuration.demoReports {
         // Before the first publication, so that the demo's history is published day by day.
         do {
             let outcome = try await DemoSeeder(store: store, catalog: catalog, publisher: publisher, layer: "halls",
                                                demo: DemoReports(days: 28, seed: 1)).seed()
-            logger.notice("stored synthetic demo reports", metadata: ["reports": "\(outcome.reports)", "publications": "\(outcome.publications)"])
+            logger.notice("stored synthetic demo reports", metadata: ["reports": .stringConvertible(outcome.reports), "publications": .stringConvertible(outcome.publications)])
             await watcher.noteCommit()
         } catch let refused as DemoSeeder.Refused {
             logger.notice("no demo reports", metadata: ["reason": "\(refused.description)"])

@@ -55,7 +55,7 @@ final class DataVersionWatcher: Service, Sendable {
         while seen < version {
             let (exchanged, original) = current.compareExchange(expected: seen, desired: version, ordering: .acquiringAndReleasing)
             if exchanged {
-                logger.debug("data version moved", metadata: ["dataVersion": "\(version)"])
+                logger.debug("data version moved", metadata: ["dataVersion": .stringConvertible(version)])
                 break
             }
             seen = original

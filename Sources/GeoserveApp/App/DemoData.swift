@@ -28,7 +28,7 @@ enum DemoData {
             // Another process starting on the same empty store may import it first: then this
             // one leaves the layer alone.
             guard let info = try await store.importNewLayer(file.layerImport(name: layer.name)) else { continue }
-            logger.info("imported demo layer", metadata: ["layer": "\(info.layer)", "features": "\(info.featureCount)"])
+            logger.info("imported demo layer", metadata: ["layer": "\(info.layer)", "features": .stringConvertible(info.featureCount)])
             imported += 1
         }
         return imported

@@ -46,8 +46,8 @@ package final class LayerCatalog: Sendable {
 
     private func log(_ layer: PublishedLayer, seconds: Double) {
         guard let logger else { return }
-        var metadata: Logger.Metadata = ["layer": "\(layer.info.layer)", "version": "\(layer.info.version)",
-                                         "areas": "\(layer.features.count)", "seconds": "\(String(format: "%.3f", seconds))"]
+        var metadata: Logger.Metadata = ["layer": "\(layer.info.layer)", "version": .stringConvertible(layer.info.version),
+                                         "areas": .stringConvertible(layer.features.count), "seconds": .stringConvertible(LogDecimal(seconds, places: 3))]
         if let source = layer.indexSource { metadata["index"] = "\(source.rawValue)" }
         if let problem = layer.indexProblem {
             metadata["problem"] = "\(problem)"

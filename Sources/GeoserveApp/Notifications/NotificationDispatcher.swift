@@ -79,7 +79,7 @@ struct NotificationDispatcher: Service {
                 let reason = failures.joined(separator: "; ")
                 try await outbox.retryNotification(eventID: event.id, nextAttempt: Date().addingTimeInterval(wait), error: reason)
                 logger.warning("status notification not delivered; trying again", metadata: [
-                    "event": "\(event.id)", "attempt": "\(event.attempts + 1)", "retry_in_seconds": "\(Int(wait))", "error": "\(reason)",
+                    "event": "\(event.id)", "attempt": .stringConvertible(event.attempts + 1), "retry_in_seconds": .stringConvertible(Int(wait)), "error": "\(reason)",
                 ])
             }
         }

@@ -51,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
         try await ServiceGroup(configuration: group).run()
         if let began = readiness.stopBegan, ContinuousClock.now - began > config.shutdownGrace {
             logger.error("stopped after the shutdown grace: requests still running were cut off",
-                         metadata: ["grace_seconds": "\(config.shutdownGrace.components.seconds)"])
+                         metadata: ["grace_seconds": .stringConvertible(config.shutdownGrace.components.seconds)])
             throw ExitCode(1)
         }
         logger.notice("stopped")

@@ -18,7 +18,7 @@ struct ConnectionCap: AvailableConnectionsDelegate {
     mutating func connectionOpened() {
         open += 1
         if open == maximum {
-            logger.warning("connection limit reached; new connections wait until one closes", metadata: ["max": "\(maximum)"])
+            logger.warning("connection limit reached; new connections wait until one closes", metadata: ["max": .stringConvertible(maximum)])
         }
     }
 

@@ -116,7 +116,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
                     self.logger.notice(
                         "refusing request: declared body too large",
                         // The method and the size only: a path holds ids and its query places.
-                        metadata: ["method": "\(head.method)", "contentLength": "\(value)"]
+                        metadata: ["method": "\(head.method)", "contentLength": .stringConvertible(length)]
                     )
                     // The head is not forwarded: Hummingbird never sees this request.
                     self.respondAndClose(
@@ -267,9 +267,9 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
             return
         case .head(_, let partial, let first):
             if partial {
-                self.logger.notice("closing connection: request head not complete in time", metadata: ["timeout": "\(self.limits.headerTimeout)"])
+                self.logger.notice("closing connection: request head not complete in time", metadata: ["timeout_seconds": .stringConvertible(self.limits.headerTimeout.nanoseconds / 1_000_000_000)])
             } else {
-                self.logger.debug("closing idle connection", metadata: ["firstRequest": "\(first)"])
+                self.logger.debug("closing idle connection", metadata: ["firstRequest": .stringConvertible(first)])
             }
             self.closing = true
             self.wait = .nothing
@@ -278,7 +278,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
             let elapsed = NIODeadline.now() - since
             self.logger.notice(
                 "closing connection: request body too slow",
-                metadata: ["bytes": "\(bytes)", "seconds": "\(elapsed.nanoseconds / 1_000_000_000)"]
+                metadata: ["bytes": .stringConvertible(bytes), "seconds": .stringConvertible(elapsed.nanoseconds / 1_000_000_000)]
             )
             if !self.responseInProgress, self.headsRead - self.responsesEnded == 1 {
                 self.respondAndClose(context: context, status: .requestTimeout, code: "request_timeout",

@@ -18,7 +18,7 @@ struct PublicationScheduler: Service {
         guard let slot = schedule.lastSlot(atOrBefore: now, in: publisher.timeZone) else { return }
         if let latest = watcher.publications.latest, latest.publishedAt >= slot { return }
         if let made = try await publisher.publish(now: now, slot: slot) {
-            logger.info("published", metadata: ["publication": "\(made.id)", "day": "\(made.day.iso)", "blocks": "\(made.blocks)"])
+            logger.info("published", metadata: ["publication": .stringConvertible(made.id), "day": "\(made.day.iso)", "blocks": .stringConvertible(made.blocks)])
         }
         await watcher.noteCommit()
     }

@@ -20,7 +20,7 @@ package struct DrainService: Service {
         // Waits for the stop; a cancellation (the grace ran out) ends it too.
         try? await gracefulShutdown()
         readiness.drain()
-        logger.notice("stopping: /readyz answers draining", metadata: ["drain_seconds": "\(delay.components.seconds)"])
+        logger.notice("stopping: /readyz answers draining", metadata: ["drain_seconds": .stringConvertible(delay.components.seconds)])
         if delay > .zero { try? await Task.sleep(for: delay) }
     }
 }

@@ -67,7 +67,13 @@ struct JSONLogHandler: LogHandler {
     private static func appendValue(_ value: Logger.Metadata.Value, to out: inout [UInt8]) {
         switch value {
         case .string(let s): appendString(s, to: &out)
-        case .stringConvertible(let c): appendString(c.description, to: &out)
+        case .stringConvertible(let c):
+            // Numbers as JSON numbers, so a log pipeline compares and sums them without parsing.
+            if c is any BinaryInteger || c is LogDecimal || c is Bool || (c as? Double)?.isFinite == true {
+                out.append(contentsOf: c.description.utf8)
+            } else {
+                appendString(c.description, to: &out)
+            }
         case .array(let items):
             out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {

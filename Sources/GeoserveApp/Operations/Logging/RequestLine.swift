@@ -26,17 +26,17 @@ struct RequestLine {
             out.append(contentsOf: #","account":"#.utf8)
             JSONLogHandler.appendString(account, to: &out)
         }
-        out.append(contentsOf: #","duration_ms":""#.utf8)
+        out.append(contentsOf: #","duration_ms":"#.utf8)
         Self.appendMilliseconds(micros, to: &out)
-        out.append(contentsOf: #"","method":"#.utf8)
+        out.append(contentsOf: #","method":"#.utf8)
         JSONLogHandler.appendString(method, to: &out)
         out.append(contentsOf: #","request_id":"#.utf8)
         JSONLogHandler.appendString(id, to: &out)
         out.append(contentsOf: #","route":"#.utf8)
         JSONLogHandler.appendString(route, to: &out)
-        out.append(contentsOf: #","status":""#.utf8)
+        out.append(contentsOf: #","status":"#.utf8)
         Self.appendDecimal(Int64(status), to: &out)
-        out.append(contentsOf: #""}"#.utf8)
+        out.append(contentsOf: #"}"#.utf8)
         return out
     }
 

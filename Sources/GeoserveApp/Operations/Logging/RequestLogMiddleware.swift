@@ -64,7 +64,7 @@ struct RequestLogMiddleware: RouterMiddleware {
             "method": .string(request.method.rawValue),
             "route": .string(route),
             "status": .stringConvertible(status.code),
-            "duration_ms": .string(Self.milliseconds(micros)),
+            "duration_ms": .stringConvertible(LogDecimal(formatted: Self.milliseconds(micros))),
         ]
         if let account = context.note.account { metadata["account"] = .string(account) }
         context.logger.log(level: level, "request", metadata: metadata)
