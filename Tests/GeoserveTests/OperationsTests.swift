@@ -238,7 +238,8 @@ struct OperationsTests {
                                               "--metrics-allow", "10.0.0.0/8", "--shutdown-grace", "30", "--account-writes-per-minute", "5"])
         let text = ConfigCommand.render(try options.configuration())
         #expect(!text.contains("s3cret-pw"))
-        #expect(text.contains("GEOSERVE_DATABASE=postgres://geoserve:***@db.campus.example/geoserve\n"))
+        #expect(text.contains("GEOSERVE_DATABASE=postgres://geoserve@db.campus.example/geoserve\n"), "printed without its password, so it reads back")
+        #expect(text.contains("# GEOSERVE_DATABASE: the password in the given URI is not printed"))
         #expect(text.contains("GEOSERVE_METRICS_ALLOW=10.0.0.0/8\n"))
         #expect(text.contains("GEOSERVE_SHUTDOWN_GRACE=30\n"))
         #expect(text.contains("GEOSERVE_ACCOUNT_WRITES_PER_MINUTE=5\n"))
@@ -262,7 +263,11 @@ struct OperationsTests {
         defer { try? FileManager.default.removeItem(atPath: secretFile) }
         let hooks = ConfigCommand.render(try ServeOptions.parse(["--webhooks", "https://hooks.campus.example/in?token=tok-123",
                                                                  "--webhook-secret-file", secretFile]).configuration())
-        #expect(hooks.contains("GEOSERVE_WEBHOOKS=https://hooks.campus.example/in?***\n") && hooks.contains("GEOSERVE_WEBHOOK_SECRET=***\n"))
+        #expect(hooks.contains("GEOSERVE_WEBHOOKS=https://hooks.campus.example/in?***\n") && hooks.contains("GEOSERVE_WEBHOOK_SECRET_FILE=\(secretFile)\n"))
+        #expect(hooks.contains("# GEOSERVE_WEBHOOKS: an address holding a token is masked"))
+        // Masked values read back are refused, never taken as an address or a password.
+        #expect(throws: (any Error).self) { try ServeOptions.parse(["--webhooks", "https://hooks.campus.example/in?***", "--webhook-secret-file", secretFile]).configuration() }
+        #expect(throws: (any Error).self) { try ServeOptions.parse(["--database", "postgres://geoserve:***@db.campus.example/geoserve", "--keys", "k"]).configuration() }
         #expect(!hooks.contains("tok-123") && !hooks.contains("signing-secret"))
         #expect(throws: (any Error).self) { try ServeOptions.parse(["--webhooks", "https://hooks.campus.example/in"]).configuration() }
         #expect(throws: (any Error).self) { try ServeOptions.parse(["--drain-delay", "30"]).configuration() }

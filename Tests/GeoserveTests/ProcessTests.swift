@@ -60,4 +60,38 @@ struct ProcessTests {
         let (missing, note) = try geoserve(["restore", folder.appendingPathComponent("none.backup").path, "--database", folder.appendingPathComponent("r.sqlite").path])
         #expect(missing == 1 && note.contains("no backup at") && !note.contains("Usage:"), "\(missing): \(note)")
     }
+
+    @Test("geoserve config prints a file that reads back as the same configuration, the secret by its file")
+    func configReadsBack() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let secret = folder.appendingPathComponent("webhook.secret")
+        try Data("a-signing-secret-of-more-than-32-characters\n".utf8).write(to: secret)
+        func config(_ arguments: [String], environment: [String: String]) throws -> (Int32, String) {
+            let p = Process()
+            p.executableURL = LiveServer.executable
+            p.arguments = ["config"] + arguments
+            p.environment = environment
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = FileHandle.nullDevice
+            try ProcessLaunch.lock.withLock { try p.run() }
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            return (p.terminationStatus, text)
+        }
+        let (status, first) = try config(["--database", "postgres://geoserve@db.campus.example/geoserve", "--keys", folder.appendingPathComponent("k").path,
+                                          "--webhooks", "https://hooks.campus.example/in", "--webhook-secret-file", secret.path,
+                                          "--port", "8123", "--shutdown-grace", "30"], environment: [:])
+        #expect(status == 0)
+        // The file as an environment, nothing else: the same configuration comes out.
+        var environment: [String: String] = [:]
+        for line in first.split(separator: "\n") where !line.hasPrefix("#") {
+            let pair = line.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if pair.count == 2 { environment[String(pair[0])] = String(pair[1]) }
+        }
+        #expect(environment["GEOSERVE_WEBHOOK_SECRET_FILE"] == secret.path && environment["GEOSERVE_WEBHOOK_SECRET"] == nil)
+        let (again, second) = try config([], environment: environment)
+        #expect(again == 0 && second == first, "\(second)")
+    }
 }

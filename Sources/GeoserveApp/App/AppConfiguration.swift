@@ -74,6 +74,9 @@ package struct AppConfiguration: Sendable {
     package var corsOrigins = ["*"]
     /// Where status notifications are sent, signed; none by default.
     package var webhooks = WebhookConfiguration.none
+    /// The file the webhook secret was read from, for `geoserve config` (nil when it came from
+    /// `GEOSERVE_WEBHOOK_SECRET` itself).
+    package var webhookSecretFile: String?
     /// The service's public base URL for links (e.g. `https://maps.campus.example`); nil derives
     /// it from the request's `Host` header.
     package var publicURL: String?

@@ -50,6 +50,9 @@ package struct WebhookConfiguration: Sendable {
                   let host = url.host, !host.isEmpty else {
                 throw WebhookConfigurationError(description: "webhook \"\(address)\" is not an absolute http or https address")
             }
+            if url.query == "***" || url.user == "***" {
+                throw WebhookConfigurationError(description: "webhook \(host) is masked (***) as geoserve config prints it: give its real address")
+            }
             if !allowingLocal, LocalAddress.isLocal(host: host) {
                 throw WebhookConfigurationError(description: "webhook host \(host) is a loopback or link-local address; "
                     + "set --webhook-allow-local (GEOSERVE_WEBHOOK_ALLOW_LOCAL=1) if the receiver really runs on this machine")

@@ -32,6 +32,9 @@ package enum StoreLocation: Hashable, Sendable, CustomStringConvertible {
             self = .sqlite(path: trimmed)
         }
         if case .sqlite(let path) = self, path.isEmpty { throw Refused(description: "the SQLite location names no file") }
+        if case .postgres(let uri) = self, Self.redacted(uri) == uri, uri.contains("***") {
+            throw Refused(description: "the database URI holds the mask *** where a password was: give the real password, or none and a libpq password file (PGPASSFILE)")
+        }
     }
 
     /// The default folder for attachment files: beside a SQLite file; for PostgreSQL, `var/attachments`
@@ -57,6 +60,17 @@ package enum StoreLocation: Hashable, Sendable, CustomStringConvertible {
         case .sqlite(let path): "sqlite:\(path)"
         case .postgres(let uri): Self.redacted(uri)
         }
+    }
+
+    /// The location as `geoserve config` prints it: a PostgreSQL URI without its password (libpq
+    /// then reads it from `PGPASSFILE`), so the printed file can be read back; and whether a
+    /// password was left out.
+    package var printable: (text: String, droppedPassword: Bool) {
+        guard case .postgres(let uri) = self, var parts = URLComponents(string: uri) else { return (description, false) }
+        let dropped = parts.password != nil || (parts.queryItems ?? []).contains { $0.name.lowercased() == "password" }
+        parts.password = nil
+        parts.queryItems = parts.queryItems.map { $0.filter { $0.name.lowercased() != "password" } }.flatMap { $0.isEmpty ? nil : $0 }
+        return (parts.string ?? description, dropped)
     }
 
     /// The URI without its password.

@@ -9,8 +9,9 @@ import Storage
 
 /// Prints the configuration `serve` would run with, from the same flags and `GEOSERVE_*`
 /// variables, as an environment file: what an operator checks before a start and pastes into a
-/// service manager. Secrets are never printed: a PostgreSQL password shows as `***`, and the key
-/// file is named, not read.
+/// service manager, and reads back as the same configuration. Secrets are never printed: a
+/// PostgreSQL URI is printed without its password (libpq reads it from `PGPASSFILE`), the webhook
+/// secret by its file, the key file by its path; what cannot be printed is said in a comment.
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
@@ -31,12 +32,28 @@ struct ConfigCommand: ParsableCommand {
             out += "\(name)=\(value)\n"
         }
         out += "\n# Fixed: JSON request bodies up to 256 KiB; request heads up to 16 KiB a field, 32 KiB in all.\n"
+        for note in notes(c) { out += "# \(note)\n" }
         return out
+    }
+
+    /// What the file cannot say, and why.
+    static func notes(_ c: AppConfiguration) -> [String] {
+        var notes: [String] = []
+        if let location = try? StoreLocation(c.database), location.printable.droppedPassword {
+            notes.append("GEOSERVE_DATABASE: the password in the given URI is not printed; keep it in a libpq password file named by PGPASSFILE (docs/postgresql.md)")
+        }
+        if !c.webhooks.secret.isEmpty, c.webhookSecretFile == nil {
+            notes.append("GEOSERVE_WEBHOOK_SECRET is set in the environment and not printed: put it in a file and name it with GEOSERVE_WEBHOOK_SECRET_FILE")
+        }
+        if c.webhooks.endpoints.contains(where: { $0.shown.contains("***") }) {
+            notes.append("GEOSERVE_WEBHOOKS: an address holding a token is masked (***), and refused if read back: give it from the original")
+        }
+        return notes
     }
 
     /// Every setting as (section heading, variable, value), secrets masked.
     static func settings(_ c: AppConfiguration) -> [(String, String, String)] {
-        let location = (try? StoreLocation(c.database)).map(\.description) ?? c.database
+        let location = (try? StoreLocation(c.database)).map(\.printable.text) ?? c.database
         let seconds: (Duration) -> String = { "\($0.components.seconds)" }
         let mb: (Int) -> String = { "\($0 >> 20)" }
         return [
@@ -83,7 +100,7 @@ struct ConfigCommand: ParsableCommand {
             ("", "GEOSERVE_METRICS_ALLOW", c.metricsAllow.description),
             ("", "GEOSERVE_METRICS_PORT", c.metricsPort.map(String.init) ?? ""),
             ("Notifications", "GEOSERVE_WEBHOOKS", c.webhooks.endpoints.map(\.shown).joined(separator: ",")),
-            ("", "GEOSERVE_WEBHOOK_SECRET", c.webhooks.secret.isEmpty ? "" : "***"),
+            ("", "GEOSERVE_WEBHOOK_SECRET_FILE", c.webhookSecretFile ?? ""),
             ("", "GEOSERVE_WEBHOOK_ALLOW_LOCAL", c.webhooks.allowsLocal ? "1" : "0"),
             ("", "GEOSERVE_SHUTDOWN_GRACE", seconds(c.shutdownGrace)),
             ("", "GEOSERVE_DRAIN_DELAY", seconds(c.drainDelay)),
