@@ -62,6 +62,10 @@ case "$command" in
     # The PostgreSQL deployment of docs/postgresql.md, followed on a throw-away cluster with
     # password authentication: two instances, the password file, the dump's mode, a restore drill.
     Tests/Operations/postgres-recipe.sh .build/debug/geoserve
+    # A rolling restart of two processes behind nginx and behind Caddy, configured as
+    # docs/deploy.md shows, under reads and report submissions: no failed request, no report lost
+    # or doubled.
+    Tests/Operations/rolling-restart.sh .build/debug/geoserve
     # libFuzzer over the readers of untrusted input (JSON, GeoJSON layers, report bodies, report
     # CSV files), 30 s each; a longer run is Tests/Fuzz/run.sh SECONDS.
     Tests/Fuzz/run.sh 30

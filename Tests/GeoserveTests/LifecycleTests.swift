@@ -75,6 +75,27 @@ struct LifecycleTests {
         }
     }
 
+    @Test("at the end of the drain an idle keep-alive connection lingers: a request a proxy sent on it just then is answered, with Connection: close")
+    func idleConnectionLingers() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await LiveServer(database: try testDatabase(in: folder, named: "g.sqlite"), demoData: nil,
+                                          arguments: ["--drain-delay", "1", "--publish-at", "never"])
+        let idle = try RawConnection(port: server.port)
+        idle.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(idle.readResponse(timeout: .seconds(5))?.head.hasPrefix("HTTP/1.1 200") == true)
+        kill(server.process.processIdentifier, SIGTERM)
+        // The listener closes 1 s after the signal; then, before the connection's linger ends, a
+        // request arrives on it, as one a proxy sent at that instant would.
+        try await Task.sleep(for: .milliseconds(1_150))
+        #expect(idle.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"))
+        let late = idle.readResponse(timeout: .seconds(5))
+        #expect(late?.head.hasPrefix("HTTP/1.1 200") == true, "answered, not reset")
+        #expect(late?.head.lowercased().contains("connection: close") == true, "\(late?.head ?? "no answer")")
+        #expect(idle.readAll(timeout: .seconds(3)).closed, "then closed")
+        #expect(try await server.stop() == 0)
+    }
+
     @Test("SIGTERM under load: /readyz drains first, every acknowledged report is stored, and the process exits 0 within the grace")
     func stopUnderLoad() async throws {
         let folder = try temporaryFolder()

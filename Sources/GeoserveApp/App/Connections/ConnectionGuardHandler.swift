@@ -18,6 +18,10 @@ import NIOHTTPTypesHTTP1  // HTTP1TypeConversionError
 ///   connection: Hummingbird would otherwise read the rest, a whole gigabyte if sent.
 /// - Malformed requests, which never reach a route, get the API's JSON error shape instead of
 ///   Hummingbird's empty 400.
+/// - At the end of a stop's drain, an idle connection is not closed at once: a proxy may have
+///   sent a request on it an instant before, which would meet a reset (nginx then answers 502 to
+///   any POST but a report). It gets `quiesceLinger` for such a request, which is answered with
+///   `Connection: close`; then it closes.
 ///
 /// Installed in `HTTP1Channel.Configuration.additionalChannelHandlers`, between
 /// `HTTP1ToHTTPServerCodec` and Hummingbird's `HTTPConnectionStateHandler`, so it sees
@@ -49,6 +53,11 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     private var parserError: (any Error)?  // rewrite Hummingbird's empty 400 into JSON
     private var errorBody: ByteBuffer?
     private var discarded = 0  // bytes thrown away while closing
+    /// The server's stop, held while the connection lingers for a request already on its way.
+    private var quiesceHeld: Scheduled<Void>?
+    /// How long an idle connection stays open once the server stops accepting: a request a proxy
+    /// sent on it just before (in flight on loopback for well under a millisecond) is read in time.
+    static let quiesceLinger: TimeAmount = .milliseconds(500)
 
     /// A request declaring a larger body is refused with 413 before anything of it is read.
     private let maxContentLength: Int
@@ -75,12 +84,34 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     func channelInactive(context: ChannelHandlerContext) {
         self.cancelTimers()
         self.lingerTimer?.cancel()
+        self.quiesceHeld?.cancel()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.cancelTimers()
         self.lingerTimer?.cancel()
+        self.quiesceHeld?.cancel()
+    }
+
+    /// The server stops: a connection with a request in progress hands the event on at once
+    /// (Hummingbird closes it after the response); an idle one lingers first.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent, !self.closing, self.headsRead == self.responsesEnded, !self.responseInProgress,
+              self.quiesceHeld == nil else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        self.quiesceHeld = context.eventLoop.assumeIsolated().scheduleTask(in: Self.quiesceLinger) {
+            self.releaseQuiesce(context: context)
+        }
+    }
+
+    private func releaseQuiesce(context: ChannelHandlerContext) {
+        guard let held = self.quiesceHeld else { return }
+        held.cancel()
+        self.quiesceHeld = nil
+        context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
     }
 
     private func connectionStarted(context: ChannelHandlerContext) {
@@ -102,6 +133,8 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         switch part {
         case .head(let head):
             self.headsRead += 1
+            // A request that arrived while the connection lingered after a stop: answered, then closed.
+            if self.quiesceHeld != nil { self.closeAfterResponse = true }
             self.wait = .body(since: .now(), bytes: 0)
             self.rearm(context: context)
             if let connection = head.headerFields[.connection],
@@ -138,6 +171,8 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
             if self.responsesEnded == self.headsRead { self.waitForNextHead(context: context) } else { self.rearm(context: context) }
         }
         context.fireChannelRead(data)
+        // Once Hummingbird has the request, it takes the stop too: it closes after the response.
+        if case .head = part, self.quiesceHeld != nil { self.releaseQuiesce(context: context) }
     }
 
     /// Fires for every socket read, even when the decoder produced no part yet: this is how a
