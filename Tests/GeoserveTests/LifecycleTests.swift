@@ -85,9 +85,15 @@ struct LifecycleTests {
         idle.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(idle.readResponse(timeout: .seconds(5))?.head.hasPrefix("HTTP/1.1 200") == true)
         kill(server.process.processIdentifier, SIGTERM)
-        // The listener closes 1 s after the signal; then, before the connection's linger ends, a
-        // request arrives on it, as one a proxy sent at that instant would.
-        try await Task.sleep(for: .milliseconds(1_150))
+        // The listener closes 1 s after the signal (refusing new connections); at that moment,
+        // within the connection's linger, a request arrives on it, as one a proxy sent then would.
+        let deadline = ContinuousClock.now + .seconds(15)
+        var refused = false
+        while ContinuousClock.now < deadline {
+            if RawConnection.refuses(port: server.port) { refused = true; break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(refused, "the listener closed")
         #expect(idle.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"))
         let late = idle.readResponse(timeout: .seconds(5))
         #expect(late?.head.hasPrefix("HTTP/1.1 200") == true, "answered, not reset")

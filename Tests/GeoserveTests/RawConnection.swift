@@ -24,6 +24,29 @@ final class RawConnection {
         setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &ignore, socklen_t(MemoryLayout<Int32>.size))
     }
 
+    /// Whether nothing listens on `port` any more: a connect answered by a reset within 50 ms. A
+    /// blocking connect is not used for this: a SYN the kernel drops while a listener closes is
+    /// retried after a second and more, far longer than what the caller waits for.
+    static func refuses(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { ProcessLaunch.lock.withLock { _ = close(fd) } }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        let status = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        if status == 0 { return false }
+        if errno == ECONNREFUSED { return true }
+        guard errno == EINPROGRESS else { return false }
+        var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        guard poll(&p, 1, 50) > 0 else { return false }
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
+        return error == ECONNREFUSED
+    }
+
     // Closed under the launch lock: Foundation's Process closes the descriptors it finds open in
     // the child, and one closed by another thread in between failed a launch with EBADF.
     deinit { ProcessLaunch.lock.withLock { _ = close(fd) } }

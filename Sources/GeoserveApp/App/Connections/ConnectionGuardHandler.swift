@@ -56,8 +56,10 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     /// The server's stop, held while the connection lingers for a request already on its way.
     private var quiesceHeld: Scheduled<Void>?
     /// How long an idle connection stays open once the server stops accepting: a request a proxy
-    /// sent on it just before (in flight on loopback for well under a millisecond) is read in time.
-    static let quiesceLinger: TimeAmount = .milliseconds(500)
+    /// sent on it just before (in flight on loopback for well under a millisecond) is read in
+    /// time, even on a machine busy enough to delay the read by hundreds of milliseconds. It
+    /// lengthens a stop only while idle connections are open.
+    static let quiesceLinger: TimeAmount = .seconds(1)
 
     /// A request declaring a larger body is refused with 413 before anything of it is read.
     private let maxContentLength: Int
