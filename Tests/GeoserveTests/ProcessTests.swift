@@ -39,25 +39,12 @@ struct ProcessTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let keys = folder.appendingPathComponent("damaged.keys")
         try Data("receipts 12\n".utf8).write(to: keys)
-        func geoserve(_ arguments: [String]) throws -> (Int32, String) {
-            let p = Process()
-            p.executableURL = LiveServer.executable
-            p.arguments = arguments
-            p.environment = [:]
-            let err = Pipe()
-            p.standardError = err
-            p.standardOutput = FileHandle.nullDevice
-            try ProcessLaunch.lock.withLock { try p.run() }
-            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            p.waitUntilExit()
-            return (p.terminationStatus, text)
-        }
         let database = folder.appendingPathComponent("g.sqlite").path
-        let (failed, said) = try geoserve(["migrate", "--database", database, "--keys", keys.path])
+        let (failed, said) = try runGeoserve(["migrate", "--database", database, "--keys", keys.path])
         #expect(failed == 1 && said.contains("is damaged") && !said.contains("Usage:"), "\(failed): \(said)")
-        let (wrong, usage) = try geoserve(["migrate", "--database", database, "--time-zone", "Nowhere/Else"])
+        let (wrong, usage) = try runGeoserve(["migrate", "--database", database, "--time-zone", "Nowhere/Else"])
         #expect(wrong == 64 && usage.contains("unknown time zone") && usage.contains("Usage:"), "\(wrong): \(usage)")
-        let (missing, note) = try geoserve(["restore", folder.appendingPathComponent("none.backup").path, "--database", folder.appendingPathComponent("r.sqlite").path])
+        let (missing, note) = try runGeoserve(["restore", folder.appendingPathComponent("none.backup").path, "--database", folder.appendingPathComponent("r.sqlite").path])
         #expect(missing == 1 && note.contains("no backup at") && !note.contains("Usage:"), "\(missing): \(note)")
     }
 
@@ -68,17 +55,7 @@ struct ProcessTests {
         let secret = folder.appendingPathComponent("webhook.secret")
         try Data("a-signing-secret-of-more-than-32-characters\n".utf8).write(to: secret)
         func config(_ arguments: [String], environment: [String: String]) throws -> (Int32, String) {
-            let p = Process()
-            p.executableURL = LiveServer.executable
-            p.arguments = ["config"] + arguments
-            p.environment = environment
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = FileHandle.nullDevice
-            try ProcessLaunch.lock.withLock { try p.run() }
-            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            p.waitUntilExit()
-            return (p.terminationStatus, text)
+            try runGeoserve(["config"] + arguments, environment: environment, reading: .output)
         }
         let (status, first) = try config(["--database", "postgres://geoserve@db.campus.example/geoserve", "--keys", folder.appendingPathComponent("k").path,
                                           "--webhooks", "https://hooks.campus.example/in", "--webhook-secret-file", secret.path,
@@ -94,4 +71,20 @@ struct ProcessTests {
         let (again, second) = try config([], environment: environment)
         #expect(again == 0 && second == first, "\(second)")
     }
+}
+
+/// Runs the geoserve binary to its end with only `environment`; its exit status and what it
+/// wrote to standard error (or, `reading: .output`, standard output).
+private enum Stream { case error, output }
+private func runGeoserve(_ arguments: [String], environment: [String: String] = [:], reading: Stream = .error) throws -> (Int32, String) {
+    let p = Process()
+    p.executableURL = LiveServer.executable
+    p.arguments = arguments
+    p.environment = environment
+    let pipe = Pipe()
+    if reading == .error { p.standardError = pipe; p.standardOutput = FileHandle.nullDevice } else { p.standardOutput = pipe; p.standardError = FileHandle.nullDevice }
+    try ProcessLaunch.lock.withLock { try p.run() }
+    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    return (p.terminationStatus, text)
 }

@@ -13,8 +13,6 @@ final class WriteHealth: Sendable {
     /// Whether `/readyz` must see a write commit before it says ready.
     var needsProbe: Bool { state.withLock { $0 != .writing } }
 
-    var isFailing: Bool { state.withLock { $0 == .failing } }
-
     /// A write met a full disk; logged once per episode, not once per refused request.
     func diskFull(_ logger: Logger) {
         let first = state.withLock { state in
