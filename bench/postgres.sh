@@ -22,21 +22,39 @@
 #             2 processes  a second geoserve on the same database and its own port; two wrk at
 #                          once, -t1 and half the connections each, one per process: the sum of
 #                          their reports/s, the larger p99
-#             pgbench      at the same concurrency on the same server, in a database of its
+#             pgbench one-row  at the same concurrency on the same server, in a database of its
 #                          own: pgbench -n -c CONNECTIONS -j 2 -T DURATION -f
 #                          bench/postgres_intake.sql, one INSERT of one report-shaped row per
 #                          transaction into a fresh table whose only index is its primary key
 #                          (a text id, kind, status, version, day and timestamps as text, lon/lat
 #                          double precision, a JSON payload of about 300 bytes): tps, latency
-#           For each of the three, from PostgreSQL around the timed run: rows stored per commit
-#           (rows added ÷ transaction ids taken) and WAL bytes per row (pg_current_wal_lsn).
-#           Once before the rounds, for context: one pgbench client alone for 3 s (its latency
-#           is what one durable one-row commit costs on this machine), printed as a note.
-#           Ratios: geoserve reports/s ÷ pgbench tps (target >= 1: a geoserve report also writes
-#           its area rows, an audit link and counters, but many reports share one commit), and
-#           2 processes ÷ 1 process. The reports stored (psql count) are checked against the
-#           requests wrk saw answered 2xx (stored >= answered; the difference are requests in
-#           flight when a wrk run ended), and the rows pgbench stored against its transactions.
+#             pgbench full report  what one report writes, one report per transaction, at the
+#                          same concurrency: pgbench -n -M prepared -c CONNECTIONS -j 2 -T DURATION
+#                          -f bench/postgres_intake_full.sql, in a fresh copy (CREATE DATABASE …
+#                          TEMPLATE) of a database geoserve itself migrated and filled with the
+#                          demo campus (`serve --demo-data`, stopped), so the tables, indexes,
+#                          constraints and triggers are geoserve's: the report row, its area rows
+#                          (zones always, halls when the point is in one), an audit row, and its
+#                          counter cells upserted (two per area row), in one transaction of one
+#                          round trip (a pipeline of BEGIN, one statement, COMMIT); no writer lock
+#                          and no chained audit hash (see the script's header): tps, latency
+#           For each of the four, from PostgreSQL around the timed run: rows stored per commit
+#           (reports, or the one-row table's rows, added ÷ transaction ids taken) and WAL bytes
+#           per row (pg_current_wal_lsn; per report for geoserve and the full-report pgbench).
+#           Once before the rounds, for context: one pgbench client alone for 3 s with each
+#           script (the latency of one durable one-row commit, and of one whole report's), printed
+#           as notes; the full-report script's rows of that run are then posted to a geoserve on
+#           the same database, and the areas geoserve places each point in must be the ones the
+#           script wrote (the run stops otherwise).
+#           Ratios: geoserve 1 process reports/s ÷ pgbench full-report tps (target >= 1: the same
+#           rows, PostgreSQL one report per commit, geoserve many reports per commit),
+#           2 processes ÷ 1 process (target >= 0.9), and for context (no target) geoserve 1 and 2
+#           processes ÷ pgbench one-row tps. The reports stored (psql count) are checked against
+#           the requests wrk saw answered 2xx (stored >= answered; the difference are requests
+#           in flight when a wrk run ended), and the rows pgbench stored against its
+#           transactions; for the full report also: one audit row per report, every report in a
+#           zone, every area row naming an area of the published layer version, and the counters
+#           summing to two per area row. The area rows per report of both are in the notes.
 #   items   GET /collections/bhalls/items?limit=50 (the peers' halls50 shape, as in
 #           bench/regression.sh) with wrk -t2 -c4 on one PostgreSQL-backed and one SQLite-backed
 #           geoserve, each with the peers' campus halls imported as layer `bhalls` by
@@ -82,11 +100,12 @@
 #   OUT           also write the final Markdown to this file
 #   KEEP_WORK=1   keep the work folder (results.jsonl, logs/, wrk and pgbench outputs; the
 #                 PostgreSQL server is still stopped) and print its path
-# ROUNDS=3 with the defaults takes about 4 minutes on two cores.
+# ROUNDS=3 with the defaults takes about 5 minutes on two cores.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 report=$root/bench/postgres_report.py
 pgscript=$root/bench/postgres_intake.sql
+pgscript_full=$root/bench/postgres_intake_full.sql
 shared=${SHARED:-$root/../shared}
 data=$shared/bench/data
 # Each workload NAME is a function workload_NAME below, run once with all its rounds.
@@ -113,7 +132,7 @@ done
 [[ " $workloads " != *" items "* ]] || [ -f "$data/campus_halls.geojson" ] \
   || die "missing $data/campus_halls.geojson (the shared peer benchmark data; set SHARED=...)"
 [ -f "$root/data/halls.geojson" ] || die "missing the demo campus in $root/data"
-for f in "$root/bench/reports.lua" "$pgscript" "$report"; do [ -f "$f" ] || die "missing $f"; done
+for f in "$root/bench/reports.lua" "$pgscript" "$pgscript_full" "$report"; do [ -f "$f" ] || die "missing $f"; done
 command -v curl >/dev/null || die "curl is needed"
 command -v python3 >/dev/null || die "python3 is needed"
 
@@ -144,6 +163,10 @@ for p in initdb pg_ctl psql pgbench; do
   [ -n "$bindir" ] && [ -x "$bindir/$p" ] || die "PostgreSQL's $p is missing (apt-get install postgresql postgresql-contrib)"
 done
 command -v wrk >/dev/null || die "wrk is needed (apt-get install wrk)"
+# The full-report script is a pipeline (\startpipeline), which pgbench has from version 14 on.
+pgbench_major=$("$bindir/pgbench" --version | sed -n 's/^pgbench (PostgreSQL) \([0-9]*\).*/\1/p')
+[[ " $workloads " != *" intake "* ]] || [ "${pgbench_major:-0}" -ge 14 ] \
+  || die "pgbench ${pgbench_major:-?} in $bindir cannot run $pgscript_full (pipelines need pgbench 14 or later)"
 
 # --- work folder, cleanup --------------------------------------------------------------------
 work=$(mktemp -d -t geoserve-postgres.XXXXXX)
@@ -333,13 +356,16 @@ LUA
 intake_gs1="intake|geoserve, 1 process, wrk 2×$conns"
 intake_gs2="intake|geoserve, 2 processes, 2 wrk 1×$((conns / 2))+1×$((conns - conns / 2))"
 intake_pgb="intake|pgbench one-row INSERT, -c $conns -j 2"
+intake_pgf="intake|pgbench full report, -c $conns -j 2 -M prepared"
+full_template=pgbench_full  # geoserve's schema and the demo campus, copied for every round
 workload_intake() {
-  local r db uri ok stored answered out mark cpu cpu_end half=$((conns / 2)) rows processed
+  local r db uri ok stored answered out mark cpu cpu_end half=$((conns / 2)) rows processed fdb
   psql_ -d postgres -c "CREATE DATABASE pgbench_intake"
   # Context, once: one pgbench client alone shows what one durable one-row commit costs here.
   intake_table
-  pgbench_run "$work/out/intake.pgbench.c1" 3 1 1
-  python3 "$report" note "$results" "one pgbench client alone (3 s): $(sed -n 's/^tps = \([0-9]*\).*/\1/p' "$work/out/intake.pgbench.c1") tps, latency average $(sed -n 's/^latency average = //p' "$work/out/intake.pgbench.c1"): the cost of one durable one-row commit on this machine"
+  pgbench_run "$work/out/intake.pgbench.c1" 3 1 1 pgbench_intake "$pgscript"
+  python3 "$report" note "$results" "one pgbench client alone (3 s): $(pgbench_summary "$work/out/intake.pgbench.c1"): the cost of one durable one-row commit on this machine"
+  full_prepare
   for r in $(seq 1 "$rounds"); do
     db=intake_r$r; uri=$(pg_uri "$db")
     psql_ -d postgres -c "CREATE DATABASE $db"
@@ -379,13 +405,13 @@ workload_intake() {
       failed_checks=$((failed_checks + 1))
       python3 "$report" note "$results" "**CHECK FAILED** intake round $r: only $stored reports stored in PostgreSQL, but $answered were answered 2xx"
     fi
-    log "round $r/$rounds intake: pgbench (-c $conns -j 2, ${duration}s)"
+    log "round $r/$rounds intake: pgbench one-row (-c $conns -j 2, ${duration}s)"
     intake_table
     out=$work/out/intake.pgbench.r$r
-    pgbench_run "$out.warmup" "$warmup" "$conns" 2
+    pgbench_run "$out.warmup" "$warmup" "$conns" 2 pgbench_intake "$pgscript"
     checkpoint; sleep 0.5
     mark=$(pg_mark pgbench_intake intake_reports); cpu=$(cpu_mark)
-    pgbench_run "$out" "$duration" "$conns" 2
+    pgbench_run "$out" "$duration" "$conns" 2 pgbench_intake "$pgscript"
     cpu_end=$(cpu_mark)
     processed=$(python3 "$report" record "$results" pgbench intake.pgbench "$r" "$intake_pgb|transactions/s" < "$out") \
       || die "could not read pgbench's summary: $(cat "$out")"
@@ -400,11 +426,77 @@ workload_intake() {
     if [ "$r" = 1 ]; then
       python3 "$report" note "$results" "pgbench rows: $(psql_ -d pgbench_intake -c "SELECT avg(octet_length(payload))::int FROM intake_reports")-byte payloads on average; $rows rows stored in round 1 for $processed transactions"
     fi
+    log "round $r/$rounds intake: pgbench full report (-c $conns -j 2 -M prepared, ${duration}s)"
+    fdb=${full_template}_r$r
+    psql_ -d postgres -c "CREATE DATABASE $fdb TEMPLATE $full_template"
+    out=$work/out/intake.pgbfull.r$r
+    pgbench_run "$out.warmup" "$warmup" "$conns" 2 "$fdb" "$pgscript_full" -M prepared
+    checkpoint; sleep 0.5
+    mark=$(pg_mark "$fdb" reports); cpu=$(cpu_mark)
+    pgbench_run "$out" "$duration" "$conns" 2 "$fdb" "$pgscript_full" -M prepared
+    cpu_end=$(cpu_mark)
+    processed=$(python3 "$report" record "$results" pgbench intake.pgbfull "$r" "$intake_pgf|transactions/s" < "$out") \
+      || die "could not read pgbench's summary: $(cat "$out")"
+    record_cpu intake.pgbfull "$r" "$intake_pgf" "$cpu" "$cpu_end"
+    record_writes intake.pgbfull "$r" "$intake_pgf" "$fdb" reports "$mark"
+    processed=$((processed + $(python3 "$report" succeeded < "$out.warmup")))
+    full_check "$r" "$fdb" "$processed" "$db"
   done
-  python3 "$report" ratio "$results" intake.r1 intake.gs1 intake.pgbench 1.0 "intake|geoserve 1 process reports/s ÷ pgbench tps"
-  python3 "$report" ratio "$results" intake.r2 intake.gs2 intake.pgbench 1.0 "intake|geoserve 2 processes reports/s ÷ pgbench tps"
-  python3 "$report" ratio "$results" intake.r3 intake.gs2 intake.gs1 - "intake|geoserve 2 processes ÷ 1 process"
+  python3 "$report" ratio "$results" intake.r1 intake.gs1 intake.pgbfull 1.0 "intake|geoserve 1 process reports/s ÷ pgbench full-report tps"
+  python3 "$report" ratio "$results" intake.r2 intake.gs2 intake.gs1 0.9 "intake|geoserve 2 processes ÷ 1 process"
+  python3 "$report" ratio "$results" intake.r3 intake.gs1 intake.pgbench - "intake|context: geoserve 1 process reports/s ÷ pgbench one-row tps"
+  python3 "$report" ratio "$results" intake.r4 intake.gs2 intake.pgbench - "intake|context: geoserve 2 processes reports/s ÷ pgbench one-row tps"
 }
+# The database the full-report pgbench copies every round: migrated by geoserve, with the demo
+# campus it imports on first start. Once: one pgbench client alone on a copy (context: one durable
+# report), whose points are then posted to a geoserve on that copy, which must place each in the
+# areas the script wrote for it.
+full_prepare() {
+  local turi curi out=$work/out/intake.pgbfull.c1 checked
+  turi=$(pg_uri "$full_template"); curi=$(pg_uri "${full_template}_check")
+  log "intake: geoserve migrates $full_template and imports the demo campus into it (for the full-report pgbench)"
+  psql_ -d postgres -c "CREATE DATABASE $full_template"
+  start_server full_template "$turi" "$root/data"
+  stop_server full_template
+  psql_ -d postgres -c "CREATE DATABASE ${full_template}_check TEMPLATE $full_template"
+  cp "$(keys_for "$turi")" "$(keys_for "$curi")"  # the copy is the same installation
+  pgbench_run "$out" 3 1 1 "${full_template}_check" "$pgscript_full" -M prepared
+  python3 "$report" note "$results" "one pgbench client alone running the full report (3 s): $(pgbench_summary "$out"): the cost of one durable report (its rows, one commit) on this machine"
+  psql_ -d "${full_template}_check" -F ' ' -c "SELECT r.lon, r.lat,
+      coalesce(string_agg(a.layer || '/' || a.layer_version || '/' || a.area_id, ',' ORDER BY a.layer), '-')
+    FROM reports r LEFT JOIN report_areas a ON a.report_id = r.id GROUP BY r.id ORDER BY r.id LIMIT 500" > "$work/out/placements.txt"
+  start_server full_check "$curi" none
+  checked=$(python3 "$report" placements "${server_base[full_check]}" < "$work/out/placements.txt" 2> "$work/out/placements.err") \
+    || die "the full-report pgbench places reports elsewhere than geoserve (is $pgscript_full older than data/? bench/make_intake_full.py rewrites its placement): $(tail -5 "$work/out/placements.err")"
+  stop_server full_check
+  python3 "$report" note "$results" "pgbench full report: its placement of $checked matches geoserve's (each posted to a geoserve on the same database)"
+  psql_ -d postgres -c "DROP DATABASE ${full_template}_check"
+}
+full_check() {  # round database transactions geoserve's-database: the rows the full-report pgbench stored
+  local r=$1 fdb=$2 processed=$3 gdb=$4 facts reports audits placed areas cells sum stray problem problems=()
+  facts=$(psql_ -d "$fdb" -F ' ' -c "SELECT
+      (SELECT count(*) FROM reports), (SELECT count(*) FROM audit WHERE action = 'submit'),
+      (SELECT count(DISTINCT report_id) FROM report_areas), (SELECT count(*) FROM report_areas),
+      (SELECT count(*) FROM counters), (SELECT coalesce(sum(n), 0) FROM counters),
+      (SELECT count(*) FROM report_areas a WHERE NOT EXISTS (
+          SELECT 1 FROM areas s JOIN layers l ON l.name = s.layer AND l.published_version = s.version
+          WHERE s.layer = a.layer AND s.version = a.layer_version AND s.area_id = a.area_id))") \
+    || die "could not count the rows of $fdb"
+  read -r reports audits placed areas cells sum stray <<< "$facts"
+  [ "$reports" -ge "$processed" ] || problems+=("pgbench processed $processed transactions but $reports reports are stored")
+  [ "$audits" = "$reports" ] || problems+=("$audits audit rows for $reports reports")
+  [ "$placed" = "$reports" ] || problems+=("$((reports - placed)) of $reports reports are in no area")
+  [ "$sum" = $((2 * areas)) ] || problems+=("the counters sum to $sum, not two per area row ($((2 * areas)))")
+  [ "$stray" = 0 ] || problems+=("$stray area rows name no area of the published layer version")
+  for problem in "${problems[@]}"; do
+    failed_checks=$((failed_checks + 1))
+    python3 "$report" note "$results" "**CHECK FAILED** intake round $r, pgbench full report: $problem"
+  done
+  if [ "$r" = 1 ]; then
+    python3 "$report" note "$results" "pgbench full report, round 1: $reports reports stored for $processed transactions, with $audits audit rows, $areas area rows ($(awk -v a="$areas" -v n="$reports" 'BEGIN { printf "%.3f", a / (n ? n : 1) }') per report; geoserve's database of the round: $(psql_ -d "$gdb" -c "SELECT round(count(*)::numeric / greatest(1, (SELECT count(*) FROM reports)), 3) FROM report_areas")) and $cells counter cells summing to $sum"
+  fi
+}
+pgbench_summary() { echo "$(sed -n 's/^tps = \([0-9]*\).*/\1/p' "$1") tps, latency average $(sed -n 's/^latency average = //p' "$1")"; }
 intake_table() {  # a fresh, empty intake_reports in the database pgbench_intake
   psql_ -d pgbench_intake <<'SQL'
 SET client_min_messages TO warning;
@@ -423,11 +515,12 @@ CREATE TABLE intake_reports (
 );
 SQL
 }
-pgbench_run() {  # output seconds clients threads
-  local rc=0
-  timeout -k 5 $(($2 + 60)) "$bindir/pgbench" -h 127.0.0.1 -p "$pgport" -U geoserve -n -c "$3" -j "$4" -T "$2" \
-    -f "$pgscript" pgbench_intake > "$1" 2>&1 || rc=$?
-  [ "$rc" = 0 ] || die "pgbench failed ($rc): $(tail -20 "$1")"
+pgbench_run() {  # output seconds clients threads database script [pgbench options...]
+  local out=$1 seconds=$2 clients=$3 threads=$4 database=$5 script=$6 rc=0
+  shift 6
+  timeout -k 5 $((seconds + 60)) "$bindir/pgbench" -h 127.0.0.1 -p "$pgport" -U geoserve -n -c "$clients" -j "$threads" \
+    -T "$seconds" "$@" -f "$script" "$database" > "$out" 2>&1 || rc=$?
+  [ "$rc" = 0 ] || die "pgbench failed ($rc) running $(basename "$script") on $database: $(grep -m 3 -i 'error' "$out" || tail -20 "$out")"
 }
 
 # --- workload: items ---------------------------------------------------------------------------

@@ -17,6 +17,11 @@
         summary on stdin (for runs that are not recorded, such as warm-ups)
     postgres_report.py note RESULTS.jsonl TEXT
         a line printed under the tables
+    postgres_report.py placements BASE_URL
+        reads lines "LON LAT LAYER/VERSION/AREA,..." (the areas the full-report pgbench script
+        wrote for a report, - for none) on stdin, posts each point to the geoserve at BASE_URL as
+        bench/reports.lua does, and compares the areas geoserve answers; prints how many were
+        checked, or exits non-zero naming the points placed differently
     postgres_report.py table RESULTS.jsonl
         prints the Markdown tables: medians per figure with every round, then the ratios with
         their targets and verdicts, then the notes
@@ -25,6 +30,8 @@ import json
 import re
 import statistics
 import sys
+import urllib.error
+import urllib.request
 
 
 def append(path, rows):
@@ -92,6 +99,33 @@ def record(path, kind, fid, rnd, spec):
     print(ok)
 
 
+def placements(base):
+    body = ('{"kind":"misconduct","occurredAt":"2026-11-02T21:30:00Z","location":{"lon":%s,"lat":%s,"accuracyM":10},'
+            '"officerDescription":"tall, grey uniform","incidentDescription":"stopped without reason","anonymous":true}')
+    checked, in_two, wrong = 0, 0, []
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        lon, lat, wrote = line.split()
+        request = urllib.request.Request(f"{base}/v1/reports", (body % (lon, lat)).encode(),
+                                         {"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                areas = json.load(answer)["areas"]
+            placed = ",".join(sorted(f"{a['layer']}/{a['layerVersion']}/{a['areaID']}" for a in areas)) or "-"
+        except urllib.error.HTTPError as e:
+            placed = f"refused ({e.code})"
+        checked += 1
+        in_two += wrote.count(",") > 0
+        if placed != ",".join(sorted(wrote.split(","))):
+            wrong.append(f"({lon}, {lat}): the script wrote {wrote}, geoserve placed it in {placed}")
+    if not checked:
+        sys.exit("no points to check")
+    if wrong:
+        sys.exit(f"{len(wrong)} of {checked} points placed differently:\n" + "\n".join(wrong[:20]))
+    print(f"{checked} points ({in_two} of them in two layers)")
+
+
 def fmt(v, unit):
     if "ms" in unit:
         return f"{v:.2f}"
@@ -155,6 +189,8 @@ def main(argv):
         target = None if argv[6] == "-" else float(argv[6])
         append(path, [{"type": "ratio", "id": argv[3], "num": argv[4], "den": argv[5],
                        "target": target, "label": argv[7]}])
+    elif cmd == "placements" and len(argv) == 3:
+        placements(argv[2])
     elif cmd == "note" and len(argv) == 4:
         append(path, [{"type": "note", "text": argv[3]}])
     elif cmd == "table" and len(argv) == 3:

@@ -1,14 +1,31 @@
 #!/usr/bin/env python3
 """The scaling benchmark's driver (see bench/scale.sh): one geoserve release binary on generated
-layers of growing size, measured as an outsider would, one JSON line per layer size.
+layers of growing size and of each shape, measured as an outsider would, one JSON line per layer
+size and shape.
 
-    python3 bench/scale_run.py BINARY WORK SIZE...
+    [SHAPES="hex voronoi"] python3 bench/scale_run.py BINARY WORK SIZE...
 
-Per size: `bench assign` (1M uniform points, one thread), `import-areas` (peak RSS and time),
-reports imported and published, then a server started on the store: time to ready, RSS, and the
-first answer of items, items with kind=covid, the verifiers' live items, TileJSON and one tile at
-z10/z12/z14 — after start, after one verification, after a publication — then every zoom from 10
-to 18 drawn (a 4x4 block of tiles a zoom) with the RSS before and after. Standard library only.
+SHAPES (default "hex voronoi") names the layer shapes of bench/make_scale_layer.py, every size
+measured for each in turn; each line says its `shape`. Layers are generated once and kept in WORK
+(layer-SHAPE-SIZE.geojson), each store in WORK/SHAPE-nSIZE, made afresh (its saved area indexes
+included) at every run.
+
+Per size and shape: `bench assign` (1M uniform points, one thread), `import-areas` (peak RSS and
+time, and whether it saved the layer's area index file for the server's start:
+`import_areas_saved_index_file`), reports imported and published (then whether an index file is
+there for the first start, which import-reports may have saved: `index_file_before_first_start`),
+then a server started on the store, twice:
+
+- the first start after the import: time to ready (GET /readyz answers 200) and RSS
+  (`first_start_ready_seconds`, `first_start_rss_ready_mb`), then the first answer of items,
+  items with kind=covid, the verifiers' live items, TileJSON and one tile at z10/z12/z14 — after
+  start, after one verification, after a publication — then every zoom from 10 to 18 drawn (a 4x4
+  block of tiles a zoom) with the RSS before and after; stopped (SIGTERM);
+- a second start on the same store (the same layer; one verification and one publication
+  later): time to ready and RSS (`second_start_ready_seconds`, `second_start_rss_ready_mb`).
+
+The targets: any layer ready in ≤ 1 s at 100,000 areas and ≤ 3 s at 300,000, on every start, the
+first after import-areas included. Standard library only.
 """
 import csv
 import datetime
@@ -17,6 +34,7 @@ import json
 import math
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
@@ -24,7 +42,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from make_scale_layer import EAST, NORTH, SOUTH, WEST, hex_layer  # noqa: E402
+from make_scale_layer import EAST, NORTH, SHAPES, SOUTH, WEST  # noqa: E402
 
 PASSWORD = "scale-bench-password"
 EMAIL = "admin@scale.example"
@@ -106,16 +124,49 @@ def write_reports(path, n, areas, seed):
                         at.date().isoformat() if status == "verified" else "", LAYER, f"a{rng.randrange(areas)}", "{}"])
 
 
-def measure(binary, work, size, points):
-    folder = os.path.join(work, f"n{size}")
-    os.makedirs(folder, exist_ok=True)
-    layer = os.path.join(work, f"layer-{size}.geojson")
-    if not os.path.exists(layer):
-        with open(layer, "w") as f:
-            json.dump({"type": "FeatureCollection", "features": hex_layer(size)}, f, separators=(",", ":"))
-    out = {"areas": size, "layer_bytes": os.path.getsize(layer)}
+def has_index_file(folder):
+    """Whether the folder holds a saved area index (LAYER.vVERSION.KEY.areaindex)."""
+    return os.path.isdir(folder) and any(name.endswith(".areaindex") for name in os.listdir(folder))
 
-    log(size, "assign")
+
+def start_server(binary, db, log_path):
+    """Starts `serve` on the store; returns the process, its port and the seconds until /readyz
+    answered 200 (counted from the moment the process was launched)."""
+    port = free_port()
+    with open(log_path, "w") as server_log:
+        server = subprocess.Popen([binary, "serve", "--port", str(port), "--database", db, "--demo-data", "none",
+                                   "--log-level", "warning", "--drain-delay", "0"],
+                                  stdout=subprocess.DEVNULL, stderr=server_log)
+    start = time.perf_counter()
+    while True:
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            c.request("GET", "/readyz")
+            if c.getresponse().status == 200:
+                break
+        except OSError:
+            pass
+        if server.poll() is not None:
+            sys.exit(f"server exited {server.returncode} (see {log_path})")
+        time.sleep(0.005)
+    return server, port, round(time.perf_counter() - start, 3)
+
+
+def stop_server(server):
+    server.terminate()
+    server.wait()
+
+
+def measure(binary, work, size, shape, points):
+    folder = os.path.join(work, f"{shape}-n{size}")
+    os.makedirs(folder, exist_ok=True)
+    layer = os.path.join(work, f"layer-{shape}-{size}.geojson")
+    if not os.path.exists(layer):
+        log(size, shape, "generating the layer")
+        run(sys.executable, os.path.join(HERE, "make_scale_layer.py"), "--shape", shape, str(size), layer)
+    out = {"areas": size, "shape": shape, "layer_bytes": os.path.getsize(layer)}
+
+    log(size, shape, "assign")
     line = run(binary, "bench", "assign", "--areas", layer, "--points", points, "--id-field", "id", "--threads", "1", "--repeat", "3")
     a = json.loads(line.strip().splitlines()[-1])
     out["assign_points_per_second"] = a["points_per_second"]
@@ -125,9 +176,13 @@ def measure(binary, work, size, points):
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(db + suffix):
             os.remove(db + suffix)
+    # The area index files a run before this one saved beside the store (the server's default
+    # index-cache/): left there, they would spare this run's import and first start the build.
+    index_cache = os.path.join(folder, "index-cache")
+    shutil.rmtree(index_cache, ignore_errors=True)
     run(binary, "migrate", "--database", db)
     run(binary, "user", "create", "--role", "admin", "--email", EMAIL, "--database", db, stdin=PASSWORD + "\n")
-    log(size, "import-areas")
+    log(size, shape, "import-areas")
     start = time.perf_counter()
     done = subprocess.run(["/usr/bin/time", "-f", "%M", binary, "import-areas", layer, "--layer", LAYER, "--id-field", "id",
                            "--database", db], capture_output=True, text=True)
@@ -135,6 +190,7 @@ def measure(binary, work, size, points):
         sys.exit(done.stdout + done.stderr)
     out["import_seconds"] = round(time.perf_counter() - start, 3)
     out["import_peak_rss_mb"] = round(int(done.stderr.strip().splitlines()[-1]) / 1024, 1)
+    out["import_areas_saved_index_file"] = has_index_file(index_cache)
     out["store_mb"] = round(sum(os.path.getsize(db + s) for s in ("", "-wal") if os.path.exists(db + s)) / 2**20, 1)
 
     reports = os.path.join(folder, "reports.csv")
@@ -142,27 +198,17 @@ def measure(binary, work, size, points):
     run(binary, "import-reports", reports, "--database", db)
     run(binary, "publish", "--database", db)
 
-    port = free_port()
-    log(size, "serve")
-    server = subprocess.Popen([binary, "serve", "--port", str(port), "--database", db, "--demo-data", "none",
-                               "--log-level", "warning", "--drain-delay", "0"],
-                              stdout=subprocess.DEVNULL, stderr=open(os.path.join(folder, "server.log"), "w"))
-    start = time.perf_counter()
+    # Whether the first start can load the layer's index rather than build it (import-reports,
+    # which reads the layer as a server does, saves it too).
+    out["index_file_before_first_start"] = has_index_file(index_cache)
+    log(size, shape, "serve, first start")
+    server, port, out["first_start_ready_seconds"] = start_server(binary, db, os.path.join(folder, "server-first-start.log"))
+    # The second start's figures sit beside the first's in the line; measured at the end.
+    out["second_start_ready_seconds"] = None
     try:
-        while True:
-            try:
-                c = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-                c.request("GET", "/readyz")
-                if c.getresponse().status == 200:
-                    break
-            except OSError:
-                pass
-            if server.poll() is not None:
-                sys.exit(f"server exited {server.returncode}")
-            time.sleep(0.005)
-        out["ready_seconds"] = round(time.perf_counter() - start, 3)
         time.sleep(0.5)
-        out["rss_ready_mb"] = round(rss(server.pid) / 2**20, 1)
+        out["first_start_rss_ready_mb"] = round(rss(server.pid) / 2**20, 1)
+        out["second_start_rss_ready_mb"] = None
         client = Client(port)
         _, body = client.request("POST", "/v1/auth/login", {"email": EMAIL, "password": PASSWORD})
         client.token = json.loads(body)["token"]
@@ -178,7 +224,7 @@ def measure(binary, work, size, points):
                 out[f"{tag}_tile_z{z}_ms"] = client.first(f"/tiles/{LAYER}/{z}/{x}/{y}.png")
             out[f"{tag}_repeat_items_ms"] = client.first(items)
 
-        log(size, "first requests")
+        log(size, shape, "first requests")
         round_of("start")
         _, body = client.request("GET", "/v1/verification/queue?limit=1", auth=True)
         pending = json.loads(body)["reports"][0]["id"]
@@ -187,7 +233,7 @@ def measure(binary, work, size, points):
         out["publish_ms"] = round(client.request("POST", "/v1/publications", auth=True)[0], 2)
         round_of("published")
 
-        log(size, "zooms 10-18")
+        log(size, shape, "zooms 10-18")
         # Beside the RSS after them: what drawing the zooms added, for comparison with the
         # tile-geometry budget (the layer and the releases before them are not tile geometry).
         out["rss_before_zooms_mb"] = round(rss(server.pid) / 2**20, 1)
@@ -198,19 +244,34 @@ def measure(binary, work, size, points):
                     client.request("GET", f"/tiles/{LAYER}/{z}/{x0 + dx}/{y0 + dy}.png")
         out["rss_after_zooms_mb"] = round(rss(server.pid) / 2**20, 1)
     finally:
-        server.terminate()
-        server.wait()
+        stop_server(server)
+
+    log(size, shape, "serve, second start")
+    server, _, out["second_start_ready_seconds"] = start_server(binary, db, os.path.join(folder, "server-second-start.log"))
+    try:
+        time.sleep(0.5)
+        out["second_start_rss_ready_mb"] = round(rss(server.pid) / 2**20, 1)
+    finally:
+        stop_server(server)
     return out
 
 
 def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
     binary, work, sizes = sys.argv[1], sys.argv[2], [int(s) for s in sys.argv[3:]]
+    shapes = os.environ.get("SHAPES", "hex voronoi").split()
+    unknown = [s for s in shapes if s not in SHAPES]
+    if unknown or not shapes:
+        sys.exit(f"SHAPES: {' '.join(unknown) or 'none given'}: each one of {', '.join(SHAPES)}")
     os.makedirs(work, exist_ok=True)
     points = os.path.join(work, "points-1m.f64")
     if not os.path.exists(points):
-        run(sys.executable, os.path.join(HERE, "make_scale_layer.py"), "1", os.path.join(work, "one.geojson"), "1000000", points)
+        run(sys.executable, os.path.join(HERE, "make_scale_layer.py"), "--shape", "hex", "1", os.path.join(work, "one.geojson"),
+            "1000000", points)
     for size in sizes:
-        print(json.dumps(measure(binary, work, size, points)), flush=True)
+        for shape in shapes:
+            print(json.dumps(measure(binary, work, size, shape, points)), flush=True)
 
 
 if __name__ == "__main__":

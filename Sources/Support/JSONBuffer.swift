@@ -82,6 +82,28 @@ public struct JSONBuffer: Sendable {
         afterValue = true
     }
 
+    /// A whole value, an object's members in ascending order of their names (the order
+    /// `JSONEncoder` writes with `.sortedKeys`).
+    public mutating func value(_ v: JSONValue) {
+        switch v {
+        case .null: null()
+        case .bool(let b): bool(b)
+        case .number(let n): number(n)
+        case .string(let s): string(s)
+        case .array(let items):
+            beginArray()
+            for item in items { value(item) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            for name in members.keys.sorted() {
+                key(name)
+                value(members[name]!)
+            }
+            endObject()
+        }
+    }
+
     /// A member whose value is a string, left out when the value is nil.
     public mutating func member(_ name: String, _ value: String?) {
         guard let value else { return }

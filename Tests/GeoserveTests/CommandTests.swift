@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoCore
 import Storage
 import Testing
 @testable import GeoserveApp
@@ -27,16 +28,21 @@ struct CommandTests {
         #expect(areas.map(\.id) == ["east", "empty", "west"])
     }
 
+    /// A layer of `count` squares named `c0`, `c1`, … in rows of `columns` from the origin.
+    static func grid(count: Int, columns: Int, side: Double) -> String {
+        let cells = (0..<count).map { i in
+            let (x, y) = (Double(i % columns) * side, Double(i / columns) * side)
+            return #"{"type":"Feature","id":"c\#(i)","properties":{"name":"cell \#(i)"},"geometry":{"type":"Polygon","coordinates":[[[\#(x),\#(y)],[\#(x + side),\#(y)],[\#(x + side),\#(y + side)],[\#(x),\#(y + side)],[\#(x),\#(y)]]]}}"#
+        }
+        return #"{"type":"FeatureCollection","features":["# + cells.joined(separator: ",") + "]}"
+    }
+
     @Test("an import-areas killed at any moment leaves the old version published or the new one, never a version stored but unpublished")
     func killedImport() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // 4,000 squares: long enough an import that kills land inside it.
-        let cells = (0..<4_000).map { i in
-            let (x, y) = (Double(i % 80) * 0.01, Double(i / 80) * 0.01)
-            return #"{"type":"Feature","id":"c\#(i)","properties":{"name":"cell \#(i)"},"geometry":{"type":"Polygon","coordinates":[[[\#(x),\#(y)],[\#(x + 0.01),\#(y)],[\#(x + 0.01),\#(y + 0.01)],[\#(x),\#(y + 0.01)],[\#(x),\#(y)]]]}}"#
-        }
-        try write(#"{"type":"FeatureCollection","features":["# + cells.joined(separator: ",") + "]}", to: folder.appendingPathComponent("grid.geojson"))
+        try write(Self.grid(count: 4_000, columns: 80, side: 0.01), to: folder.appendingPathComponent("grid.geojson"))
         let db = try testDatabase(in: folder, named: "db.sqlite")
         try await openStore(db).migrate()
         var killedMidway = 0
@@ -52,6 +58,28 @@ struct CommandTests {
             }
         }
         #expect(killedMidway > 0)
+    }
+
+    @Test("import-areas saves the new version's area index, so the first start after the import loads it instead of building it")
+    func importSavesIndex() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 40,000 squares: an index above the size that is saved at all (a campus's is rebuilt).
+        try write(Self.grid(count: 40_000, columns: 200, side: 0.001), to: folder.appendingPathComponent("grid.geojson"))
+        let db = try testDatabase(in: folder, named: "db.sqlite")
+        let indexes = folder.appendingPathComponent("indexes")
+        try await ImportAreasCommand.parse([folder.appendingPathComponent("grid.geojson").path, "--layer", "grid", "--database", db, "--keys", testKeysPath(for: db),
+                                            "--index-cache", indexes.path]).run()
+        let saved = try FileManager.default.contentsOfDirectory(atPath: indexes.path)
+        #expect(saved.count == 1 && saved[0].hasPrefix("grid.v1.") && saved[0].hasSuffix(".areaindex"), "\(saved)")
+        // What serve does at start, with the same folder.
+        let catalog = LayerCatalog(indexFiles: AreaIndexFiles(directory: indexes))
+        let store = try await openKeyedStore(db)
+        try await catalog.refresh(from: store)
+        let layer = try #require(catalog.snapshot()["grid"])
+        #expect(layer.indexSource == .loaded)
+        #expect(layer.indexProblem == nil)
+        #expect(layer.areaIndex?.area(containingLon: 0.0105, lat: 0.0205)?.id == "c4010")
     }
 
     @Test("import-areas refuses a feature with a five-megabyte name, and one over --max-area-vertices, writing nothing")

@@ -111,11 +111,13 @@ func waitFor(_ pid: pid_t) -> Int32 {
     return status
 }
 
-/// The key file the tests use for a database: beside a SQLite file, and one temporary file per
-/// PostgreSQL database, shared by every process and store on it.
+/// The key file the tests use for a database: beside a SQLite file, and one file per PostgreSQL
+/// database, shared by every process and store on it. Those live in the test server's folder,
+/// which goes with the server, so a run leaves no key files behind.
 func testKeysPath(for database: String) -> String {
     guard database.hasPrefix("postgres") else { return (try? InstallationKeys.defaultPath(for: StoreLocation(database))) ?? "geoserve.keys" }
-    return NSTemporaryDirectory() + "geoserve-test-keys-" + String(UInt(bitPattern: database.hashValue), radix: 16)
+    let folder = ProcessInfo.processInfo.environment["GEOSERVE_TEST_POSTGRES_CONTROL"].map { $0 + "/" } ?? NSTemporaryDirectory()
+    return folder + "geoserve-test-keys-" + String(UInt(bitPattern: database.hashValue), radix: 16)
 }
 
 /// A store opened with the installation's keys, as the service and every command open it: its

@@ -55,6 +55,27 @@ struct JSONParserTests {
         }
     }
 
+    @Test("numbers read as Double's own parser reads them, bit for bit, on the fast path and off it")
+    func numbersAsDouble() throws {
+        var g = SeededRandom(seed: 1990)
+        func digits(_ n: Int) -> String { String((0..<n).map { _ in "0123456789".randomElement(using: &g)! }) }
+        var texts = ["0", "-0", "0.0", "-0.0", "1", "-1", "9007199254740992", "9007199254740993", "9999999999999999999", "18446744073709551616",
+                     "1e22", "1e23", "1e-22", "1e-23", "123456789012345678e-10", "0.1", "0.30000000000000004", "-87.6298", "41.8781",
+                     "1E5", "1e+05", "2.5e-0300", "1.7976931348623157e308", "4.9e-324", "1e0022", "1e00000000001", "0.000000000000000000000001"]
+        for _ in 0..<20_000 {
+            let whole = Bool.random(using: &g) ? "0" : String(Int.random(in: 1...9, using: &g)) + digits(Int.random(in: 0...12, using: &g))
+            var text = (Bool.random(using: &g) ? "-" : "") + whole
+            if Bool.random(using: &g) { text += "." + digits(Int.random(in: 1...12, using: &g)) }
+            if Int.random(in: 0..<4, using: &g) == 0 { text += ["e", "E"].randomElement(using: &g)! + ["", "+", "-"].randomElement(using: &g)! + String(Int.random(in: 0...40, using: &g)) }
+            texts.append(text)
+        }
+        for text in texts {
+            guard case .number(let read) = try JSONParser.parse(Array(text.utf8)) else { Issue.record("\(text) is not a number"); continue }
+            let expected = try #require(Double(text))
+            #expect(read.bitPattern == expected.bitPattern, "\(text): \(read) against \(expected)")
+        }
+    }
+
     @Test("escapes, surrogate pairs and white space read as RFC 8259 says")
     func escapes() throws {
         let text = " {\"a\\u00e9\\/\" : [\"\\ud83d\\ude00\", \"\\b\\f\\n\\r\\t\\\"\\\\\", -0.5e+2, 0, 1E3, true, false, null]}\r\n"

@@ -33,6 +33,9 @@ package func buildApplication(_ configuration: AppConfiguration, metrics: Servic
     if let demo = configuration.demoDataPath {
         try await DemoData.importIfEmpty(into: store, from: demo, logger: logger)
     }
+    // The OpenAPI document is written once a process (60 ms): on a thread of its own while the
+    // layers load, which leave a core idle while SQLite reads them.
+    Thread.detachNewThread { _ = OpenAPIDocument.json }
     let catalog = LayerCatalog(precision: configuration.coordinatePrecision, indexFiles: try configuration.indexFiles, logger: logger)
     let watcher = DataVersionWatcher(source: store, layers: store, catalog: catalog, publications: PublicationBook(store: store),
                                      interval: configuration.dataVersionInterval, logger: logger)

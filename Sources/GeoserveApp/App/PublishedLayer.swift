@@ -36,34 +36,59 @@ package struct PublishedLayer: Sendable {
     init(info: LayerVersionInfo, features unordered: [StoredArea], precision: Int = 6, indexFiles: AreaIndexFiles? = nil) {
         // In the served order (ids by their bytes, as both stores already read them): a feature's
         // place is then its ordinal in `encoded`, found without a dictionary of its own.
-        var features = unordered.sorted { ByteOrderedSearch.precedes($0.id, $1.id) }
+        let sorted = unordered.sorted { ByteOrderedSearch.precedes($0.id, $1.id) }
         self.info = info
-        self.encoded = FeatureLayer(features: features, precision: precision)
-        self.denominators = StoredArea.denominators(features)
-        self.propertyTypes = CollectionSchema.propertyTypes(features)
-        self.hasNames = features.contains { $0.name != nil }
-        var readBack = [Bool](repeating: false, count: features.count)
-        for i in features.indices where Self.readsBackExactly(features[i]) {
-            let f = features[i]
-            features[i] = StoredArea(id: f.id, name: f.name, properties: [:], geometry: f.geometry)
-            readBack[i] = true
-        }
-        self.features = features
-        self.propertiesReadBack = readBack
+        // The index (read back and its digest checked, or built) needs only the geometry, and
+        // the served form only the features: side by side they took 0.12 s and 0.09 s of a
+        // 100,000-cell layer's start one after the other.
+        let (prepared, served) = bothAtOnce({ Self.prepareIndex(info: info, features: sorted, indexFiles: indexFiles) },
+                                            { Served(sorted, precision: precision) })
+        (features, encoded, propertiesReadBack) = (served.features, served.encoded, served.readBack)
+        (denominators, propertyTypes, hasNames) = (served.denominators, served.propertyTypes, served.hasNames)
         switch info.kind {
         case .areas:
-            let areas = features.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) }
-            let prepared = indexFiles?.prepare(layer: info.layer, version: info.version, areas: areas) ?? AreaIndexFiles.build(areas: areas)
-            (areaIndex, interiorPoints) = (prepared.index, prepared.interiorPoints)
-            (indexSource, indexProblem) = (prepared.source, prepared.problem)
+            (areaIndex, interiorPoints) = (prepared?.index, prepared?.interiorPoints ?? [])
+            (indexSource, indexProblem) = (prepared?.source, prepared?.problem)
             pointIndex = nil
         case .points:
             areaIndex = nil
-            pointIndex = PointLayerIndex(sites: features.compactMap { f in
+            pointIndex = PointLayerIndex(sites: sorted.compactMap { f in
                 if case .point(let p) = f.geometry { PointSite(id: f.id, lon: p.lon, lat: p.lat) } else { nil }
             })
             interiorPoints = []
             (indexSource, indexProblem) = (nil, nil)
+        }
+    }
+
+    private static func prepareIndex(info: LayerVersionInfo, features: [StoredArea], indexFiles: AreaIndexFiles?) -> AreaIndexFiles.Prepared? {
+        guard info.kind == .areas else { return nil }
+        let areas = features.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) }
+        return indexFiles?.prepare(layer: info.layer, version: info.version, areas: areas) ?? AreaIndexFiles.build(areas: areas)
+    }
+
+    /// What the OGC endpoints serve of the features, and the features as kept after load.
+    private struct Served: Sendable {
+        let features: [StoredArea]
+        let encoded: FeatureLayer
+        let readBack: [Bool]
+        let denominators: [String: Double]
+        let propertyTypes: [String: String]
+        let hasNames: Bool
+
+        init(_ sorted: [StoredArea], precision: Int) {
+            encoded = FeatureLayer(features: sorted, precision: precision)
+            denominators = StoredArea.denominators(sorted)
+            propertyTypes = CollectionSchema.propertyTypes(sorted)
+            hasNames = sorted.contains { $0.name != nil }
+            var features = sorted
+            var readBack = [Bool](repeating: false, count: features.count)
+            for i in features.indices where PublishedLayer.readsBackExactly(features[i]) {
+                let f = features[i]
+                features[i] = StoredArea(id: f.id, name: f.name, properties: [:], geometry: f.geometry)
+                readBack[i] = true
+            }
+            self.features = features
+            self.readBack = readBack
         }
     }
 }
@@ -83,7 +108,7 @@ extension PublishedLayer {
     /// `name` property (or neither exists), and every value is a string, a boolean, null or an
     /// integer that a double holds exactly — written and parsed without loss. Anything else
     /// (fractions, arrays, objects, a name taken from another property) stays in memory.
-    private static func readsBackExactly(_ f: StoredArea) -> Bool {
+    fileprivate static func readsBackExactly(_ f: StoredArea) -> Bool {
         guard f.properties["name"] == f.name.map(JSONValue.string) else { return false }
         return f.properties.values.allSatisfy { value in
             switch value {

