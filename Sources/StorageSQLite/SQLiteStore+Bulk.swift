@@ -14,7 +14,7 @@ extension SQLiteStore: BulkReportStore {
         """
 
     public func importReports(_ records: [ReportRecord], actor: String, detail: String) async throws {
-        try await write { try $0.importReports(records, actor: actor, detail: detail) }
+        try await bulkWrite { try $0.importReports(records, actor: actor, detail: detail) }
     }
 
     public func exportReports(to file: URL) async throws -> Int {

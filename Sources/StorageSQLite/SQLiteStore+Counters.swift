@@ -123,7 +123,7 @@ extension SQLiteStore: CounterStore {
 
     @discardableResult
     public func rebuildCounters() async throws -> Int {
-        try await write { try $0.rebuildCounters() }
+        try await bulkWrite { try $0.rebuildCounters() }
     }
 
     /// Fills the empty counters of schema 8 (before cells had a data version) from the reports.

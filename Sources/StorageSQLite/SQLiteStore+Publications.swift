@@ -4,10 +4,14 @@ import Foundation
 import Storage
 
 extension SQLiteStore: PublicationStore {
+    /// A first publication after a bulk import writes a ledger line for every report (69 MB of
+    /// log for 400,000): the log is emptied after it, as after the other bulk changes.
     public func publish(_ request: PublicationRequest) async throws -> PublicationRecord? {
-        try await run { db in
+        let record = try await run { db in
             try db.transaction { try SQLitePublicationSteps(db: db).publish(request) }
         }
+        try await run { Self.emptyLog($0) }
+        return record
     }
 
     public func publications(after publication: Int64) async throws -> [PublicationRecord] {

@@ -131,14 +131,19 @@ struct TileRendererTests {
         let f = left.frame()
         let both = TileFrame(zoom: 10, originX: f.originX, originY: f.originY, width: 512, height: 256, pixelsPerUnit: f.pixelsPerUnit)
         let wide = try #require(TileRenderer().draw(layer: layer, painting: painting, frame: both))
-        var mismatches = 0
+        // Fills are not anti-aliased, and cairo clips a path at the surface's edge: where a
+        // vertex lies exactly on the seam (the round area's top and bottom here) the pixel on
+        // either side of it may come out filled in a tile and not in the wide drawing. Anywhere
+        // else, and on all but those pixels of the seam, the tiles are the wide drawing exactly.
+        var mismatches = 0, onTheSeam = 0
         for y in 0..<256 {
             for x in 0..<256 {
-                if l.premultipliedPixel(x: x, y: y) != wide.premultipliedPixel(x: x, y: y) { mismatches += 1 }
-                if r.premultipliedPixel(x: x, y: y) != wide.premultipliedPixel(x: 256 + x, y: y) { mismatches += 1 }
+                if l.premultipliedPixel(x: x, y: y) != wide.premultipliedPixel(x: x, y: y) { if x == 255 { onTheSeam += 1 } else { mismatches += 1 } }
+                if r.premultipliedPixel(x: x, y: y) != wide.premultipliedPixel(x: 256 + x, y: y) { if x == 0 { onTheSeam += 1 } else { mismatches += 1 } }
             }
         }
         #expect(mismatches == 0)
+        #expect(onTheSeam <= 4, "a seam would differ along the whole edge")
         // Along the shared edge inside "across": fill on both sides, no outline at the tile edge.
         let row = Int(f.pixel(lon: 0, lat: 0.06).y)
         #expect(l.color(x: 255, y: row) == TileColor(rgb: 0xffeda0))

@@ -15,6 +15,20 @@ struct SQLiteBackendTests {
         }
     }
 
+    @Test("a bulk change (a counter rebuild) leaves the write-ahead log empty, so the next process to open the store neither reads it back nor copies it again")
+    func bulkChangeEmptiesTheLog() async throws {
+        let t = try await StoreBackend.sqlite.make()
+        defer { t.remove() }
+        let log = t.location + "-wal"
+        func logBytes() throws -> Int { try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int ?? -1 }
+        try await t.store.probeWrite()
+        #expect(try logBytes() > 0, "an ordinary commit stays in the log until a checkpoint")
+        _ = try await t.store.rebuildCounters()
+        #expect(try logBytes() == 0)
+        try await t.store.probeWrite()
+        #expect(try logBytes() > 0)
+    }
+
     @Test("the schema version is the newest migration's")
     func latest() async throws {
         let t = try await StoreBackend.sqlite.make()

@@ -27,6 +27,9 @@ struct BenchTilesCommand: AsyncParsableCommand {
     @Option(help: "Timed passes over each list.")
     var `repeat`: Int = 3
 
+    @Option(help: ArgumentHelp("Also write each tile of the lists as FOLDER/z/x/y.png, to look at what was measured.", valueName: "folder"))
+    var write: String?
+
     @Argument(help: "Tile lists.")
     var lists: [String]
 
@@ -64,6 +67,13 @@ struct BenchTilesCommand: AsyncParsableCommand {
                 "bytes_mean": r.meanBytes, "bytes_median": sizes.isEmpty ? 0 : sizes[sizes.count / 2], "empty": r.emptyTiles,
             ]
             print(String(decoding: try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self))
+            if let write {
+                for key in keys {
+                    let folder = URL(fileURLWithPath: write).appendingPathComponent("\(key.z)/\(key.x)")
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    try Data(renderer.png(layer: layer, painting: painting, key: key)).write(to: folder.appendingPathComponent("\(key.y).png"))
+                }
+            }
         }
     }
 }

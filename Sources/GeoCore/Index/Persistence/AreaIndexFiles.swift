@@ -74,6 +74,13 @@ public struct AreaIndexFiles: Sendable {
         }
     }
 
+    /// The path of a layer version's saved index, if the folder holds one.
+    public func file(layer: String, version: Int) -> String? {
+        let prefix = "\(layer).v\(version)."
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.first { $0.hasPrefix(prefix) && $0.hasSuffix(".areaindex") }.map { directory.appendingPathComponent($0).path }
+    }
+
     /// The index and interior points built, with no folder involved (what `prepare` does
     /// without a file, and what a process without an index folder does at every load).
     public static func build(areas: [IndexedArea]) -> Prepared {
