@@ -38,10 +38,12 @@ struct ColorCounts {
         return e
     }
 
-    /// Adds `n` pixels of a colour.
-    @inline(__always)
-    mutating func add(_ p: UInt32, _ n: Int) {
-        counts[entry(p)] += n
+    /// Adds `n` pixels of a colour; returns its entry number.
+    @inline(__always) @discardableResult
+    mutating func add(_ p: UInt32, _ n: Int) -> Int {
+        let e = entry(p)
+        counts[e] += n
+        return e
     }
 
     /// Entry number of a colour already present.

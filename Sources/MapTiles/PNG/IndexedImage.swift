@@ -13,29 +13,29 @@ struct IndexedImage {
     /// The image as palette indices: exact when it has at most 256 colours, merged when it has
     /// more and `quantize` is set, nil otherwise.
     static func make(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, stride: Int, quantize: Bool) -> IndexedImage? {
+        // One pass counts the colours and writes each pixel's entry number, which is its palette
+        // index while there are at most 256 (entries keep their first-seen order): most tiles
+        // are done then. Only an image of more colours is read a second time, for the merged
+        // palette's indices. Counting and indexing in two passes was a fifth of encoding a tile.
         var table = ColorCounts()
-        for y in 0..<height {
-            let row = pixels.baseAddress!.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self)
-            var x = 0
-            while x < width {
-                let p = row[x]
-                var n = 1
-                while x + n < width && row[x + n] == p { n += 1 }
-                table.add(p, n)
-                x += n
+        var indices = [UInt8](repeating: 0, count: width * height)
+        indices.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                let row = pixels.baseAddress!.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self)
+                var x = 0
+                while x < width {
+                    let p = row[x]
+                    var n = 1
+                    while x + n < width && row[x + n] == p { n += 1 }
+                    let i = UInt8(truncatingIfNeeded: table.add(p, n))
+                    for k in (y * width + x)..<(y * width + x + n) { out[k] = i }
+                    x += n
+                }
             }
         }
-        let palette: [UInt32]
-        let entryIndex: [UInt8]
-        if table.colors.count <= 256 {
-            palette = table.colors
-            entryIndex = table.colors.indices.map { UInt8($0) }
-        } else if quantize {
-            (palette, entryIndex) = merged(table)
-        } else {
-            return nil
-        }
-        var indices = [UInt8](repeating: 0, count: width * height)
+        if table.colors.count <= 256 { return IndexedImage(palette: table.colors, indices: indices) }
+        guard quantize else { return nil }
+        let (palette, entryIndex) = merged(table)
         indices.withUnsafeMutableBufferPointer { out in
             for y in 0..<height {
                 let row = pixels.baseAddress!.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self)
