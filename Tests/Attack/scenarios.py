@@ -1231,7 +1231,11 @@ def weekly(session):
             day = start + datetime.timedelta(days=7 * (week - 1) + d)
             t = 7 * (week - 1) + d - 1
             for hall in [steady] * 3 + [rotating[(2 * t) % 5], rotating[(2 * t + 1) % 5]]:
-                rows.append({"kind": "covid", "status": "verified", "occurred_on": day.isoformat(), "submitted_at": f"{day.isoformat()}T09:00:00Z",
+                # 09:00 of the day, or now for today before 09:00 UTC: a submission time in
+                # the future is refused by the import.
+                now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0, tzinfo=None)
+                submitted = min(datetime.datetime.combine(day, datetime.time(9)), now).isoformat() + "Z"
+                rows.append({"kind": "covid", "status": "verified", "occurred_on": day.isoformat(), "submitted_at": submitted,
                              "verified_on": day.isoformat(), "area_layer": "halls", "area_id": hall, "group": "student"})
                 s.truth[geo.piece(week, s.hall_class(hall))] += 1
         with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, newline="") as f:
