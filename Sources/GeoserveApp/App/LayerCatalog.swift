@@ -44,16 +44,16 @@ package final class LayerCatalog: Sendable {
         if loaded { FreedMemory.handBack() }
     }
 
-    /// Saves the area index of a layer version as a server starting on the store would prepare
-    /// it (the areas read back from the store, so the file's key is the one the server looks
-    /// for), without the rest of a served layer: what a command that publishes a version does
-    /// for the next start. Nil when nothing was saved (no folder, or a layer too small to save).
-    package static func saveIndex(layer: String, version: Int, from store: any AreaStore, files: AreaIndexFiles?) async throws
-        -> (source: AreaIndexFiles.Source, file: String)? {
-        guard let files else { return nil }
-        let areas = try await store.areas(layer: layer, version: version).map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) }
-        let prepared = files.prepare(layer: layer, version: version, areas: areas)
-        guard prepared.source != .built, let file = files.file(layer: layer, version: version) else { return nil }
+    /// Saves the area index of a layer version as a server starting on the store prepares it
+    /// (`PublishedLayer.prepareIndex` over the areas read back from the store, so the file's key
+    /// is the one the server looks for), without the rest of a served layer: what a command that
+    /// publishes a version does for the next start. Nil when no file holds it (no folder, or a
+    /// layer too small to save).
+    package static func saveIndex(_ info: LayerVersionInfo, from store: any AreaStore, files: AreaIndexFiles?) async throws
+        -> (source: AreaIndexFiles.Source, file: URL)? {
+        guard files != nil else { return nil }
+        let areas = try await store.areas(layer: info.layer, version: info.version)
+        guard let prepared = PublishedLayer.prepareIndex(info: info, features: areas, indexFiles: files), let file = prepared.file else { return nil }
         return (prepared.source, file)
     }
 

@@ -60,7 +60,9 @@ package struct PublishedLayer: Sendable {
         }
     }
 
-    private static func prepareIndex(info: LayerVersionInfo, features: [StoredArea], indexFiles: AreaIndexFiles?) -> AreaIndexFiles.Prepared? {
+    /// The area index a start uses (nil for a point layer): read from its file, or built and
+    /// saved there.
+    static func prepareIndex(info: LayerVersionInfo, features: [StoredArea], indexFiles: AreaIndexFiles?) -> AreaIndexFiles.Prepared? {
         guard info.kind == .areas else { return nil }
         let areas = features.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) }
         return indexFiles?.prepare(layer: info.layer, version: info.version, areas: areas) ?? AreaIndexFiles.build(areas: areas)

@@ -20,36 +20,37 @@ struct IndexedImage {
         var table = ColorCounts()
         var indices = [UInt8](repeating: 0, count: width * height)
         indices.withUnsafeMutableBufferPointer { out in
-            for y in 0..<height {
-                let row = pixels.baseAddress!.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self)
-                var x = 0
-                while x < width {
-                    let p = row[x]
-                    var n = 1
-                    while x + n < width && row[x + n] == p { n += 1 }
-                    let i = UInt8(truncatingIfNeeded: table.add(p, n))
-                    for k in (y * width + x)..<(y * width + x + n) { out[k] = i }
-                    x += n
-                }
+            forEachRun(pixels, width: width, height: height, stride: stride) { p, start, n in
+                out[start..<(start + n)].update(repeating: UInt8(truncatingIfNeeded: table.add(p, n)))
             }
         }
         if table.colors.count <= 256 { return IndexedImage(palette: table.colors, indices: indices) }
         guard quantize else { return nil }
         let (palette, entryIndex) = merged(table)
         indices.withUnsafeMutableBufferPointer { out in
-            for y in 0..<height {
-                let row = pixels.baseAddress!.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self)
-                var x = 0
-                while x < width {
-                    let p = row[x]
-                    let i = entryIndex[table.find(p)]
-                    out[y * width + x] = i
-                    x += 1
-                    while x < width && row[x] == p { out[y * width + x] = i; x += 1 }
-                }
+            forEachRun(pixels, width: width, height: height, stride: stride) { p, start, n in
+                out[start..<(start + n)].update(repeating: entryIndex[table.find(p)])
             }
         }
         return IndexedImage(palette: palette, indices: indices)
+    }
+
+    /// Calls `body` for each run of equal pixels along the rows: the pixel, the run's first
+    /// position in row-by-row order without padding, and its length.
+    @inline(__always)
+    private static func forEachRun(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, stride: Int,
+                                   _ body: (_ pixel: UInt32, _ start: Int, _ count: Int) -> Void) {
+        for y in 0..<height {
+            let row = pixels.baseAddress!.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self)
+            var x = 0
+            while x < width {
+                let p = row[x]
+                var n = 1
+                while x + n < width && row[x + n] == p { n += 1 }
+                body(p, y * width + x, n)
+                x += n
+            }
+        }
     }
 
     /// Palette and entry-to-index map for more than 256 colours. Colours covering at least

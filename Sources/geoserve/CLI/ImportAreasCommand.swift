@@ -80,8 +80,8 @@ struct ImportAreasCommand: AsyncParsableCommand {
         // start after an import loads it instead of building it (4.3 s of a 100,000-cell layer's
         // first start went to that build). Built after the file and the other layers are let go,
         // so the import's peak is the index build's own.
-        if info.kind == .areas, let saved = try await LayerCatalog.saveIndex(layer: info.layer, version: info.version, from: db, files: indexFiles) {
-            print("area index \(saved.source.rawValue) for the next start: \(saved.file)")
+        if let saved = try await LayerCatalog.saveIndex(info, from: db, files: indexFiles) {
+            print("area index \(saved.source.rawValue) for the next start: \(saved.file.path)")
         }
     }
 

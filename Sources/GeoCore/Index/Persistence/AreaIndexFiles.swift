@@ -40,6 +40,8 @@ public struct AreaIndexFiles: Sendable {
         public let source: Source
         /// Why an existing file was not used or a new one not written; nil when all went well.
         public let problem: String?
+        /// The file the index was read from or saved to; nil when it was only built.
+        public var file: URL? = nil
     }
 
     /// The index of a layer version's areas: loaded when a matching file exists, else built (and
@@ -53,7 +55,7 @@ public struct AreaIndexFiles: Sendable {
         if FileManager.default.fileExists(atPath: url.path) {
             do {
                 let (index, interior) = try load(url, sorted: sorted, key: key)
-                return Prepared(index: index, interiorPoints: interior, source: .loaded, problem: nil)
+                return Prepared(index: index, interiorPoints: interior, source: .loaded, problem: nil, file: url)
             } catch {
                 problem = "\(error); rebuilt"
                 try? FileManager.default.removeItem(at: url)
@@ -68,17 +70,10 @@ public struct AreaIndexFiles: Sendable {
             // The saved file replaces the tables just built, so that they leave resident memory.
             // Its digest was computed from those tables a moment ago: not read back to check it.
             let (index, _) = try load(url, sorted: sorted, key: key, checkDigest: false)
-            return Prepared(index: index, interiorPoints: built.interiorPoints, source: .saved, problem: problem)
+            return Prepared(index: index, interiorPoints: built.interiorPoints, source: .saved, problem: problem, file: url)
         } catch {
             return Prepared(index: built.index, interiorPoints: built.interiorPoints, source: .built, problem: "\(error)")
         }
-    }
-
-    /// The path of a layer version's saved index, if the folder holds one.
-    public func file(layer: String, version: Int) -> String? {
-        let prefix = "\(layer).v\(version)."
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.first { $0.hasPrefix(prefix) && $0.hasSuffix(".areaindex") }.map { directory.appendingPathComponent($0).path }
     }
 
     /// The index and interior points built, with no folder involved (what `prepare` does
