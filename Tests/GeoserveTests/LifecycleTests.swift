@@ -89,9 +89,11 @@ struct LifecycleTests {
         // within the connection's linger, a request arrives on it, as one a proxy sent then would.
         let deadline = ContinuousClock.now + .seconds(15)
         var refused = false
+        // Polled on this thread (usleep), not by suspending: under the whole suite's load a task
+        // resumed after its sleep can wait past the 1 s linger for a free thread of the pool.
         while ContinuousClock.now < deadline {
             if RawConnection.refuses(port: server.port) { refused = true; break }
-            try await Task.sleep(for: .milliseconds(5))
+            usleep(5_000)
         }
         #expect(refused, "the listener closed")
         #expect(idle.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"))
