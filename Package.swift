@@ -113,6 +113,9 @@ let package = Package(
             dependencies: [
                 "GeoserveApp", "geoserve", "DomainKernel", "Support", "GeoCore", "Storage", "StorageSQLite", "StoragePostgres", "Aggregation", "MapTiles", "ReportVerification",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),

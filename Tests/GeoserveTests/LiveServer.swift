@@ -70,7 +70,7 @@ final class LiveServer: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        process.terminate()
+        killTree()
         throw LiveServerError(description: "geoserve did not answer on port \(port) within 90 s")
     }
 
@@ -87,10 +87,19 @@ final class LiveServer: @unchecked Sendable {
     /// Sends a signal and waits for the process to end; returns its exit status.
     func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(20)) async throws -> Int32 {
         kill(process.processIdentifier, signal)
-        let deadline = ContinuousClock.now + timeout
+        var deadline = ContinuousClock.now + timeout
+        var waitedForReport = false
         while process.isRunning {
             guard ContinuousClock.now < deadline else {
-                kill(process.processIdentifier, SIGKILL)
+                // A process with a child of its own is writing a crash report (Swift's backtracer
+                // symbolicating a debug build took over 20 s on a loaded machine): let it finish,
+                // so that the test's output says where it crashed.
+                if !waitedForReport, !Self.children(of: process.processIdentifier).isEmpty {
+                    waitedForReport = true
+                    deadline = ContinuousClock.now + .seconds(60)
+                    continue
+                }
+                killTree()
                 throw LiveServerError(description: "geoserve did not stop within \(timeout)")
             }
             try await Task.sleep(for: .milliseconds(20))
@@ -98,8 +107,26 @@ final class LiveServer: @unchecked Sendable {
         return process.terminationStatus
     }
 
+    /// Kills the process and its children first. A crashed server's backtracer holds the test
+    /// run's standard error and, once the server dies under it, waits for it forever: the test
+    /// command's output would then never end.
+    private func killTree() {
+        let pid = process.processIdentifier
+        for child in Self.children(of: pid) { kill(child, SIGKILL) }
+        kill(pid, SIGKILL)
+    }
+
+    /// The processes `pid` started that still run (Linux's /proc/PID/task/TID/children).
+    static func children(of pid: Int32) -> [Int32] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { task -> [Int32] in
+            let listed = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
+            return listed.split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+    }
+
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning { killTree() }
     }
 }
 

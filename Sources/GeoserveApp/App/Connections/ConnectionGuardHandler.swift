@@ -79,6 +79,19 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelActive(context: ChannelHandlerContext) {
+        // A connection accepted as the listener closed: its setup finished after the server had
+        // stopped taking connections, so no one will serve it, and SwiftNIO traps ("Deinited
+        // NIOAsyncWriter without calling finish()") when the last handler down the pipeline lets
+        // go of its writer on this event. Closing it here instead finishes that writer first; the
+        // client sees its connection closed before anything of it was read, as at any stop. (One
+        // whose setup finished an instant before the close could still have been served; it is
+        // closed too, which costs a client at most what arriving a moment later would have.)
+        if let listener = context.channel.parent, !listener.isActive {
+            self.closing = true
+            self.logger.debug("closing a connection accepted as the listener closed")
+            context.close(promise: nil)
+            return
+        }
         if case .nothing = self.wait, self.headsRead == 0, self.timer == nil { self.connectionStarted(context: context) }
         context.fireChannelActive()
     }
