@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "ReportVerificationTests", dependencies: ["ReportVerification", "DomainKernel", "Support"], swiftSettings: strict),
         .testTarget(name: "AggregationTests", dependencies: ["Aggregation", "DomainKernel"], swiftSettings: strict),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "GeoCore", "DomainKernel", "Support", "CZlib", "CCairo"], swiftSettings: strict),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "StoragePostgres", "DomainKernel", "Support", "GeoCore", "ReportVerification", "Aggregation"], swiftSettings: strict),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "StoragePostgres", "DomainKernel", "Support", "GeoCore", "ReportVerification", "Aggregation", "CSQLite"], swiftSettings: strict),
         .testTarget(
             name: "GeoserveTests",
             dependencies: [

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Storage
 import Testing
@@ -27,6 +28,17 @@ struct SQLiteBackendTests {
         #expect(try logBytes() == 0)
         try await t.store.probeWrite()
         #expect(try logBytes() > 0)
+    }
+
+    @Test("SQLite counts no memory: its statistics, a global mutex on every allocation, are off before the first connection")
+    func memoryStatisticsOff() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geoserve-memstatus-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try SQLiteStore(path: folder.appendingPathComponent("g.sqlite").path)
+        try await store.migrate()
+        // With the statistics on, the migration alone leaves hundreds of kilobytes counted.
+        #expect(sqlite3_memory_used() == 0)
+        #expect(sqlite3_memory_highwater(0) == 0)
     }
 
     @Test("the schema version is the newest migration's")
