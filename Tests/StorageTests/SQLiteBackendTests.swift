@@ -32,11 +32,10 @@ struct SQLiteBackendTests {
 
     @Test("SQLite counts no memory: its statistics, a global mutex on every allocation, are off before the first connection")
     func memoryStatisticsOff() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("geoserve-memstatus-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try SQLiteStore(path: folder.appendingPathComponent("g.sqlite").path)
-        try await store.migrate()
-        // With the statistics on, the migration alone leaves hundreds of kilobytes counted.
+        let t = try await StoreBackend.sqlite.make()
+        defer { t.remove() }
+        try await t.store.probeWrite()
+        // With the statistics on, a migration and a write leave hundreds of kilobytes counted.
         #expect(sqlite3_memory_used() == 0)
         #expect(sqlite3_memory_highwater(0) == 0)
     }

@@ -66,21 +66,11 @@ package func buildApplication(_ configuration: AppConfiguration, metrics: Servic
     let router = try buildRouter(store: store, catalog: catalog, watcher: watcher, configuration: configuration,
                                  receipts: Receipts(secretHex: keys.receipts), idempotency: IdempotencyKeys(secretHex: keys.receipts),
                                  metrics: metrics, readiness: readiness)
-    let limits = configuration.connectionLimits
     // The largest body any route takes is an attachment or a layer; JSON routes check their own smaller limit.
     let maxContentLength = max(configuration.maxAttachmentBytes, configuration.maxLayerUploadBytes)
-    let guardLogger = logger
     return Application(
         router: router,
-        server: .http1(configuration: .init(
-            // An autoclosure: evaluated once per connection, so each gets a guard of its own.
-            additionalChannelHandlers: [ConnectionGuardHandler(limits: limits, maxContentLength: maxContentLength, logger: guardLogger)],
-            // A backstop only: the guard's timeouts are the ones that act.
-            idleTimeout: .seconds(300),
-            // 16 KiB bounds one header and the URL, 32 KiB all of them: a bearer token and the
-            // longest OGC query fit many times over.
-            httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 << 10, maxHeaderListSize: 32 << 10, maxHeaderFieldCount: 100)
-        )),
+        server: .guardedHTTP1(limits: configuration.connectionLimits, maxContentLength: maxContentLength, logger: logger),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geoserve",
                              availableConnectionsDelegate: ConnectionCap(maximum: configuration.maxConnections, logger: logger)),
         services: drill != nil ? [watcher] : [watcher, scheduler,

@@ -11,10 +11,8 @@ package func metricsApplication(metrics: ServiceMetrics, host: String, port: Int
     MetricsController(metrics: metrics, access: nil, addresses: ClientAddress(trustedProxies: [])).addRoutes(to: router)
     return Application(
         router: router,
-        // An autoclosure: one guard per connection. No route takes a body; 64 KiB is a generous bound.
-        server: .http1(configuration: .init(additionalChannelHandlers: [
-            ConnectionGuardHandler(limits: ConnectionLimits(), maxContentLength: 64 << 10, logger: logger),
-        ])),
+        // No route here takes a body; 64 KiB is a generous bound.
+        server: .guardedHTTP1(limits: ConnectionLimits(), maxContentLength: 64 << 10, logger: logger),
         configuration: .init(address: .hostname(host, port: port), serverName: "geoserve-metrics"),
         logger: logger
     )
