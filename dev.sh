@@ -34,6 +34,14 @@ ensure_packages() {
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
+# Runs one step of the test command and prints how long it took, so a slow run shows where its
+# minutes went.
+step() {
+  local started=$SECONDS
+  "$@"
+  echo "== step done in $((SECONDS - started)) s (total $((SECONDS - test_started)) s): $*" >&2
+}
+
 command=${1:-}
 shift || true
 case "$command" in
@@ -43,42 +51,43 @@ case "$command" in
     exec .build/release/geoserve serve "$@"
     ;;
   test)
-    ensure_packages "${packages[@]}" "${test_packages[@]}"
+    test_started=$SECONDS
+    step ensure_packages "${packages[@]}" "${test_packages[@]}"
     # The pages' JavaScript: every script parsed by node and its pure functions tested, so that a
     # syntax error fails in seconds rather than in Chromium after the build.
-    Tests/Pages/run.sh
-    swift build --build-tests
+    step Tests/Pages/run.sh
+    step swift build --build-tests
     # Every Swift test, then the HTTP tests again with their stores on PostgreSQL; the storage
     # contract tests run on both backends in the first pass. The server is removed afterwards,
     # also when a test fails.
-    Tests/Postgres/with-server.sh bash -c \
+    step Tests/Postgres/with-server.sh bash -c \
       'swift test --skip-build && GEOSERVE_TEST_BACKEND=postgres swift test --skip-build --filter GeoserveTests --skip "MultiProcessTests|MigrateStoreTests"'
     # C interop is checked for memory errors and leaks: GeoCore owns every GEOS handle. Its tests
     # are a small package of their own (Tests/Sanitized), so the sanitizer build compiles GeoCore
     # alone and not every dependency of the server.
-    (cd Tests/Sanitized &&
+    step bash -c 'cd Tests/Sanitized &&
       swift build --build-tests --sanitize=address --scratch-path ../../.build-sanitized &&
-      ASAN_OPTIONS=detect_leaks=1 swift test --skip-build --disable-xctest --sanitize=address --scratch-path ../../.build-sanitized)
+      ASAN_OPTIONS=detect_leaks=1 swift test --skip-build --disable-xctest --sanitize=address --scratch-path ../../.build-sanitized'
     # The PostgreSQL deployment of docs/postgresql.md, followed on a throw-away cluster with
     # password authentication: two instances, the password file, the dump's mode, a restore drill.
-    Tests/Operations/postgres-recipe.sh .build/debug/geoserve
+    step Tests/Operations/postgres-recipe.sh .build/debug/geoserve
     # A rolling restart of two processes behind nginx and behind Caddy, configured as
     # docs/deploy.md shows, under reads and report submissions: no failed request, no report lost
     # or doubled.
-    Tests/Operations/rolling-restart.sh .build/debug/geoserve
+    step Tests/Operations/rolling-restart.sh .build/debug/geoserve
     # libFuzzer over the readers of untrusted input (JSON, GeoJSON layers, report bodies, report
     # CSV files), 30 s each; a longer run is Tests/Fuzz/run.sh SECONDS.
-    Tests/Fuzz/run.sh 30
+    step Tests/Fuzz/run.sh 30
     # The dashboard in a real browser: Chromium runs its script against a live service and the
     # numbers it shows are checked against the JSON API (screenshots in .build/test-artifacts).
-    Tests/Browser/run.sh .build/debug/geoserve
+    step Tests/Browser/run.sh .build/debug/geoserve
     # Real clients against a live server: schemathesis with the whole OpenAPI document, GDAL's
     # OGC API - Features driver reading and copying every collection, and /metrics parsed by
     # prometheus_client.
-    Tests/Conformance/run.sh .build/debug/geoserve
+    step Tests/Conformance/run.sh .build/debug/geoserve
     # An outsider's attack on the published numbers: plants small counts, collects every public
     # output over thirteen publications and solves for the planted cells with scipy's HiGHS.
-    Tests/Attack/run.sh .build/debug/geoserve
+    step Tests/Attack/run.sh .build/debug/geoserve
     ;;
   *)
     echo "usage: ./dev.sh serve [serve options] | ./dev.sh test" >&2

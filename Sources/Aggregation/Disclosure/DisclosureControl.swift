@@ -56,7 +56,7 @@ public struct DisclosureControl: Sendable {
         let threshold = policy.threshold(for: audience)
         let groups = Self.uniqueGroups(stats.breakdownGroups)
         let grid = CellGrid(areaCount: stats.areaIDs.count, groupCount: groups.count + 1)
-        let areaStats = stats.areaIDs.map { stats.areas[$0]! }
+        let areaStats = stats.values
         let counts = Self.cellCounts(areaStats, groups: groups, grid: grid)
         let numbers = PublishedNumber.all(groupCount: groups.count)
 
@@ -81,10 +81,8 @@ public struct DisclosureControl: Sendable {
     /// Each of `areas` released on its own with nothing suppressed, as `release` releases every
     /// area (and, given the sum of the areas, the total) when k = 1.
     static func releaseEach(_ areas: [AreaStatistics], groups: [BreakdownGroup], audience: Audience) -> [ReleasedAreaStatistics] {
-        let grid = CellGrid(areaCount: areas.count, groupCount: groups.count + 1)
-        let released = AreaRelease(grid: grid, counts: cellCounts(areas, groups: groups, grid: grid), groups: groups,
-                                   numbers: PublishedNumber.all(groupCount: groups.count), plan: nil, audience: audience)
-        return areas.indices.map { released.area($0, areas[$0]) }
+        let release = UnsuppressedRelease(groups: groups, audience: audience)
+        return areas.map(release.release)
     }
 
     /// The verified counts per cell (`areas` in id order): breakdown groups by their index, every other group

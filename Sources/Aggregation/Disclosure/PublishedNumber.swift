@@ -2,8 +2,8 @@ import DomainKernel
 
 /// One count a release may show, as the cells it sums: some segments of one group or of all.
 /// Listing them once lets scoring and the release ask the plan the same questions.
-struct PublishedNumber {
-    enum Role {
+struct PublishedNumber: Sendable {
+    enum Role: Sendable {
         case count(Window)
         case previous(Window)
         case group(Window, Int)

@@ -46,7 +46,7 @@ public enum PublishedStatistics {
         // With k = 1 nothing is suppressed and every number is released as it is, so each area,
         // the two zeros and the total are released on their own (as the live view releases the
         // areas a change touched).
-        let computed = stats.areaIDs.map { stats.areas[$0]! }
+        let computed = stats.values
         let released = DisclosureControl.releaseEach(computed + [AreaStatistics(denominator: 1), AreaStatistics(), total],
                                                      groups: DisclosureControl.uniqueGroups(stats.breakdownGroups), audience: audience)
         let withRate = released[computed.count], withoutRate = released[computed.count + 1]

@@ -31,6 +31,13 @@ public struct AreaMap<Value: Sendable>: Sendable {
         for (id, value) in dictionary { self[id] = value }
     }
 
+    /// The entries `keys[i]: values[i]`, the keys unique.
+    public init(keys: [String], values: [Value]) {
+        precondition(keys.count == values.count)
+        self.init(minimumCapacity: keys.count)
+        for i in keys.indices { self[keys[i]] = values[i] }
+    }
+
     /// Entries a shard holds at most before the shard count doubles (at construction): small
     /// enough to copy in microseconds.
     static var entriesPerShard: Int { 256 }

@@ -12,22 +12,27 @@ public enum Statistics {
     ///   - denominators: capacity or population per area id, for rates per 1,000.
     public static func compute(_ request: StatisticsRequest, areaIDs: [String], counters: some Sequence<(CounterKey, Int)>,
                                denominators: [String: Double]) -> LayerStatistics {
-        let known = Set(areaIDs)
-        var areas: [String: AreaStatistics] = [:]
-        for id in known { areas[id] = AreaStatistics(denominator: denominators[id]) }
+        let ids = LayerStatistics.sortedUnique(areaIDs)
+        // One hash of each id to find its position, one per counter cell to find its area.
+        var position = [String: Int](minimumCapacity: ids.count)
+        for (i, id) in ids.enumerated() { position[id] = i }
+        var values = denominators.isEmpty
+            ? [AreaStatistics](repeating: AreaStatistics(), count: ids.count)
+            : ids.map { AreaStatistics(denominator: denominators[$0]) }
         var seenGroups = Set<BreakdownGroup>()
+        let collectGroups = request.groups == nil
         for (key, count) in counters where key.layer == request.layer && key.basis == request.basis
             && (request.kind == nil || key.kind == request.kind) && count != 0 {
             guard key.status == .verified || key.status == .pending else { continue }
-            if let group = key.group { seenGroups.insert(group) }
-            guard known.contains(key.areaID), let segment = TimeSegment(daysBeforeEnd: request.end.days(since: key.day)) else { continue }
+            if collectGroups, let group = key.group { seenGroups.insert(group) }
+            guard let i = position[key.areaID], let segment = TimeSegment(daysBeforeEnd: request.end.days(since: key.day)) else { continue }
             if key.status == .verified {
-                areas[key.areaID]!.verified[key.group, default: SegmentCounts()][segment] += count
+                values[i].verified[key.group, default: SegmentCounts()][segment] += count
             } else {
-                areas[key.areaID]!.pending[segment] += count
+                values[i].pending[segment] += count
             }
         }
         let groups = request.groups ?? seenGroups.sorted()
-        return LayerStatistics(request: request, areaIDs: areaIDs, breakdownGroups: groups, areas: areas)
+        return LayerStatistics(request: request, sortedIDs: ids, breakdownGroups: groups, values: values)
     }
 }

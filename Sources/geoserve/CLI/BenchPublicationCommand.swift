@@ -107,7 +107,7 @@ struct BenchPublicationCommand: AsyncParsableCommand {
         var large = 0, relative = 0.0
         var readableTruth = 0, readableNow = 0, readableBefore = 0
         for id in ids {
-            let actual = stats.areas[id]!
+            let actual = stats[area: id]!
             let shown = released!.areas[id]!
             let before = suppressed.areas[id]!
             for window in Window.allCases {

@@ -92,7 +92,7 @@ enum FeaturePages {
     /// What the numbers are, and, where any is withheld (verifiers' live view), what that means.
     private static func note(_ statistics: FeatureStatistics?) -> String {
         guard let statistics else { return "" }
-        let withheld = statistics.released.anyValue { !$0.suppressedFields.isEmpty }
+        let withheld = statistics.released.hasSuppressed
             ? " <span class=\"withheld\">withheld</span>: too few reports to show without pointing at people." : ""
         return "<p>" + HTML.escape(statistics.caption) + withheld + "</p>"
     }

@@ -8,7 +8,7 @@ import Aggregation
 /// never compute a number of their own.
 struct FeatureStatistics: Sendable {
     /// Area id → the released numbers the members are written from.
-    let released: AreaMap<ReleasedAreaStatistics>
+    let released: ReleasedAreas
     /// The property names and order the members follow.
     let flat: FlatStatistics
     /// Foreign members of the FeatureCollection (without braces).
