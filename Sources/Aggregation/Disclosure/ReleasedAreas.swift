@@ -110,20 +110,9 @@ extension ReleasedAreas: Equatable {
 }
 
 extension ReleasedAreas: Encodable {
-    private struct Key: CodingKey {
-        let stringValue: String
-        init(stringValue: String) { self.stringValue = stringValue }
-        var intValue: Int? { nil }
-        init?(intValue: Int) { nil }
-    }
-
     /// An object keyed by area id, as a dictionary encodes: the areas held (a release with a
     /// fallback cannot list the ids it stands for, and refuses).
     public func encode(to encoder: any Encoder) throws {
-        guard fallback == nil else {
-            throw EncodingError.invalidValue(keys, .init(codingPath: encoder.codingPath, debugDescription: "a release with a fallback lists only some of its ids"))
-        }
-        var container = encoder.container(keyedBy: Key.self)
-        for (id, value) in self { try container.encode(value, forKey: Key(stringValue: id)) }
+        try AreaIDKey.encode(self, hasFallback: fallback != nil, to: encoder)
     }
 }

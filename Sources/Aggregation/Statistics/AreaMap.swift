@@ -91,20 +91,27 @@ extension AreaMap: Equatable where Value: Equatable {
 }
 
 extension AreaMap: Encodable where Value: Encodable {
-    private struct Key: CodingKey {
-        let stringValue: String
-        init(stringValue: String) { self.stringValue = stringValue }
-        var intValue: Int? { nil }
-        init?(intValue: Int) { nil }
-    }
-
     /// An object keyed by area id, as a dictionary encodes: the entries held (a map with a
     /// fallback cannot list the ids it stands for, and refuses).
     public func encode(to encoder: any Encoder) throws {
-        guard fallback == nil else {
-            throw EncodingError.invalidValue(self, .init(codingPath: encoder.codingPath, debugDescription: "a map with a fallback lists only some of its ids"))
+        try AreaIDKey.encode(self, hasFallback: fallback != nil, to: encoder)
+    }
+}
+
+/// An area id as a JSON member name: values by area id encode as an object.
+struct AreaIDKey: CodingKey {
+    let stringValue: String
+    init(stringValue: String) { self.stringValue = stringValue }
+    var intValue: Int? { nil }
+    init?(intValue: Int) { nil }
+
+    /// `entries` as an object keyed by id; refused when a fallback stands for ids not listed.
+    static func encode<Value: Encodable>(_ entries: some Sequence<(key: String, value: Value)>, hasFallback: Bool, to encoder: any Encoder) throws {
+        guard !hasFallback else {
+            throw EncodingError.invalidValue(Array(entries.map(\.key)),
+                                             .init(codingPath: encoder.codingPath, debugDescription: "values with a fallback list only some of their ids"))
         }
-        var container = encoder.container(keyedBy: Key.self)
-        for (id, value) in self { try container.encode(value, forKey: Key(stringValue: id)) }
+        var container = encoder.container(keyedBy: AreaIDKey.self)
+        for (id, value) in entries { try container.encode(value, forKey: AreaIDKey(stringValue: id)) }
     }
 }
