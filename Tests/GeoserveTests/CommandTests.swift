@@ -1,6 +1,8 @@
+import Aggregation
 import ArgumentParser
 import Foundation
 import GeoCore
+import MapTiles
 import Storage
 import Testing
 @testable import GeoserveApp
@@ -60,7 +62,7 @@ struct CommandTests {
         #expect(killedMidway > 0)
     }
 
-    @Test("import-areas saves the new version's area index, so the first start after the import loads it instead of building it")
+    @Test("import-areas saves the new version's area index and tile topology, so the first start after the import loads them instead of building them")
     func importSavesIndex() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -70,8 +72,8 @@ struct CommandTests {
         let indexes = folder.appendingPathComponent("indexes")
         try await ImportAreasCommand.parse([folder.appendingPathComponent("grid.geojson").path, "--layer", "grid", "--database", db, "--keys", testKeysPath(for: db),
                                             "--index-cache", indexes.path]).run()
-        let saved = try FileManager.default.contentsOfDirectory(atPath: indexes.path)
-        #expect(saved.count == 1 && saved[0].hasPrefix("grid.v1.") && saved[0].hasSuffix(".areaindex"), "\(saved)")
+        let saved = try FileManager.default.contentsOfDirectory(atPath: indexes.path).sorted()
+        #expect(saved.count == 2 && saved.allSatisfy { $0.hasPrefix("grid.v1.") } && Set(saved.map { $0.split(separator: ".").last! }) == ["areaindex", "topology"], "\(saved)")
         // What serve does at start, with the same folder.
         let catalog = LayerCatalog(indexFiles: AreaIndexFiles(directory: indexes))
         let store = try await openKeyedStore(db)
@@ -80,6 +82,9 @@ struct CommandTests {
         #expect(layer.indexSource == .loaded)
         #expect(layer.indexProblem == nil)
         #expect(layer.areaIndex?.area(containingLon: 0.0105, lat: 0.0205)?.id == "c4010")
+        let statistics = StatisticsService(counters: store, publications: try await PublicationBook.loaded(from: store), policy: .default, timeZone: TimeZone(identifier: "UTC")!)
+        let tiles = TileService(statistics: statistics, cacheBytes: 0, topologyFiles: TopologyFiles(directory: indexes))
+        #expect(try await tiles.tileLayer(layer).topologySource == .loaded)
     }
 
     @Test("import-areas refuses a feature with a five-megabyte name, and one over --max-area-vertices, writing nothing")

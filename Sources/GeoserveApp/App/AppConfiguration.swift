@@ -2,6 +2,7 @@ import GeoCore
 import Aggregation
 import Foundation
 import Logging
+import MapTiles
 import ReportVerification
 import Storage
 
@@ -64,6 +65,12 @@ package struct AppConfiguration: Sendable {
     package var connectionLimits = ConnectionLimits()
     /// Connections open at once; further clients wait until one closes.
     package var maxConnections = ConnectionCap.defaultMaximum()
+    /// Where the border topologies of large layers' tiles are saved and read back, beside the
+    /// area indexes; nil when turned off.
+    package var topologyFiles: TopologyFiles? {
+        get throws { try indexFiles.map { TopologyFiles(directory: $0.directory) } }
+    }
+
     /// Where attachment files live: beside the database unless set.
     package var attachmentsPath: String?
     /// The installation's key file: beside the database unless set.

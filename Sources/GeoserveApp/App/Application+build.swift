@@ -118,7 +118,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     FeaturesController(catalog: catalog, cache: cache, links: links, statistics: statistics, dashboard: pages.dashboard)
         .addRoutes(to: authenticated.group().add(middleware: HTMLErrorMiddleware(links: links)))
     let tiles = TileService(statistics: statistics, cacheBytes: configuration.tileCacheBytes, geometryBytes: configuration.tileGeometryBytes,
-                            paintings: configuration.statisticsCacheEntries)
+                            paintings: configuration.statisticsCacheEntries, topologyFiles: try configuration.topologyFiles, logger: catalog.logger)
     let tileResponses = ResponseCache(capacityBytes: configuration.tileCacheBytes / 4)
     TilesController(catalog: catalog, tiles: tiles, links: links, responses: tileResponses)
         .addRoutes(to: router.group())

@@ -1,6 +1,7 @@
 import GeoCore
 import Foundation
 import Logging
+import MapTiles
 import Storage
 import Synchronization
 
@@ -14,7 +15,7 @@ package final class LayerCatalog: Sendable {
     let precision: Int
     /// Where area indexes are saved and read back; nil builds them at every load.
     let indexFiles: AreaIndexFiles?
-    private let logger: Logger?
+    let logger: Logger?
 
     package init(precision: Int = 6, indexFiles: AreaIndexFiles? = nil, logger: Logger? = nil) {
         self.precision = precision
@@ -44,17 +45,27 @@ package final class LayerCatalog: Sendable {
         if loaded { FreedMemory.handBack() }
     }
 
+    /// What a command that publishes a layer version saved for the next start.
+    package struct SavedForStart: Sendable {
+        package let index: AreaIndexFiles.Source
+        package let indexFile: URL
+        /// Nil for a layer too small to save or without a folder for it.
+        package let topology: TopologyFiles.Prepared?
+    }
+
     /// Saves the area index of a layer version as a server starting on the store prepares it
     /// (`PublishedLayer.prepareIndex` over the areas read back from the store, so the file's key
-    /// is the one the server looks for), without the rest of a served layer: what a command that
-    /// publishes a version does for the next start. Nil when no file holds it (no folder, or a
-    /// layer too small to save).
-    package static func saveIndex(_ info: LayerVersionInfo, from store: any AreaStore, files: AreaIndexFiles?) async throws
-        -> (source: AreaIndexFiles.Source, file: URL)? {
+    /// is the one the server looks for), and its tiles' border topology over the index's areas
+    /// as `TileService` asks for it, without the rest of a served layer: what a command that
+    /// publishes a version does for the next start. Nil when no file holds the index (no
+    /// folder, or a layer too small to save).
+    package static func saveIndex(_ info: LayerVersionInfo, from store: any AreaStore, files: AreaIndexFiles?,
+                                  topologyFiles: TopologyFiles? = nil) async throws -> SavedForStart? {
         guard files != nil else { return nil }
         let areas = try await store.areas(layer: info.layer, version: info.version)
         guard let prepared = PublishedLayer.prepareIndex(info: info, features: areas, indexFiles: files), let file = prepared.file else { return nil }
-        return (prepared.source, file)
+        let topology = topologyFiles?.prepare(layer: info.layer, version: info.version, areas: prepared.index.areas)
+        return SavedForStart(index: prepared.source, indexFile: file, topology: topology?.file == nil ? nil : topology)
     }
 
     private func log(_ layer: PublishedLayer, seconds: Double) {

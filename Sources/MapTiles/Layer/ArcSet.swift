@@ -9,6 +9,12 @@ struct ArcSet: Sendable {
 
     init() {}
 
+    /// Arcs read back: `starts` ascending from 0 to the number of points (`points.count / 2`).
+    init(points: [Double], starts: [Int32]) {
+        self.points = points
+        self.starts = starts
+    }
+
     /// Number of arcs.
     var count: Int { starts.count - 1 }
 

@@ -1,4 +1,5 @@
 import GeoCore
+import DomainKernel
 
 /// The borders of a layer's areas as arcs: every ring cut at junctions (points where three or
 /// more borders meet), each border shared by two areas stored once.
@@ -38,6 +39,32 @@ struct ArcTopology: Sendable {
     private struct ArcKey: Hashable {
         let low: Point, high: Point
         let count: Int
+    }
+
+    /// A topology read back from its file.
+    init(arcs: ArcSet, uses: [Use], ringStarts: [Int32], polygonStarts: [Int32], areaStarts: [Int32]) {
+        self.arcs = arcs
+        self.uses = uses
+        self.ringStarts = ringStarts
+        self.polygonStarts = polygonStarts
+        self.areaStarts = areaStarts
+    }
+
+    /// The areas projected to unit Mercator coordinates, what the topology is found in.
+    static func project(_ areas: [IndexedArea]) -> [[PlanarPolygon]] {
+        areas.map { area in
+            area.polygons.map { polygon in
+                PlanarPolygon(rings: polygon.rings.map { ring in
+                    var flat: [Double] = []
+                    flat.reserveCapacity(ring.count * 2)
+                    for p in ring {
+                        let u = WebMercator.unit(lon: p.lon, lat: p.lat)
+                        flat.append(u.x); flat.append(u.y)
+                    }
+                    return flat
+                })
+            }
+        }
     }
 
     /// Finds the junctions and arcs of projected areas.

@@ -14,13 +14,24 @@ extension TileLayer {
     /// - Parameter parallelFrom: the count of arcs or areas from which they are done on every
     ///   core (tests compare both ways).
     func simplified(tolerance: Double, parallelFrom: Int = parallelFrom) -> ZoomGeometry {
+        assembled(simplifiedArcs(tolerance: tolerance, parallelFrom: parallelFrom), tolerance: tolerance, parallelFrom: parallelFrom)
+    }
+
+    /// The shared borders simplified for a tolerance, each with GEOS's topology-preserving
+    /// simplifier.
+    func simplifiedArcs(tolerance: Double, parallelFrom: Int = parallelFrom) -> ArcSet {
         let topology = topology
         var arcs = ArcSet()
         arcs.reserve(arcs: topology.arcs.count, points: topology.arcs.points.count / 4)
         for part in PlanarSimplifier.inChunks(topology.arcs.count, from: parallelFrom, { range, simplifier in
             topology.simplifiedArcs(range, tolerance: tolerance, simplifier: simplifier)
         }) { arcs.append(contentsOf: part) }
-        let simplifiedArcs = arcs
+        return arcs
+    }
+
+    /// Every area put together from simplified arcs, each checked by GEOS (see `simplified`).
+    func assembled(_ simplifiedArcs: ArcSet, tolerance: Double, parallelFrom: Int = parallelFrom) -> ZoomGeometry {
+        let topology = topology
         var polygons: [[PlanarPolygon]] = []
         var outlineArcs: [[Int32]?] = []
         polygons.reserveCapacity(topology.areaCount)
@@ -45,6 +56,22 @@ extension TileLayer {
             outlineArcs += part.1
         }
         return ZoomGeometry(areas: polygons, arcs: simplifiedArcs, outlineArcs: outlineArcs)
+    }
+
+    /// Every area at full detail: its own rings put together from the unsimplified arcs. These
+    /// are the valid rings the layer was imported with, so nothing is asked of GEOS (at 300,000
+    /// areas checking each again took most of a second).
+    func fullDetail() -> ZoomGeometry {
+        let topology = topology
+        var polygons: [[PlanarPolygon]] = []
+        var outlineArcs: [[Int32]?] = []
+        polygons.reserveCapacity(topology.areaCount)
+        outlineArcs.reserveCapacity(topology.areaCount)
+        for i in 0..<topology.areaCount {
+            polygons.append(topology.polygons(ofArea: i, arcs: topology.arcs))
+            outlineArcs.append(topology.outline(ofArea: i))
+        }
+        return ZoomGeometry(areas: polygons, arcs: topology.arcs, outlineArcs: outlineArcs)
     }
 
     /// Items below this many are simplified on the calling thread alone: a campus layer's zoom

@@ -26,6 +26,8 @@ public final class TileLayer: Sendable {
     /// Borders of the areas as shared arcs at full detail, simplified per zoom: the only copy
     /// of the projected geometry the layer keeps (areas are put together from it).
     let topology: ArcTopology
+    /// Whether the topology was read from its file, built and saved, or built.
+    public let topologySource: AreaIndexFiles.Source
     private let ordinals: [String: Int]
     /// Simplified geometry by zoom and scale, and the full detail, in a cache shared by layers.
     private let geometryCache: TileGeometryCache
@@ -48,8 +50,10 @@ public final class TileLayer: Sendable {
     ///     labelled at the centre of its bounding box.
     ///   - geometryCache: where simplified geometry is kept; by default a cache of this layer's
     ///     own that keeps every zoom.
+    ///   - topology: the areas' border topology read back or built by `TopologyFiles` (for these
+    ///     areas in this order); built here when nil.
     public init(id: String, version: String, areas: [IndexedArea], labels: [String: String] = [:], anchors: [Position?]? = nil,
-                geometryCache: TileGeometryCache = TileGeometryCache(capacityBytes: .max)) {
+                geometryCache: TileGeometryCache = TileGeometryCache(capacityBytes: .max), topology: TopologyFiles.Prepared? = nil) {
         self.id = id
         self.version = version
         self.areaIDs = areas.map(\.id)
@@ -58,28 +62,24 @@ public final class TileLayer: Sendable {
         for (i, a) in areas.enumerated() { ordinals[a.id] = i }
         self.ordinals = ordinals
 
-        var full: [[PlanarPolygon]] = []
         var boxes: [UnitRect] = []
         var points: [Double] = []
-        full.reserveCapacity(areas.count)
+        boxes.reserveCapacity(areas.count)
         let anchors = anchors ?? IndexedArea.interiorPoints(of: areas)
         var bounds: BoundingBox?
+        var fullPointCount = 0
         for (i, area) in areas.enumerated() {
             var box = UnitRect(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
-            let polygons = area.polygons.map { polygon in
-                PlanarPolygon(rings: polygon.rings.map { ring in
-                    var flat: [Double] = []
-                    flat.reserveCapacity(ring.count * 2)
+            for polygon in area.polygons {
+                for ring in polygon.rings {
+                    fullPointCount += ring.count
                     for p in ring {
                         let u = WebMercator.unit(lon: p.lon, lat: p.lat)
-                        flat.append(u.x); flat.append(u.y)
                         box.minX = min(box.minX, u.x); box.maxX = max(box.maxX, u.x)
                         box.minY = min(box.minY, u.y); box.maxY = max(box.maxY, u.y)
                     }
-                    return flat
-                })
+                }
             }
-            full.append(polygons)
             boxes.append(box)
             let extent = area.boundingBox
             let anchor = i < anchors.count ? anchors[i] : nil
@@ -87,14 +87,14 @@ public final class TileLayer: Sendable {
             points.append(u.x); points.append(u.y)
             if bounds == nil { bounds = area.boundingBox } else { bounds!.extend(area.boundingBox) }
         }
-        self.topology = ArcTopology(full: full)
+        self.topology = topology?.topology ?? ArcTopology(full: ArcTopology.project(areas))
+        self.topologySource = topology?.source ?? .built
         self.labelPoints = points
         self.index = TileAreaIndex(boxes: boxes)
         self.bounds = bounds
         self.geometryCache = geometryCache
         self.saturatedZoom = Mutex([:])
-        self.fullPointCount = full.reduce(0) { $0 + $1.reduce(0) { $0 + $1.pointCount } }
-        // The projected polygons are dropped here; a zoom reassembles them from the arcs.
+        self.fullPointCount = fullPointCount
     }
 
     /// Number of areas.
@@ -122,11 +122,15 @@ public final class TileLayer: Sendable {
         if let z = saturatedZoom.withLock({ $0[scale] }), zoom >= z { return unsimplified() }
         let key = TileGeometryCache.Key(layer: id, version: version, zoom: zoom, scale: scale)
         if let g = geometryCache.geometry(key) { return g }
-        let built = simplified(tolerance: Self.tolerance(zoom: zoom, scale: scale))
-        if Double(built.pointCount) >= Self.saturation * Double(fullPointCount) {
+        let tolerance = Self.tolerance(zoom: zoom, scale: scale)
+        // Saturation is judged on the simplified borders, before the areas are put together and
+        // checked: a zoom that keeps nearly every border point draws the full detail anyway.
+        let arcs = simplifiedArcs(tolerance: tolerance)
+        if Double(arcs.points.count) >= Self.saturation * Double(topology.arcs.points.count) {
             saturatedZoom.withLock { $0[scale] = min($0[scale] ?? zoom, zoom) }
             return unsimplified()
         }
+        let built = assembled(arcs, tolerance: tolerance)
         geometryCache.insert(built, for: key)
         return built
     }
@@ -135,7 +139,7 @@ public final class TileLayer: Sendable {
     private func unsimplified() -> ZoomGeometry {
         let key = TileGeometryCache.Key(layer: id, version: version, zoom: -1, scale: .x1)
         if let g = geometryCache.geometry(key) { return g }
-        let built = simplified(tolerance: 0)
+        let built = fullDetail()
         geometryCache.insert(built, for: key)
         return built
     }

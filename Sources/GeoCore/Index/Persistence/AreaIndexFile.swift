@@ -44,18 +44,8 @@ enum AreaIndexFile {
             let sections = [pointBytes, UnsafeRawBufferPointer(grid.cellStart), UnsafeRawBufferPointer(grid.groups),
                             UnsafeRawBufferPointer(grid.edges)]
             var payload = ContentDigest()
-            for s in sections { addPadded(s, to: &payload) }
-            let header = headerWords(index: index, key: key, payload: payload)
-            let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw Refused(description: "cannot create \(url.path): \(String(cString: strerror(errno)))") }
-            defer { close(fd) }
-            try header.withUnsafeBytes { try writeAll(fd, $0, url) }
-            let zeros = [UInt8](repeating: 0, count: 8)
-            for s in sections {
-                try writeAll(fd, s, url)
-                let pad = padding(s.count)
-                if pad > 0 { try zeros.withUnsafeBytes { try writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[0..<pad]), url) } }
-            }
+            for s in sections { WordFile.addPadded(s, to: &payload) }
+            try WordFile.write(headerWords(index: index, key: key, payload: payload), sections: sections, to: url)
         }
     }
 
@@ -84,13 +74,13 @@ enum AreaIndexFile {
         let box = word(14) == 1 ? BoundingBox(west: double(15), south: double(16), east: double(17), north: double(18)) : nil
         let cellStarts = Int(word(19)), groupCount = Int(word(20)), edgeCount = Int(word(21))
         let sizes = [16 * areaCount, 4 * cellStarts, MemoryLayout<CellGroup>.stride * groupCount, MemoryLayout<CellEdge>.stride * edgeCount]
-        let expected = headerWords * 8 + sizes.reduce(0) { $0 + $1 + padding($1) }
+        let expected = headerWords * 8 + sizes.reduce(0) { $0 + $1 + WordFile.padding($1) }
         guard cellStarts == nx * ny + 1, groupCount >= 0, edgeCount >= 0, bytes.count == expected else {
             throw Refused(description: "\(url.lastPathComponent) is truncated or its tables do not fit its grid")
         }
         if checkDigest {
             var payload = ContentDigest()
-            try digestFromDisk(url, from: headerWords * 8, into: &payload)
+            try WordFile.digestFromDisk(url, from: headerWords * 8, into: &payload)
             let (p0, p1) = payload.value
             guard word(22) == p0, word(23) == p1 else { throw Refused(description: "\(url.lastPathComponent) does not match its digest (damaged)") }
         }
@@ -98,7 +88,7 @@ enum AreaIndexFile {
         var offset = headerWords * 8
         func section<T>(_ type: T.Type, _ count: Int, _ size: Int) -> UnsafeBufferPointer<T> {
             let start = bytes.baseAddress! + offset
-            offset += size + padding(size)
+            offset += size + WordFile.padding(size)
             return UnsafeBufferPointer(start: start.assumingMemoryBound(to: T.self), count: count)
         }
         let points = section(Double.self, 2 * areaCount, sizes[0])
@@ -131,48 +121,6 @@ enum AreaIndexFile {
         assert(header.count == headerWords)
         return header
     }
-
-    static func padding(_ size: Int) -> Int { (8 - size % 8) % 8 }
-
-    /// Adds a section to a digest as the file holds it: whole words, the last one zero-padded.
-    private static func addPadded(_ bytes: UnsafeRawBufferPointer, to digest: inout ContentDigest) {
-        let whole = bytes.count - bytes.count % 8
-        digest.add(words: UnsafeRawBufferPointer(rebasing: bytes[0..<whole]))
-        guard whole < bytes.count else { return }
-        var last: UInt64 = 0
-        withUnsafeMutableBytes(of: &last) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[whole...])) }
-        digest.add(last)
-    }
-
-    /// Digests the file from `offset` to its end through reads rather than the mapping, so that
-    /// checking it leaves the tables out of the process's resident memory.
-    private static func digestFromDisk(_ url: URL, from offset: Int, into digest: inout ContentDigest) throws {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Refused(description: "cannot open \(url.path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        let chunk = 4 << 20
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 8)
-        defer { buffer.deallocate() }
-        var position = off_t(offset)
-        while true {
-            let n = pread(fd, buffer.baseAddress, chunk, position)
-            guard n >= 0 else { throw Refused(description: "cannot read \(url.path): \(String(cString: strerror(errno)))") }
-            if n == 0 { break }
-            guard n % 8 == 0 else { throw Refused(description: "\(url.lastPathComponent) is not whole words") }
-            digest.add(words: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            position += off_t(n)
-        }
-    }
-
-    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ url: URL) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw Refused(description: "cannot write \(url.path): \(String(cString: strerror(errno)))") }
-            done += n
-        }
-    }
 }
 
 extension AreaIndex {
@@ -182,6 +130,15 @@ extension AreaIndex {
         var d = ContentDigest()
         d.add(AreaIndexFile.format)
         d.add(cellsPerSegment)
+        IndexedArea.addContent(of: areas, to: &d)
+        return d
+    }
+}
+
+extension IndexedArea {
+    /// Adds every id and coordinate of `areas`, in their order, to a digest: what files derived
+    /// from a layer's areas are keyed by.
+    package static func addContent(of areas: [IndexedArea], to d: inout ContentDigest) {
         d.add(areas.count)
         for a in areas {
             d.add(a.id)
@@ -194,6 +151,5 @@ extension AreaIndex {
                 }
             }
         }
-        return d
     }
 }

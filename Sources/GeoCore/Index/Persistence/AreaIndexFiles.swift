@@ -92,30 +92,11 @@ public struct AreaIndexFiles: Sendable {
         return (AreaIndex(sortedAreas: sorted, boundingBox: contents.boundingBox, grid: grid), contents.interiorPoints)
     }
 
-    /// Writes under a temporary name, renames into place, then removes the layer's other files
-    /// (earlier versions, and temporary files left by a crash more than an hour ago).
+    /// Writes under a temporary name, renames into place, then removes the layer's other index
+    /// files (earlier versions, and temporary files left by a crash more than an hour ago).
     private func save(_ index: AreaIndex, interiorPoints: [Position?], key: ContentDigest, to url: URL, layer: String) throws {
-        let fm = FileManager.default
-        try fm.createDirectory(at: directory, withIntermediateDirectories: true)
-        let temporary = directory.appendingPathComponent("\(url.lastPathComponent).\(getpid()).tmp")
-        try? fm.removeItem(at: temporary)
-        do {
+        _ = try WordFile.save(in: directory, name: url.lastPathComponent, layer: layer) { temporary in
             try AreaIndexFile.write(index, interiorPoints: interiorPoints, key: key, to: temporary)
-            guard rename(temporary.path, url.path) == 0 else {
-                throw AreaIndexFile.Refused(description: "cannot rename \(temporary.path): \(String(cString: strerror(errno)))")
-            }
-        } catch {
-            try? fm.removeItem(at: temporary)
-            throw error
-        }
-        let anHourAgo = Date().addingTimeInterval(-3600)
-        for name in (try? fm.contentsOfDirectory(atPath: directory.path)) ?? [] where name.hasPrefix("\(layer).v") && name != url.lastPathComponent {
-            let other = directory.appendingPathComponent(name)
-            if name.hasSuffix(".tmp") {
-                let modified = (try? fm.attributesOfItem(atPath: other.path)[.modificationDate] as? Date) ?? Date()
-                if modified > anHourAgo { continue }
-            }
-            try? fm.removeItem(at: other)
         }
     }
 }

@@ -2,6 +2,7 @@ import GeoCore
 import Aggregation
 import DomainKernel
 import Foundation
+import Logging
 import MapTiles
 import NIOPosix
 import Storage
@@ -25,13 +26,22 @@ package final class TileService: Sendable {
     /// The tile geometry of each layer, at the version last asked for.
     private let layers = Mutex<[String: (version: Int, layer: TileLayer)]>([:])
     private let paintings: VersionedMemo<TilePainting>
+    /// Where large layers' border topologies are saved and read back; nil builds them each time.
+    let topologyFiles: TopologyFiles?
+    /// Where a layer's tile geometry being ready is told (how long it took, whether its saved
+    /// topology was used).
+    let logger: Logger?
 
     /// - Parameters:
     ///   - cacheBytes: encoded tiles kept, in bytes.
     ///   - geometryBytes: simplified geometry kept, in bytes.
     ///   - paintings: paintings kept; 0 keeps none.
-    package init(statistics: StatisticsService, cacheBytes: Int, geometryBytes: Int = 256 << 20, paintings: Int = 256) {
+    ///   - topologyFiles: where the border topologies of large layers are saved and read back.
+    package init(statistics: StatisticsService, cacheBytes: Int, geometryBytes: Int = 256 << 20, paintings: Int = 256,
+                 topologyFiles: TopologyFiles? = nil, logger: Logger? = nil) {
         self.paintings = VersionedMemo(bound: paintings)
+        self.topologyFiles = topologyFiles
+        self.logger = logger
         self.statistics = statistics
         self.cache = TileCache(capacityBytes: cacheBytes)
         self.geometry = TileGeometryCache(capacityBytes: geometryBytes)
@@ -41,11 +51,23 @@ package final class TileService: Sendable {
     package func tileLayer(_ layer: PublishedLayer) async throws -> TileLayer {
         let name = layer.info.layer, version = layer.info.version
         if let hit = layers.withLock({ $0[name] }), hit.version == version { return hit.layer }
-        let built = try await NIOThreadPool.singleton.runIfActive {
+        let started = ContinuousClock.now
+        let (built, problem) = try await NIOThreadPool.singleton.runIfActive {
             // The published layer's own areas and interior points: nothing is converted twice.
-            TileLayer(id: layer.info.layer, version: String(layer.info.version), areas: layer.areaIndex?.areas ?? [],
-                      labels: Dictionary(uniqueKeysWithValues: layer.features.compactMap { f in f.name.map { (f.id, $0) } }),
-                      anchors: layer.interiorPoints, geometryCache: self.geometry)
+            let areas = layer.areaIndex?.areas ?? []
+            let topology = self.topologyFiles?.prepare(layer: name, version: version, areas: areas) ?? TopologyFiles.build(areas)
+            let built = TileLayer(id: name, version: String(version), areas: areas,
+                                  labels: Dictionary(uniqueKeysWithValues: layer.features.compactMap { f in f.name.map { (f.id, $0) } }),
+                                  anchors: layer.interiorPoints, geometryCache: self.geometry, topology: topology)
+            return (built, topology.problem)
+        }
+        var metadata: Logger.Metadata = ["layer": "\(name)", "version": .stringConvertible(version), "topology": "\(built.topologySource.rawValue)",
+                                         "seconds": .stringConvertible(LogDecimal((ContinuousClock.now - started).seconds, places: 3))]
+        if let problem {
+            metadata["problem"] = "\(problem)"
+            logger?.warning("tile layer ready; its saved topology was not used or not saved", metadata: metadata)
+        } else {
+            logger?.info("tile layer ready", metadata: metadata)
         }
         // Only current versions are asked for: a new version takes the place of the old one.
         layers.withLock { $0[name] = (version, built) }
