@@ -21,7 +21,7 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("keys"), help: ArgumentHelp("The installation's key file, created on first use (env GEOSERVE_KEYS; default geoserve.keys beside a SQLite database; required for PostgreSQL).", valueName: "file"))
     var keys: String?
 
-    @Option(name: .customLong("index-cache"), help: ArgumentHelp("Folder where area indexes of large layers are saved and read back at the next start, or 'none' (env GEOSERVE_INDEX_CACHE; default index-cache/ beside a SQLite file, var/index-cache for PostgreSQL).", valueName: "folder"))
+    @Option(name: .customLong("index-cache"), help: ArgumentHelp("Folder where area indexes and tile topologies of large layers are saved and read back at the next start, or 'none' (env GEOSERVE_INDEX_CACHE; default index-cache/ beside a SQLite file, var/index-cache for PostgreSQL).", valueName: "folder"))
     var indexCache: String?
 
     /// The index folder in effect; nil when turned off.
