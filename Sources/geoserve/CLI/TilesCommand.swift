@@ -45,14 +45,15 @@ struct TilesSeedCommand: AsyncParsableCommand {
         let range = try zoomRange()
         guard QueryLimits.tileMetrics.contains(metric) else { throw ValidationError("--metric must be one of \(QueryLimits.tileMetrics.joined(separator: ", "))") }
         let db = try await store.open()
-        let catalog = LayerCatalog(indexFiles: try store.indexFiles())
+        let indexFiles = try store.indexFiles()
+        let catalog = LayerCatalog(indexFiles: indexFiles)
         try await catalog.refresh(from: db)
         guard let published = catalog.snapshot()[layer], published.areaIndex != nil else { throw CommandFailure("no published area layer \"\(layer)\"") }
         var query = TileQuery()
         query.metric = metric
         let publications = try await PublicationBook.loaded(from: db)
         let statistics = StatisticsService(counters: db, publications: publications, policy: .default, timeZone: try store.timeZone())
-        let service = TileService(statistics: statistics, cacheBytes: 0)
+        let service = TileService(statistics: statistics, cacheBytes: 0, topologyFiles: indexFiles.map { TopologyFiles(directory: $0.directory) })
         let tileLayer = try await service.tileLayer(published)
         let painting = try await service.painting(published, query: query, dataVersion: try await db.dataVersion())
         guard let bounds = tileLayer.bounds else { throw CommandFailure("layer \"\(layer)\" has no area to draw") }
