@@ -69,16 +69,8 @@ extension PostgresStore: NotificationOutbox {
 
     public func failingNotifications(limit: Int) async throws -> [FailingNotification] {
         try await pool.run("read failing notifications") { db in
-            let r = try db.query("""
-                SELECT id, status, at, attempts, next_attempt_at, coalesce(last_error, ''),
-                       (SELECT count(*) FROM outbox_deliveries d WHERE d.event_id = outbox.id)
-                FROM outbox WHERE done_at IS NULL AND attempts > 0 ORDER BY at, id LIMIT $1
-                """, [.int(Int64(limit))])
-            return try (0..<r.count).compactMap { i in
-                guard let status = ReportStatus(rawValue: r.string(i, 1)) else { return nil }
-                return FailingNotification(id: r.string(i, 0), status: status, at: try Timestamp.parse(r.string(i, 2)), attempts: Int(r.int(i, 3)),
-                                           nextAttempt: try Timestamp.parse(r.string(i, 4)), lastError: r.string(i, 5), deliveredTo: Int(r.int(i, 6)))
-            }
+            let r = try db.query(FailingNotification.query(limit: "$1"), [.int(Int64(limit))])
+            return try (0..<r.count).compactMap { i in try FailingNotification(text: { r.string(i, $0) }, int: { r.int(i, $0) }) }
         }
     }
 }

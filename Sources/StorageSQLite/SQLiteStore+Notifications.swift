@@ -71,16 +71,10 @@ extension SQLiteStore: NotificationOutbox {
 
     public func failingNotifications(limit: Int) async throws -> [FailingNotification] {
         try await run { db in
-            let s = try db.prepare("""
-                SELECT id, status, at, attempts, next_attempt_at, coalesce(last_error, ''),
-                       (SELECT count(*) FROM outbox_deliveries d WHERE d.event_id = outbox.id)
-                FROM outbox WHERE done_at IS NULL AND attempts > 0 ORDER BY at, id LIMIT ?
-                """).bind(.int(Int64(limit)))
+            let s = try db.prepare(FailingNotification.query(limit: "?")).bind(.int(Int64(limit)))
             var out: [FailingNotification] = []
             while try s.step() {
-                guard let status = ReportStatus(rawValue: s.text(1)!) else { continue }
-                out.append(FailingNotification(id: s.text(0)!, status: status, at: try Timestamp.parse(s.text(2)!), attempts: Int(s.int(3)),
-                                               nextAttempt: try Timestamp.parse(s.text(4)!), lastError: s.text(5)!, deliveredTo: Int(s.int(6))))
+                if let row = try FailingNotification(text: { s.text(Int32($0))! }, int: { s.int(Int32($0)) }) { out.append(row) }
             }
             return out
         }

@@ -21,12 +21,11 @@ PASSWORD=attack-admin-password
 
 [ $# -eq 1 ] && [ -x "$1" ] || { echo "usage: $0 PATH_TO_GEOSERVE_BINARY" >&2; exit 2; }
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-give_up() { echo "FAIL $1"; echo "attack: 0 passed, 1 failed"; exit 1; }
-
-as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+SUITE=attack APT_WITH_RECOMMENDS=1
+. "$HERE/../lib.sh"
 if ! "$VENV/bin/python" -c "import numpy, scipy; assert numpy.__version__ == '$NUMPY_VERSION' and scipy.__version__ == '$SCIPY_VERSION'" 2>/dev/null; then
   # Outside the repository; Debian's own python3 needs python3-venv for it.
-  python3 -m venv "$VENV" 2>/dev/null || { as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-venv >/dev/null && python3 -m venv "$VENV"; } ||
+  python3 -m venv "$VENV" 2>/dev/null || { apt_install python3-venv && python3 -m venv "$VENV"; } ||
     give_up "create the attack virtual environment"
   "$VENV/bin/pip" install -q "numpy==$NUMPY_VERSION" "scipy==$SCIPY_VERSION" || give_up "install numpy $NUMPY_VERSION and scipy $SCIPY_VERSION"
 fi

@@ -19,27 +19,24 @@ PASSWORD=browser-test-password-1
 [ $# -eq 1 ] && [ -x "$1" ] || { echo "usage: $0 PATH_TO_GEOSERVE_BINARY" >&2; exit 2; }
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 
-as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
-apt_install() {
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null 2>&1 ||
-    { as_root apt-get update -q >/dev/null && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null; }
-}
-command -v chromium >/dev/null || apt_install chromium || { echo "FAIL install chromium"; echo "browser: 0 passed, 1 failed"; exit 1; }
-[ -f /usr/share/javascript/leaflet/leaflet.min.js ] || apt_install libjs-leaflet || { echo "FAIL install libjs-leaflet"; echo "browser: 0 passed, 1 failed"; exit 1; }
-command -v chromedriver >/dev/null || apt_install chromium-driver || { echo "FAIL install chromium-driver"; echo "browser: 0 passed, 1 failed"; exit 1; }
+SUITE=browser
+. "$HERE/../lib.sh"
+command -v chromium >/dev/null || apt_install chromium || give_up "install chromium"
+[ -f /usr/share/javascript/leaflet/leaflet.min.js ] || apt_install libjs-leaflet || give_up "install libjs-leaflet"
+command -v chromedriver >/dev/null || apt_install chromium-driver || give_up "install chromium-driver"
 # Selenium drives the form and the console; it lives in a virtual environment outside the
 # repository, pinned, and is installed once.
 SELENIUM_VERSION=4.27.1
 VENV="${XDG_CACHE_HOME:-$HOME/.cache}/geoserve-browser-venv"
 if ! "$VENV/bin/python" -c "import selenium, sys; sys.exit(selenium.__version__ != '$SELENIUM_VERSION')" 2>/dev/null; then
   { python3 -m venv "$VENV" 2>/dev/null || { apt_install python3-venv && python3 -m venv "$VENV"; }; } &&
-    "$VENV/bin/pip" install -q "selenium==$SELENIUM_VERSION" || { echo "FAIL install selenium $SELENIUM_VERSION"; echo "browser: 0 passed, 1 failed"; exit 1; }
+    "$VENV/bin/pip" install -q "selenium==$SELENIUM_VERSION" || give_up "install selenium $SELENIUM_VERSION"
 fi
 # axe-core for the accessibility pass: the axe.min.js inside this wheel (its Playwright glue is
 # neither installed nor imported).
 AXE_WHEEL=axe-playwright-python==0.1.8
 if ! "$VENV/bin/python" -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('axe_playwright_python') is None)" 2>/dev/null; then
-  "$VENV/bin/pip" install -q --no-deps "$AXE_WHEEL" || { echo "FAIL install $AXE_WHEEL"; echo "browser: 0 passed, 1 failed"; exit 1; }
+  "$VENV/bin/pip" install -q --no-deps "$AXE_WHEEL" || give_up "install $AXE_WHEEL"
 fi
 
 WORK=$(mktemp -d)

@@ -25,21 +25,8 @@ PASSWORD=conformance-password-1    # for a throwaway store
 [ $# -eq 1 ] && [ -x "$1" ] || { echo "usage: $0 PATH_TO_GEOSERVE_BINARY" >&2; exit 2; }
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 
-passed=0 failed=0
-count() {  # reads "ok NAME" / "FAIL NAME: why" lines
-  while IFS= read -r line; do
-    echo "$line"
-    case $line in ok\ *) passed=$((passed + 1)) ;; FAIL\ *) failed=$((failed + 1)) ;; esac
-  done
-}
-finish() { echo "conformance: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
-give_up() { count <<<"FAIL $1"; finish; }
-
-as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
-apt_install() {  # the package lists are refreshed only when the install cannot do without
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1 ||
-    { as_root apt-get update -q >/dev/null && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null; }
-}
+SUITE=conformance APT_WITH_RECOMMENDS=1
+. "$HERE/../lib.sh"
 
 # --- tools -------------------------------------------------------------------------------------
 command -v ogrinfo >/dev/null && command -v ogr2ogr >/dev/null || apt_install gdal-bin ||

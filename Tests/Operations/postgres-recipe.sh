@@ -30,22 +30,11 @@ DOC=$ROOT/docs/postgresql.md
 [ $# -eq 1 ] && [ -x "$1" ] || { echo "usage: $0 PATH_TO_GEOSERVE_BINARY" >&2; exit 2; }
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 
-passed=0 failed=0
-say() {  # "ok NAME" / "FAIL NAME: why"
-  echo "$1"
-  case $1 in ok\ *) passed=$((passed + 1)) ;; FAIL\ *) failed=$((failed + 1)) ;; esac
-}
+SUITE=postgres-recipe
+. "$HERE/../lib.sh"
 check() {  # NAME WHY_IF_NOT COMMAND...: ok when the command succeeds
   local name=$1 why=$2; shift 2
   if "$@"; then say "ok $name"; else say "FAIL $name: $why"; fi
-}
-finish() { echo "postgres-recipe: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
-give_up() { say "FAIL $1"; finish; }
-
-as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
-apt_install() {  # the package lists are refreshed only when the install cannot do without
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null 2>&1 ||
-    { as_root apt-get update -q >/dev/null && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null; }
 }
 
 # --- tools -------------------------------------------------------------------------------------

@@ -28,22 +28,8 @@ PROXY_NOTICE=2     # after /readyz answers 200: Caddy's next check counts it in,
 WARM_UP=3          # seconds of load before the first stop, and after the last start
 GETTERS=2 POSTERS=14  # threads; many submissions at once make the keep-alive race likely
 
-passed=0 failed=0
-count() {  # reads "ok NAME" / "FAIL NAME: why" lines
-  while IFS= read -r line; do
-    echo "$line"
-    case $line in ok\ *) passed=$((passed + 1)) ;; FAIL\ *) failed=$((failed + 1)) ;; esac
-  done
-}
-say() { count <<<"$1"; }
-finish() { echo "rolling-restart: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
-give_up() { say "FAIL $1"; finish; }
-
-as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
-apt_install() {  # the package lists are refreshed only when the install cannot do without
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null 2>&1 ||
-    { as_root apt-get update -q >/dev/null && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null; }
-}
+SUITE=rolling-restart
+. "$HERE/../lib.sh"
 
 # --- tools -------------------------------------------------------------------------------------
 # Debian's packages start their service where policy allows; this script never uses it.

@@ -58,6 +58,24 @@ public struct FailingNotification: Hashable, Sendable {
         self.lastError = lastError
         self.deliveredTo = deliveredTo
     }
+
+    /// What the failing list is, for both stores: not done, failed at least once, oldest first;
+    /// `limit` is the placeholder of the row limit in the store's SQL.
+    public static func query(limit: String) -> String {
+        """
+        SELECT id, status, at, attempts, next_attempt_at, coalesce(last_error, ''),
+               (SELECT count(*) FROM outbox_deliveries d WHERE d.event_id = outbox.id)
+        FROM outbox WHERE done_at IS NULL AND attempts > 0 ORDER BY at, id LIMIT \(limit)
+        """
+    }
+
+    /// A row of `query`, read through the store's column getters; nil for a status this build
+    /// does not know.
+    public init?(text: (Int) -> String, int: (Int) -> Int64) throws {
+        guard let status = ReportStatus(rawValue: text(1)) else { return nil }
+        self.init(id: text(0), status: status, at: try Timestamp.parse(text(2)), attempts: Int(int(3)),
+                  nextAttempt: try Timestamp.parse(text(4)), lastError: text(5), deliveredTo: Int(int(6)))
+    }
 }
 
 /// One status change to tell the configured endpoints about: nothing of the report's content
