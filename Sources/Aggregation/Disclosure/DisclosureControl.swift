@@ -88,16 +88,9 @@ public struct DisclosureControl: Sendable {
     /// The verified counts per cell (`areas` in id order): breakdown groups by their index, every other group
     /// (including "") in the residual slot.
     static func cellCounts(_ areas: [AreaStatistics], groups: [BreakdownGroup], grid: CellGrid) -> [Int] {
-        let groupIndex = Dictionary(uniqueKeysWithValues: groups.enumerated().map { ($1, $0) })
+        let slots = GroupSlots(groups)
         var counts = [Int](repeating: 0, count: grid.cellCount)
-        for (area, stats) in areas.enumerated() {
-            for (group, segmentCounts) in stats.verified {
-                let slot = group.flatMap { groupIndex[$0] } ?? groups.count
-                for segment in TimeSegment.allCases {
-                    counts[grid.cell(area: area, segment: segment.rawValue, group: slot)] += segmentCounts[segment]
-                }
-            }
-        }
+        for (area, stats) in areas.enumerated() { slots.add(stats, area: area, grid: grid, to: &counts) }
         return counts
     }
 
@@ -118,5 +111,27 @@ public struct DisclosureControl: Sendable {
     static func uniqueGroups(_ groups: [BreakdownGroup]) -> [BreakdownGroup] {
         var seen = Set<BreakdownGroup>()
         return groups.filter { seen.insert($0).inserted }
+    }
+}
+
+/// Which cell slot a report's group counts in: each breakdown group by its index, every other
+/// group (including none) in the residual slot after them.
+struct GroupSlots: Sendable {
+    private let index: [BreakdownGroup: Int]
+    private let residual: Int
+
+    init(_ groups: [BreakdownGroup]) {
+        index = Dictionary(uniqueKeysWithValues: groups.enumerated().map { ($1, $0) })
+        residual = groups.count
+    }
+
+    /// Adds one area's verified counts to its cells of `counts`.
+    func add(_ stats: AreaStatistics, area: Int, grid: CellGrid, to counts: inout [Int]) {
+        for (group, segmentCounts) in stats.verified {
+            let slot = group.flatMap { index[$0] } ?? residual
+            for segment in TimeSegment.allCases {
+                counts[grid.cell(area: area, segment: segment.rawValue, group: slot)] += segmentCounts[segment]
+            }
+        }
     }
 }

@@ -8,26 +8,21 @@ struct UnsuppressedRelease: Sendable {
     let groups: [BreakdownGroup]
     let audience: Audience
     private let numbers: [PublishedNumber]
-    private let groupIndex: [BreakdownGroup: Int]
+    private let slots: GroupSlots
 
     /// - Parameter groups: the breakdown groups, without duplicates.
     init(groups: [BreakdownGroup], audience: Audience) {
         self.groups = groups
         self.audience = audience
         numbers = PublishedNumber.all(groupCount: groups.count)
-        groupIndex = Dictionary(uniqueKeysWithValues: groups.enumerated().map { ($1, $0) })
+        slots = GroupSlots(groups)
     }
 
     /// The released numbers of one area (or of a total, given the sum of the areas).
     func release(_ stats: AreaStatistics) -> ReleasedAreaStatistics {
         let grid = CellGrid(areaCount: 1, groupCount: groups.count + 1)
         var counts = [Int](repeating: 0, count: grid.cellCount)
-        for (group, segmentCounts) in stats.verified {
-            let slot = group.flatMap { groupIndex[$0] } ?? groups.count
-            for segment in TimeSegment.allCases {
-                counts[grid.cell(area: 0, segment: segment.rawValue, group: slot)] += segmentCounts[segment]
-            }
-        }
+        slots.add(stats, area: 0, grid: grid, to: &counts)
         return AreaRelease(grid: grid, counts: counts, groups: groups, numbers: numbers, plan: nil, audience: audience).area(0, stats)
     }
 }

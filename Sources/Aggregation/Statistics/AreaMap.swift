@@ -25,12 +25,6 @@ public struct AreaMap<Value: Sendable>: Sendable {
         shards = (0..<shardCount).map { _ in [String: Value](minimumCapacity: perShard) }
     }
 
-    /// The entries of a dictionary.
-    public init(_ dictionary: [String: Value]) {
-        self.init(minimumCapacity: dictionary.count)
-        for (id, value) in dictionary { self[id] = value }
-    }
-
     /// The entries `keys[i]: values[i]`, the keys unique.
     public init(keys: [String], values: [Value]) {
         precondition(keys.count == values.count)

@@ -68,7 +68,7 @@ package struct AppConfiguration: Sendable {
     /// Where the border topologies of large layers' tiles are saved and read back, beside the
     /// area indexes; nil when turned off.
     package var topologyFiles: TopologyFiles? {
-        get throws { try indexFiles.map { TopologyFiles(directory: $0.directory) } }
+        get throws { try indexFiles.map(TopologyFiles.init(beside:)) }
     }
 
     /// Where attachment files live: beside the database unless set.

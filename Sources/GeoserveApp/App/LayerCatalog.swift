@@ -49,7 +49,7 @@ package final class LayerCatalog: Sendable {
     package struct SavedForStart: Sendable {
         package let index: AreaIndexFiles.Source
         package let indexFile: URL
-        /// Nil for a layer too small to save or without a folder for it.
+        /// Nil without a folder for it; `file` is nil for a layer too small to save.
         package let topology: TopologyFiles.Prepared?
     }
 
@@ -65,7 +65,7 @@ package final class LayerCatalog: Sendable {
         let areas = try await store.areas(layer: info.layer, version: info.version)
         guard let prepared = PublishedLayer.prepareIndex(info: info, features: areas, indexFiles: files), let file = prepared.file else { return nil }
         let topology = topologyFiles?.prepare(layer: info.layer, version: info.version, areas: prepared.index.areas)
-        return SavedForStart(index: prepared.source, indexFile: file, topology: topology?.file == nil ? nil : topology)
+        return SavedForStart(index: prepared.source, indexFile: file, topology: topology)
     }
 
     private func log(_ layer: PublishedLayer, seconds: Double) {

@@ -82,7 +82,7 @@ struct ImportAreasCommand: AsyncParsableCommand {
         // 100,000-cell layer's first start went to the index, 1.5 s of a 300,000-area layer's
         // first tile to the topology). Built after the file and the other layers are let go,
         // so the import's peak is the index build's own.
-        if let saved = try await LayerCatalog.saveIndex(info, from: db, files: indexFiles, topologyFiles: indexFiles.map { TopologyFiles(directory: $0.directory) }) {
+        if let saved = try await LayerCatalog.saveIndex(info, from: db, files: indexFiles, topologyFiles: indexFiles.map(TopologyFiles.init(beside:))) {
             print("area index \(saved.index.rawValue) for the next start: \(saved.indexFile.path)")
             if let topology = saved.topology, let file = topology.file {
                 print("tile topology \(topology.source.rawValue) for the next start: \(file.path)")

@@ -53,7 +53,7 @@ struct TilesSeedCommand: AsyncParsableCommand {
         query.metric = metric
         let publications = try await PublicationBook.loaded(from: db)
         let statistics = StatisticsService(counters: db, publications: publications, policy: .default, timeZone: try store.timeZone())
-        let service = TileService(statistics: statistics, cacheBytes: 0, topologyFiles: indexFiles.map { TopologyFiles(directory: $0.directory) })
+        let service = TileService(statistics: statistics, cacheBytes: 0, topologyFiles: indexFiles.map(TopologyFiles.init(beside:)))
         let tileLayer = try await service.tileLayer(published)
         let painting = try await service.painting(published, query: query, dataVersion: try await db.dataVersion())
         guard let bounds = tileLayer.bounds else { throw CommandFailure("layer \"\(layer)\" has no area to draw") }

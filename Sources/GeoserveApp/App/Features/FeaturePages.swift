@@ -25,7 +25,9 @@ enum FeaturePages {
         let rows = page.ordinals.map { i in
             let id = layer.encoded.ids[i]
             let href = "\(items)/\(URLQuery.escape(id))?f=html"
-            let counts = Window.allCases.map { cell(statistics?.released[id]?.counts[$0]) }.joined()
+            // Once a row: a live view releases an area each time it is asked for.
+            let released = statistics?.released[id]
+            let counts = Window.allCases.map { cell(released?.counts[$0]) }.joined()
             return "<tr><td><a href=\"\(HTML.escape(href))\">\(HTML.escape(id))</a></td><td>\(HTML.escape(layer.encoded.names[i] ?? ""))</td>\(counts)</tr>"
         }.joined()
         var nav: [String] = []

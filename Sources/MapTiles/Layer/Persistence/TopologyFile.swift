@@ -18,11 +18,6 @@ enum TopologyFile {
     static let byteOrderMark: UInt64 = 0x0102_0304_0506_0708
     static let headerWords = 16
 
-    /// Why a file was not used.
-    struct Refused: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// Writes the file at `url`, which must not exist yet.
     static func write(_ topology: ArcTopology, key: ContentDigest, to url: URL) throws {
         let uses = topology.uses.map { $0.reversed ? ~$0.arc : $0.arc }
@@ -59,23 +54,25 @@ enum TopologyFile {
         let file = try MappedFile(url: url)
         let bytes = file.bytes
         let name = url.lastPathComponent
-        guard bytes.count >= headerWords * 8 else { throw Refused(description: "\(name) is shorter than its header") }
+        guard bytes.count >= headerWords * 8 else { throw WordFile.Failure("\(name) is shorter than its header") }
         func word(_ k: Int) -> UInt64 { bytes.load(fromByteOffset: 8 * k, as: UInt64.self) }
-        guard word(0) == magic else { throw Refused(description: "\(name) is not a tile topology file") }
-        guard word(1) == format else { throw Refused(description: "\(name) has format \(word(1)), this build reads \(format)") }
-        guard word(2) == byteOrderMark else { throw Refused(description: "\(name) was written by a machine of another kind") }
+        guard word(0) == magic else { throw WordFile.Failure("\(name) is not a tile topology file") }
+        guard word(1) == format else { throw WordFile.Failure("\(name) has format \(word(1)), this build reads \(format)") }
+        guard word(2) == byteOrderMark else { throw WordFile.Failure("\(name) was written by a machine of another kind") }
         let (k0, k1) = key.value
-        guard word(3) == k0, word(4) == k1, word(5) == UInt64(areaCount) else { throw Refused(description: "\(name) was built from other areas") }
+        guard word(3) == k0, word(4) == k1, word(5) == UInt64(areaCount) else { throw WordFile.Failure("\(name) was built from other areas") }
         let counts = (6...11).map { Int(word($0)) }
         let sizes = [8 * counts[0]] + counts.dropFirst().map { 4 * $0 }
         let expected = headerWords * 8 + sizes.reduce(0) { $0 + $1 + WordFile.padding($1) }
         guard counts.allSatisfy({ $0 >= 0 && $0 < Int(Int32.max) }), bytes.count == expected else {
-            throw Refused(description: "\(name) is truncated or its tables do not fit its header")
+            throw WordFile.Failure("\(name) is truncated or its tables do not fit its header")
         }
+        // Digested where it is mapped: the tables are copied out of the mapping next anyway, so
+        // reading the file a second time to spare resident memory (as the area index does) buys nothing.
         var payload = ContentDigest()
-        try WordFile.digestFromDisk(url, from: headerWords * 8, into: &payload)
+        payload.add(words: UnsafeRawBufferPointer(rebasing: bytes[(headerWords * 8)...]))
         let (p0, p1) = payload.value
-        guard word(14) == p0, word(15) == p1 else { throw Refused(description: "\(name) does not match its digest (damaged)") }
+        guard word(14) == p0, word(15) == p1 else { throw WordFile.Failure("\(name) does not match its digest (damaged)") }
 
         var offset = headerWords * 8
         func section<T>(_ type: T.Type, _ count: Int) -> [T] {
@@ -91,7 +88,7 @@ enum TopologyFile {
               Self.ascending(rings, from: 0, to: uses.count), Self.ascending(polygons, from: 0, to: rings.count - 1),
               Self.ascending(areas, from: 0, to: polygons.count - 1), areas.count == areaCount + 1,
               uses.allSatisfy({ Int($0 < 0 ? ~$0 : $0) < arcStarts.count - 1 }) else {
-            throw Refused(description: "\(name) has tables that do not fit each other")
+            throw WordFile.Failure("\(name) has tables that do not fit each other")
         }
         return ArcTopology(arcs: ArcSet(points: points, starts: arcStarts),
                            uses: uses.map { $0 < 0 ? ArcTopology.Use(arc: ~$0, reversed: true) : ArcTopology.Use(arc: $0, reversed: false) },

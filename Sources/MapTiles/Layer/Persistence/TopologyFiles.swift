@@ -17,6 +17,12 @@ public struct TopologyFiles: Sendable {
         self.minimumAreas = minimumAreas
     }
 
+    /// The folder the area indexes are saved in: the two are derived from the same areas and
+    /// kept, deleted and shared together.
+    public init(beside indexFiles: AreaIndexFiles) {
+        self.init(directory: indexFiles.directory)
+    }
+
     /// A layer's topology, and whether it was loaded, built and saved, or built.
     public struct Prepared: Sendable {
         let topology: ArcTopology
