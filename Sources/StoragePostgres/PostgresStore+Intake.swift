@@ -10,83 +10,67 @@ extension PostgresStore {
         if intake.withLock({ $0.add(job) }) { Task { await drain() } }
     }
 
-    /// Group commit: every submission that arrived while the previous batch was committing goes
-    /// into one transaction, one writer lock and one WAL flush. A process thus commits many
-    /// reports per flush, where one commit per report would be bound by the flush rate.
+    /// Group commit: every submission that arrived while the previous batch was committing, or
+    /// while this process waited for the writer lock, goes into one transaction and one WAL
+    /// flush. A process thus commits many reports per flush, where one commit per report would
+    /// be bound by the flush rate.
     private func drain() async {
-        while true {
-            let jobs = intake.withLock { $0.takeBatch() }
-            guard !jobs.isEmpty else { return }
-            await commit(jobs)
+        while intake.withLock({ $0.keepDraining() }) {
+            await commit(LateBatch { [self] in intake.withLock { $0.takeBatch() } })
         }
     }
 
     /// Commits a batch and answers each submission. When a statement fails for one submission
     /// (a constraint), the whole transaction is void: each submission then runs alone, so only
     /// the bad one fails. Nothing is answered before its commit returned.
-    ///
-    /// A submission refused alone by the keys' unique index lost a race: another process
-    /// committed a report under its key after this one read the keys. It runs once more, which
-    /// reads that report and replays it (the first answer, as a retry with the key promises),
-    /// instead of failing with the constraint.
-    private func commit(_ jobs: [IntakeJob], afterKeyRace: Bool = false) async {
+    private func commit(_ batch: LateBatch) async {
         let zone = timeZone
         let start = ContinuousClock.now
         do {
             // storeBatch opens and commits its transaction itself, in pipelines.
             let results = try await pool.run("store submissions") { db in
-                try Self.storeBatch(jobs, zone: zone, db)
+                try Self.storeBatch(batch, zone: zone, db)
             }
+            let jobs = batch.jobs
             pool.configuration.observer?.intakeBatch(size: jobs.count, duration: ContinuousClock.now - start, failed: false)
             for (job, result) in zip(jobs, results) { job.continuation.resume(with: result) }
         } catch StorageError.unavailable(let why) {
+            // Taken now if the database could not be reached before the writer lock.
+            let jobs = batch.jobs
             pool.configuration.observer?.intakeBatch(size: jobs.count, duration: ContinuousClock.now - start, failed: true)
             for job in jobs { job.continuation.resume(throwing: StorageError.unavailable(why)) }
         } catch {
+            let jobs = batch.jobs
             guard jobs.count > 1 else {
-                if !afterKeyRace, Self.isUniqueViolation(error) {
-                    await commit(jobs, afterKeyRace: true)
-                    return
-                }
                 jobs.first?.continuation.resume(throwing: error)
                 return
             }
-            for job in jobs { await commit([job]) }
-        }
-    }
-
-    /// `23505`: a unique index refused a row (for intake, the idempotency key's).
-    private static func isUniqueViolation(_ error: any Error) -> Bool {
-        switch error {
-        case StorageError.engine(_, _, let message): message.hasPrefix("23505")
-        case let postgres as PostgresError: postgres.sqlstate == "23505"
-        default: false
+            for job in jobs { await commit(LateBatch([job])) }
         }
     }
 
     /// Stores a batch in one transaction of at most three round trips, whatever its size (libpq
-    /// pipelines), in two parts so that the batches of several processes overlap:
-    /// 1. Without the writer lock: the reporters' advisory locks, the keys already used and the
-    ///    reporters' recent reports (a round trip, only when some submission needs one of
-    ///    them), then the reports and their areas.
-    /// 2. The writer lock and the audit chain's tail, sent with the reports' insert; then the
-    ///    audit entries, the counter changes and the commit in one more round trip. The writer
-    ///    lock is thus held for about two round trips and the commit's flush, not for the batch.
+    /// pipelines). The writer lock comes first and the batch second: the submissions are taken
+    /// from the queue only once the lock is held, so while another process commits, this one's
+    /// next batch keeps growing instead of waiting, already formed, for its turn. (Taking the
+    /// lock late, after a batch's reports were written, let two processes' batches overlap but
+    /// halved each process's batch: the same reports then took twice the commits.)
+    /// 1. `BEGIN`, the writer lock and the audit chain's tail.
+    /// 2. Only when some submission needs one of them: the keys already used and the reporters'
+    ///    recent reports.
+    /// 3. The reports, their areas, the audit entries, the counter changes and the commit.
     /// Each submission is decided in arrival order exactly as if it were stored alone: a key used
     /// earlier in the batch replays that report, and a report accepted earlier counts for the
-    /// 14-day rule of the same reporter's later ones. Across batches and processes, a reporter's
-    /// advisory lock orders the 14-day rule, and the unique index on keys makes a batch that
-    /// raced another with the same key fail as a whole (then each submission runs alone and
-    /// replays the committed report). Lock order is reporters, then the writer lock, then counter
-    /// rows, as every other writer takes the writer lock first and no writer under it waits for
-    /// a reporter's lock: no cycle.
+    /// 14-day rule of the same reporter's later ones. Across batches and processes the writer
+    /// lock orders both rules, since every writer of reports holds it while it reads and writes.
     ///
     /// A connection lost before the commit was sent rolled everything back (`lostBeforeCommit`,
-    /// run again by the pool); lost after, the outcome is unknown and the batch is answered 503.
-    static func storeBatch(_ jobs: [IntakeJob], zone: TimeZone, _ db: PostgresConnection) throws -> [Result<SubmissionOutcome, any Error>] {
+    /// run again by the pool with the same batch); lost after, the outcome is unknown and the
+    /// batch is answered 503.
+    static func storeBatch(_ batch: LateBatch, zone: TimeZone, _ db: PostgresConnection) throws -> [Result<SubmissionOutcome, any Error>] {
         var committing = false
         do {
-            return try storeBatch(jobs, zone: zone, db, committing: &committing)
+            return try storeBatch(batch, zone: zone, db, committing: &committing)
         } catch let error as PostgresError {
             if !db.isBroken, db.isInTransaction { try? db.execute("ROLLBACK") }
             if error.isConnectionLost { throw committing ? PostgresError.commitOutcomeUnknown : error.lostBeforeCommit() }
@@ -97,22 +81,17 @@ extension PostgresStore {
         }
     }
 
-    private static func storeBatch(_ jobs: [IntakeJob], zone: TimeZone, _ db: PostgresConnection,
+    private static func storeBatch(_ batch: LateBatch, zone: TimeZone, _ db: PostgresConnection,
                                    committing: inout Bool) throws -> [Result<SubmissionOutcome, any Error>] {
         func keyOf(_ scope: String, _ key: String) -> String { scope + "\u{0}" + key }
         func priorOf(_ reporter: String, _ kind: ReportKind) -> String { reporter + "\u{0}" + kind.rawValue }
 
+        var audit = auditTail(try db.pipeline([PipelineStatement("BEGIN"), PipelineStatement(lockWriter), PipelineStatement(auditTailSQL)]).last!, db)
+        // Under the writer lock from here to the commit.
+        let jobs = batch.jobs
         let reporters = Set(jobs.compactMap { $0.submission.record.reporterID }).sorted()
         let keyed = jobs.compactMap { j in j.submission.idempotencyKey.map { (j.submission.idempotencyScope, $0) } }
-        var reads = [PipelineStatement("BEGIN")]
-        if !reporters.isEmpty {
-            // Taken in one order (of their hashes) so that two batches never wait on each other.
-            reads.append(PipelineStatement("""
-                SELECT pg_advisory_xact_lock(\(reporterLockClass), k) FROM (
-                    SELECT DISTINCT hashtext(r) AS k FROM unnest($1::text[]) AS r ORDER BY 1
-                ) AS ordered
-                """, [.textArray(reporters)]))
-        }
+        var reads: [PipelineStatement] = []
         if !keyed.isEmpty {
             reads.append(PipelineStatement("""
                 SELECT \(reportColumns), idempotency_scope, idempotency_key, idempotency_request FROM reports
@@ -128,14 +107,7 @@ extension PostgresStore {
                 ) AS latest WHERE n <= 50 ORDER BY reporter_id, kind, submitted_at DESC
                 """, [.textArray(reporters)]))
         }
-        var read: ArraySlice<PostgresResult> = []
-        var begin: [PipelineStatement] = []
-        if reads.count > 1 {
-            read = try db.pipeline(reads).dropFirst()  // BEGIN's result
-            if !reporters.isEmpty { read = read.dropFirst() }  // the locks'
-        } else {
-            begin = reads  // nothing to read: BEGIN goes with the writes
-        }
+        var read = reads.isEmpty ? [] : try db.pipeline(reads)[...]
 
         // What each key was used for: the report and the digest of the request that carried it.
         var used: [String: (record: ReportRecord, request: String?)] = [:]
@@ -154,7 +126,6 @@ extension PostgresStore {
 
         var accepted: [ReportRecord] = []
         var acceptedKeys: [String?] = []
-        var acceptedScopedKeys: [String?] = []
         var acceptedRequests: [String?] = []
         var results: [Result<SubmissionOutcome, any Error>] = []
         results.reserveCapacity(jobs.count)
@@ -177,25 +148,15 @@ extension PostgresStore {
             if let key { used[key] = (r, job.submission.requestDigest) }
             accepted.append(r)
             acceptedKeys.append(job.submission.idempotencyKey)
-            acceptedScopedKeys.append(key)
             acceptedRequests.append(job.submission.requestDigest)
             results.append(.success(.created(r)))
         }
         guard !accepted.isEmpty else {
-            if begin.isEmpty { try db.execute("ROLLBACK") }
+            try db.execute("ROLLBACK")
             return results
         }
-        if !keyed.isEmpty {
-            // Keys are inserted in one order in every batch: two batches that each hold a key the
-            // other is inserting would otherwise wait on each other until the deadlock check.
-            let order = accepted.indices.sorted { a, b in
-                (acceptedScopedKeys[a] ?? "\u{10FFFF}").utf8.lexicographicallyPrecedes((acceptedScopedKeys[b] ?? "\u{10FFFF}").utf8)
-            }
-            (accepted, acceptedKeys, acceptedRequests) = (order.map { accepted[$0] }, order.map { acceptedKeys[$0] }, order.map { acceptedRequests[$0] })
-        }
-
         // The reports and their areas in one statement (data-modifying CTEs all run, whatever the
-        // final statement reads), then the writer lock and the audit chain's tail.
+        // final statement reads).
         let areas = accepted.flatMap { r in r.areas.map { (r.id, $0) } }
         let insertReports = PipelineStatement("""
             WITH new_reports AS (
@@ -219,8 +180,6 @@ extension PostgresStore {
                   .textArray(acceptedRequests),
                   .textArray(areas.map(\.0)), .textArray(areas.map(\.1.layer)), .textArray(areas.map { String($0.1.layerVersion) }),
                   .textArray(areas.map(\.1.areaID))])
-        // Everything but the chain's links is prepared before the writer lock is taken: the lock
-        // is then held only for linking, one round trip and the commit.
         let fields = accepted.map { r in
             AuditFields(reportID: r.id, actor: r.reporterID ?? "anonymous", at: Timestamp.format(r.submittedAt), action: "submit", to: r.status)
         }
@@ -232,9 +191,6 @@ extension PostgresStore {
             .textArray(fields.map { $0.from?.rawValue }), .textArray(fields.map { $0.to?.rawValue }), .textArray(fields.map(\.reason)),
         ] + counterKeyArrays(cells) + [.textArray(cells.map { String($0.change) })]
 
-        begin.append(contentsOf: [insertReports, PipelineStatement(lockWriter), PipelineStatement(auditTailSQL)])
-        var audit = auditTail(try db.pipeline(begin).last!, db)
-        // Under the writer lock from here to the commit.
         var links: [AuditTail] = []
         links.reserveCapacity(fields.count)
         for entry in fields {
@@ -255,11 +211,7 @@ extension PostgresStore {
             ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = counters.n + excluded.n, data_version = excluded.data_version
             """, Array(unlinked[0..<7]) + [.textArray(links.map { String($0.sequence) }), .textArray(links.map(\.hash))] + unlinked[7...])
         committing = true
-        _ = try db.pipeline([writeAudit, PipelineStatement("COMMIT")])
+        _ = try db.pipeline([insertReports, writeAudit, PipelineStatement("COMMIT")])
         return results
     }
-
-    /// The class of the advisory locks that order one reporter's submissions (the second key is
-    /// the hash of the reporter's id); distinct from every other lock the store takes.
-    static let reporterLockClass: Int32 = 0x6773_7231
 }

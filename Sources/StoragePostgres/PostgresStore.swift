@@ -12,9 +12,8 @@ import Synchronization
 ///   whole transaction also makes the 14-day rule and idempotency keys (checked, then inserted)
 ///   and counter changes exact across processes. Plain reads are not blocked by it. Intake
 ///   amortises the lock with group commit (one transaction per batch of submissions) and takes
-///   it late: a batch writes its reports and their areas first, under advisory locks of its
-///   reporters, and holds the writer lock only for the audit entries, the counters and the
-///   commit, so the batches of several processes overlap (see `storeBatch`).
+///   the lock before it takes its batch, so that a process waiting for another's commit gathers
+///   more submissions meanwhile (see `storeBatch`).
 /// - Claims, accounts, tokens and secrets, which touch one row and no chain, rely on row locks
 ///   and unique constraints (`INSERT … ON CONFLICT`) instead.
 /// - Layer versions are numbered under a row lock on the layer.

@@ -24,6 +24,14 @@ public struct IntakeQueue: Sendable {
         return !draining
     }
 
+    /// Whether submissions wait; false ends the drain. For a drain that takes its batch later
+    /// (`takeBatch`), once it holds what committing needs: only the drain takes, so the batch is
+    /// then not empty.
+    public mutating func keepDraining() -> Bool {
+        if jobs.isEmpty { draining = false }
+        return !jobs.isEmpty
+    }
+
     /// The waiting submissions, as the next batch; none ends the drain.
     public mutating func takeBatch() -> [IntakeJob] {
         defer { jobs = [] }
