@@ -9,21 +9,21 @@ final class LateBatch: Sendable {
     private let state: Mutex<State>
 
     private enum State {
-        case pending(@Sendable () -> [IntakeJob])
-        case taken([IntakeJob])
+        case pending(@Sendable () -> [QueuedSubmission])
+        case taken([QueuedSubmission])
     }
 
     /// A batch that takes its submissions from `take`, once.
-    init(take: @escaping @Sendable () -> [IntakeJob]) {
+    init(take: @escaping @Sendable () -> [QueuedSubmission]) {
         state = Mutex(.pending(take))
     }
 
     /// A batch of these submissions.
-    init(_ jobs: [IntakeJob]) {
+    init(_ jobs: [QueuedSubmission]) {
         state = Mutex(.taken(jobs))
     }
 
-    var jobs: [IntakeJob] {
+    var jobs: [QueuedSubmission] {
         state.withLock { state in
             switch state {
             case .taken(let jobs):

@@ -1,4 +1,3 @@
-import Aggregation
 import DomainKernel
 import Foundation
 import Storage
@@ -7,7 +6,8 @@ import Synchronization
 extension PostgresStore {
     /// Adds a submission to the next group commit, starting a drain unless one runs.
     func enqueue(_ job: IntakeJob) {
-        if intake.withLock({ $0.add(job) }) { Task { await drain() } }
+        let queued = QueuedSubmission(job, zone: timeZone)
+        if intake.withLock({ $0.add(queued) }) { Task { await drain() } }
     }
 
     /// Group commit: every submission that arrived while the previous batch was committing, or
@@ -33,16 +33,16 @@ extension PostgresStore {
             }
             let jobs = batch.jobs
             pool.configuration.observer?.intakeBatch(size: jobs.count, duration: ContinuousClock.now - start, failed: false)
-            for (job, result) in zip(jobs, results) { job.continuation.resume(with: result) }
+            for (queued, result) in zip(jobs, results) { queued.job.continuation.resume(with: result) }
         } catch StorageError.unavailable(let why) {
             // Taken now if the database could not be reached before the writer lock.
             let jobs = batch.jobs
             pool.configuration.observer?.intakeBatch(size: jobs.count, duration: ContinuousClock.now - start, failed: true)
-            for job in jobs { job.continuation.resume(throwing: StorageError.unavailable(why)) }
+            for queued in jobs { queued.job.continuation.resume(throwing: StorageError.unavailable(why)) }
         } catch {
             let jobs = batch.jobs
             guard jobs.count > 1 else {
-                jobs.first?.continuation.resume(throwing: error)
+                jobs.first?.job.continuation.resume(throwing: error)
                 return
             }
             for job in jobs { await commit(LateBatch([job])) }
@@ -89,8 +89,8 @@ extension PostgresStore {
         var audit = auditTail(try db.pipeline([PipelineStatement("BEGIN"), PipelineStatement(lockWriter), PipelineStatement(auditTailSQL)]).last!, db)
         // Under the writer lock from here to the commit.
         let jobs = batch.jobs
-        let reporters = Set(jobs.compactMap { $0.submission.record.reporterID }).sorted()
-        let keyed = jobs.compactMap { j in j.submission.idempotencyKey.map { (j.submission.idempotencyScope, $0) } }
+        let reporters = Set(jobs.compactMap { $0.job.submission.record.reporterID }).sorted()
+        let keyed = jobs.compactMap { q in q.job.submission.idempotencyKey.map { (q.job.submission.idempotencyScope, $0) } }
         var reads: [PipelineStatement] = []
         if !keyed.isEmpty {
             reads.append(PipelineStatement("""
@@ -124,31 +124,27 @@ extension PostgresStore {
             }
         }
 
-        var accepted: [ReportRecord] = []
-        var acceptedKeys: [String?] = []
-        var acceptedRequests: [String?] = []
+        var accepted: [QueuedSubmission] = []
         var results: [Result<SubmissionOutcome, any Error>] = []
         results.reserveCapacity(jobs.count)
-        for job in jobs {
-            let r = job.submission.record
-            let key = job.submission.idempotencyKey.map { keyOf(job.submission.idempotencyScope, $0) }
+        for queued in jobs {
+            let submission = queued.job.submission, r = submission.record
+            let key = submission.idempotencyKey.map { keyOf(submission.idempotencyScope, $0) }
             if let key, let earlier = used[key] {
-                do { results.append(.success(try job.submission.replay(of: earlier.record, request: earlier.request))) } catch {
+                do { results.append(.success(try submission.replay(of: earlier.record, request: earlier.request))) } catch {
                     results.append(.failure(error))
                 }
                 continue
             }
             if let reporter = r.reporterID {
-                do { try job.submission.checkResubmission(after: prior[priorOf(reporter, r.kind)] ?? []) } catch {
+                do { try submission.checkResubmission(after: prior[priorOf(reporter, r.kind)] ?? []) } catch {
                     results.append(.failure(error))
                     continue
                 }
                 prior[priorOf(reporter, r.kind), default: []].insert(PriorReport(id: r.id, submittedAt: r.submittedAt, status: r.status), at: 0)
             }
-            if let key { used[key] = (r, job.submission.requestDigest) }
-            accepted.append(r)
-            acceptedKeys.append(job.submission.idempotencyKey)
-            acceptedRequests.append(job.submission.requestDigest)
+            if let key { used[key] = (r, submission.requestDigest) }
+            accepted.append(queued)
             results.append(.success(.created(r)))
         }
         guard !accepted.isEmpty else {
@@ -156,8 +152,8 @@ extension PostgresStore {
             return results
         }
         // The reports and their areas in one statement (data-modifying CTEs all run, whatever the
-        // final statement reads).
-        let areas = accepted.flatMap { r in r.areas.map { (r.id, $0) } }
+        // final statement reads), from the rows encoded when each submission was queued.
+        let areaRows = accepted.flatMap(\.areaRows)
         let insertReports = PipelineStatement("""
             WITH new_reports AS (
                 INSERT INTO reports (id, kind, status, version, reporter_id, idempotency_scope, idempotency_key, idempotency_request,
@@ -171,20 +167,11 @@ extension PostgresStore {
             INSERT INTO report_areas (report_id, layer, layer_version, area_id)
             SELECT report_id, layer, layer_version::integer, area_id FROM unnest($15::text[], $16::text[], $17::text[], $18::text[])
                  AS t (report_id, layer, layer_version, area_id)
-            """, [.textArray(accepted.map(\.id)), .textArray(accepted.map(\.kind.rawValue)), .textArray(accepted.map(\.status.rawValue)),
-                  .textArray(accepted.map { String($0.version) }), .textArray(accepted.map(\.reporterID)), .textArray(accepted.map { $0.reporterID ?? "anonymous" }),
-                  .textArray(acceptedKeys),
-                  .textArray(accepted.map(\.occurredOn.iso)), .textArray(accepted.map { Timestamp.format($0.submittedAt) }),
-                  .textArray(accepted.map { $0.lon.map { "\($0)" } }), .textArray(accepted.map { $0.lat.map { "\($0)" } }),
-                  .textArray(accepted.map { String(decoding: $0.payload, as: UTF8.self) }), .textArray(accepted.map { BreakdownGroup.column($0.group) }),
-                  .textArray(acceptedRequests),
-                  .textArray(areas.map(\.0)), .textArray(areas.map(\.1.layer)), .textArray(areas.map { String($0.1.layerVersion) }),
-                  .textArray(areas.map(\.1.areaID))])
-        let fields = accepted.map { r in
-            AuditFields(reportID: r.id, actor: r.reporterID ?? "anonymous", at: Timestamp.format(r.submittedAt), action: "submit", to: r.status)
-        }
+            """, (0..<QueuedSubmission.reportColumnCount).map { c in .text(TextArray.literal(accepted.lazy.map { $0.reportColumns[c] })) }
+                + (0..<4).map { c in .text(TextArray.literal(areaRows.lazy.map { $0[c] })) })
+        let fields = accepted.map(\.audit)
         var counters = CounterChanges(zone: zone)
-        for r in accepted { counters.add(from: nil, to: r) }
+        for queued in accepted { counters.add(queued.counters) }
         let cells = counters.nonZero
         let unlinked: [PostgresValue] = [
             .textArray(fields.map(\.reportID)), .textArray(fields.map(\.actor)), .textArray(fields.map(\.at)), .textArray(fields.map(\.action)),

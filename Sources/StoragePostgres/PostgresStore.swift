@@ -22,7 +22,7 @@ import Synchronization
 ///   refresh at once; they also poll, because transaction-mode poolers drop `LISTEN`.
 public final class PostgresStore: Sendable {
     let pool: PostgresPool
-    let intake = Mutex(IntakeQueue())
+    let intake = Mutex(IntakeQueue<QueuedSubmission>())
     let listener: PostgresListener
     /// The campus's time zone: report days and counter days are its days.
     public let timeZone: TimeZone

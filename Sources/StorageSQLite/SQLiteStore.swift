@@ -17,7 +17,7 @@ public final class SQLiteStore: Sendable {
     /// writer's queue nor blocks a caller's thread.
     private let readerQueue: DispatchQueue
     private let connection: ConfinedConnection
-    private let intake = Mutex(IntakeQueue())
+    private let intake = Mutex(IntakeQueue<IntakeJob>())
     /// A second connection for the data-version read that the version watcher makes, so it
     /// neither waits behind the writer's queue nor delays it. WAL lets it read while the writer
     /// commits.

@@ -3,12 +3,14 @@ import Foundation
 extension Sequence where Element == UInt8 {
     /// Lower-case hex, two digits per byte (digests, secrets).
     public var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
+        // Digits computed, not looked up in an array made on each call: every audit entry's
+        // hash passes through here on the writer's path.
+        func digit(_ n: UInt8) -> UInt8 { n < 10 ? 48 + n : 87 + n }
         var out: [UInt8] = []
-        out.reserveCapacity(underestimatedCount * 2)
+        out.reserveCapacity(Swift.max(underestimatedCount, 32) * 2)
         for b in self {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0F)])
+            out.append(digit(b >> 4))
+            out.append(digit(b & 0x0F))
         }
         return String(decoding: out, as: UTF8.self)
     }

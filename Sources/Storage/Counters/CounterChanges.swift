@@ -27,6 +27,11 @@ public struct CounterChanges: Sendable {
         }
     }
 
+    /// Adds changes summed elsewhere (in the same zone).
+    public mutating func add(_ other: CounterChanges) {
+        for (key, change) in other.cells { cells[key, default: 0] += change }
+    }
+
     /// The cells that change, without those that net to zero.
     public var nonZero: [(key: CounterKey, change: Int)] {
         cells.compactMap { $0.value == 0 ? nil : ($0.key, $0.value) }

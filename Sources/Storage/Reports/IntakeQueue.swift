@@ -10,15 +10,16 @@ public struct IntakeJob: Sendable {
 }
 
 /// Submissions waiting for the next group commit, and whether a drain is under way: the
-/// submissions that arrive while one batch commits form the next batch.
-public struct IntakeQueue: Sendable {
-    private var jobs: [IntakeJob] = []
+/// submissions that arrive while one batch commits form the next batch. `Job` is `IntakeJob`,
+/// or a backend's form of it with work done before the batch (PostgreSQL's encoded rows).
+public struct IntakeQueue<Job: Sendable>: Sendable {
+    private var jobs: [Job] = []
     private var draining = false
 
     public init() {}
 
     /// Adds a submission; true when no drain is under way and the caller must start one.
-    public mutating func add(_ job: IntakeJob) -> Bool {
+    public mutating func add(_ job: Job) -> Bool {
         jobs.append(job)
         defer { draining = true }
         return !draining
@@ -33,7 +34,7 @@ public struct IntakeQueue: Sendable {
     }
 
     /// The waiting submissions, as the next batch; none ends the drain.
-    public mutating func takeBatch() -> [IntakeJob] {
+    public mutating func takeBatch() -> [Job] {
         defer { jobs = [] }
         if jobs.isEmpty { draining = false }
         return jobs
