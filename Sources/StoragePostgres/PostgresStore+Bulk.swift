@@ -4,9 +4,11 @@ import Foundation
 import Storage
 
 extension PostgresStore: BulkReportStore {
-    public func importReports(_ records: [ReportRecord], actor: String, detail: String) async throws {
+    public func importReports(_ batches: any ReportBatches, actor: String, detail: @escaping @Sendable (Int) -> String) async throws -> Int {
         do {
-            try await write("import reports") { try $0.importReports(records, actor: actor, detail: detail) }
+            return try await write("import reports") { try $0.importReports(batches, actor: actor, detail: detail) }
+        } catch is NothingToImport {
+            return 0
         } catch StorageError.engine(_, _, let message) where message.hasPrefix("23505") {
             throw StorageError.conflict("a report id of the import")
         }
@@ -33,53 +35,100 @@ extension PostgresStore: BulkReportStore {
 }
 
 extension PostgresWrites: BulkWrites {
-    func insertReports(_ records: [ReportRecord]) throws {
-        // Rows stream in through COPY, a megabyte at a time: no statement per report.
-        var next = 0
-        try db.copyIn("COPY reports (id, kind, status, version, occurred_on, submitted_at, updated_at, lon, lat, payload, verified_on, group_key) FROM STDIN WITH (FORMAT csv)") {
-            guard next < records.count else { return nil }
+    func insertReports(_ batches: any ReportBatches) throws -> (count: Int, counters: CounterChanges) {
+        // Rows stream in through COPY, a part of the import at a time (no statement per report),
+        // made on a thread of their own while the server stores the part before: reading,
+        // checking and placing a file's rows then overlap with PostgreSQL's work. The area rows
+        // and the counter changes are gathered on the way, for the area rows' COPY after.
+        let reports = ChunksAhead(ImportProgress(zone: zone)) { progress in
+            guard let records = try batches.next() else {
+                progress.closeAreaChunk()
+                return nil
+            }
             var chunk: [UInt8] = []
-            while next < records.count, chunk.count < 1 << 20 {
-                let r = records[next]
+            chunk.reserveCapacity(records.count * 220)
+            for r in records {
                 ReportCSV.append([r.id, r.kind.rawValue, r.status.rawValue, String(r.version), r.occurredOn.iso, Timestamp.format(r.submittedAt),
                                   Timestamp.format(r.updatedAt), r.lon.map { "\($0)" }, r.lat.map { "\($0)" },
                                   String(decoding: r.payload, as: UTF8.self), r.verifiedOn?.iso, BreakdownGroup.column(r.group)], to: &chunk)
-                next += 1
+                progress.add(r)
             }
             return chunk
         }
-        var nextArea = 0
+        defer { reports.stop() }
+        try db.copyIn("COPY reports (id, kind, status, version, occurred_on, submitted_at, updated_at, lon, lat, payload, verified_on, group_key) FROM STDIN WITH (FORMAT csv)",
+                      reports.next)
+        // What the batches threw (a file's bad rows) ends the import here; the rows copied so far
+        // go with the transaction's rollback.
+        let done = try reports.result()
+        var next = 0
         try db.copyIn("COPY report_areas (report_id, layer, layer_version, area_id) FROM STDIN WITH (FORMAT csv)") {
-            guard nextArea < records.count else { return nil }
-            var chunk: [UInt8] = []
-            while nextArea < records.count, chunk.count < 1 << 20 {
-                let r = records[nextArea]
-                for a in r.areas { ReportCSV.append([r.id, a.layer, String(a.layerVersion), a.areaID], to: &chunk) }
-                nextArea += 1
-            }
-            return chunk
+            defer { next += 1 }
+            return next < done.areaChunks.count ? done.areaChunks[next] : nil
         }
+        return (done.count, done.counters)
     }
 
     func writeBulkCounters(_ changes: CounterChanges) throws {
-        // Counter changes go through a temporary table: one upsert for all cells.
         let cells = changes.nonZero
-        try db.execute("CREATE TEMPORARY TABLE counter_changes (LIKE counters INCLUDING DEFAULTS) ON COMMIT DROP")
+        guard !cells.isEmpty else { return }
+        // Cells of layers that have no counters yet (an installation's first import) cannot
+        // meet a stored cell, so they go straight into the table by COPY; other imports add
+        // through a temporary table and one upsert. For 480,863 cells of 1,000,000 reports into
+        // an empty table the upsert took 4.6 s, COPY 3.0 s (both writing the same two indexes).
+        let layers = Array(Set(cells.map(\.key.layer))).sorted()
+        let state = try db.query("SELECT EXISTS (SELECT 1 FROM counters WHERE layer = ANY($1::text[])), \(PostgresStore.currentVersionSQL)",
+                                 [.textArray(layers)])
+        let fresh = state.string(0, 0) == "f"
+        let version = String(state.int(0, 1))
+        if !fresh {
+            try db.execute("CREATE TEMPORARY TABLE counter_changes (LIKE counters INCLUDING DEFAULTS) ON COMMIT DROP")
+        }
         var nextCell = 0
-        try db.copyIn("COPY counter_changes (layer, basis, area_id, day, kind, status, grp, n) FROM STDIN WITH (FORMAT csv)") {
+        let target = fresh ? "counters (layer, basis, area_id, day, kind, status, grp, n, data_version)"
+                           : "counter_changes (layer, basis, area_id, day, kind, status, grp, n)"
+        try db.copyIn("COPY \(target) FROM STDIN WITH (FORMAT csv)") {
             guard nextCell < cells.count else { return nil }
             var chunk: [UInt8] = []
             while nextCell < cells.count, chunk.count < 1 << 20 {
                 let (k, n) = cells[nextCell]
-                ReportCSV.append([k.layer, k.basis.rawValue, k.areaID, k.day.iso, k.kind.rawValue, k.status.rawValue, BreakdownGroup.column(k.group), String(n)], to: &chunk)
+                ReportCSV.append([k.layer, k.basis.rawValue, k.areaID, k.day.iso, k.kind.rawValue, k.status.rawValue, BreakdownGroup.column(k.group),
+                                  String(n)] + (fresh ? [version] : []), to: &chunk)
                 nextCell += 1
             }
             return chunk
         }
+        guard !fresh else { return }
         try db.execute("""
             INSERT INTO counters SELECT layer, basis, area_id, day, kind, status, grp, n, \(PostgresStore.currentVersionSQL) FROM counter_changes
             ON CONFLICT (layer, basis, area_id, day, kind, status, grp) DO UPDATE SET n = counters.n + excluded.n,
                 data_version = excluded.data_version
             """)
+    }
+}
+
+/// What an import's COPY gathers besides the report rows: their number, their area rows (COPY
+/// data in chunks of about a megabyte) and their counter changes.
+struct ImportProgress: Sendable {
+    var count = 0
+    var counters: CounterChanges
+    var areaChunks: [[UInt8]] = []
+    private var areaChunk: [UInt8] = []
+
+    init(zone: TimeZone) {
+        counters = CounterChanges(zone: zone)
+    }
+
+    mutating func add(_ r: ReportRecord) {
+        count += 1
+        for a in r.areas { ReportCSV.append([r.id, a.layer, String(a.layerVersion), a.areaID], to: &areaChunk) }
+        if areaChunk.count >= 1 << 20 { closeAreaChunk() }
+        counters.add(from: nil, to: r)
+    }
+
+    mutating func closeAreaChunk() {
+        guard !areaChunk.isEmpty else { return }
+        areaChunks.append(areaChunk)
+        areaChunk = []
     }
 }

@@ -13,8 +13,12 @@ extension SQLiteStore: BulkReportStore {
         FROM reports r ORDER BY id
         """
 
-    public func importReports(_ records: [ReportRecord], actor: String, detail: String) async throws {
-        try await bulkWrite { try $0.importReports(records, actor: actor, detail: detail) }
+    public func importReports(_ batches: any ReportBatches, actor: String, detail: @escaping @Sendable (Int) -> String) async throws -> Int {
+        do {
+            return try await bulkWrite { try $0.importReports(batches, actor: actor, detail: detail) }
+        } catch is NothingToImport {
+            return 0
+        }
     }
 
     public func exportReports(to file: URL) async throws -> Int {
@@ -39,23 +43,30 @@ extension SQLiteStore: BulkReportStore {
 }
 
 extension SQLiteWrites: BulkWrites {
-    func insertReports(_ records: [ReportRecord]) throws {
+    func insertReports(_ batches: any ReportBatches) throws -> (count: Int, counters: CounterChanges) {
         let insert = try db.prepare("""
             INSERT INTO reports (id, kind, status, version, reporter_id, occurred_on, submitted_at, updated_at, lon, lat, payload, verified_on, group_key)
             VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let insertArea = try db.prepare("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")
-        for r in records {
-            // A Result, not do/catch: Swift 6.3 fails an ownership check on a typed catch here.
-            let inserted = Result { () throws(StorageError) in
-                try insert.bind(.text(r.id), .text(r.kind.rawValue), .text(r.status.rawValue), .int(Int64(r.version)), .day(r.occurredOn),
-                                .text(Timestamp.format(r.submittedAt)), .text(Timestamp.format(r.updatedAt)), r.lon.map { .double($0) } ?? .null,
-                                r.lat.map { .double($0) } ?? .null, .text(String(decoding: r.payload, as: UTF8.self)), .day(r.verifiedOn),
-                                .group(r.group)).run()
+        var count = 0
+        var counters = CounterChanges(zone: zone)
+        while let records = try batches.next() {
+            for r in records {
+                // A Result, not do/catch: Swift 6.3 fails an ownership check on a typed catch here.
+                let inserted = Result { () throws(StorageError) in
+                    try insert.bind(.text(r.id), .text(r.kind.rawValue), .text(r.status.rawValue), .int(Int64(r.version)), .day(r.occurredOn),
+                                    .text(Timestamp.format(r.submittedAt)), .text(Timestamp.format(r.updatedAt)), r.lon.map { .double($0) } ?? .null,
+                                    r.lat.map { .double($0) } ?? .null, .text(String(decoding: r.payload, as: UTF8.self)), .day(r.verifiedOn),
+                                    .group(r.group)).run()
+                }
+                if case .failure(let error) = inserted { throw Self.isConstraintViolation(error) ? StorageError.conflict("report \(r.id)") : error }
+                for a in r.areas { try insertArea.bind(.text(r.id), .text(a.layer), .int(Int64(a.layerVersion)), .text(a.areaID)).run() }
+                counters.add(from: nil, to: r)
             }
-            if case .failure(let error) = inserted { throw Self.isConstraintViolation(error) ? StorageError.conflict("report \(r.id)") : error }
-            for a in r.areas { try insertArea.bind(.text(r.id), .text(a.layer), .int(Int64(a.layerVersion)), .text(a.areaID)).run() }
+            count += records.count
         }
+        return (count, counters)
     }
 
     func writeBulkCounters(_ changes: CounterChanges) throws { try writeCounters(changes) }

@@ -137,6 +137,76 @@ struct ReportImportTests {
         await #expect(throws: ExitCode(1)) { try await ImportReportsCommand.parse([exported.path, "--database", db, "--keys", testKeysPath(for: db)]).run() }
         #expect(try await store.queue(QueueFilter(statuses: ReportStatus.allCases), limit: 100, cursor: nil).reports.count == 18)
     }
+
+    @Test("a first import writes its layers' counters whole and a later one adds to them: after each, every cell equals a recount of the stored reports")
+    func countersAcrossImports() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = try await demoStore(folder)
+        func rows(_ prefix: String, _ count: Int) -> String {
+            Self.header + (0..<count).map { "\(prefix)\($0),covid,verified,2026-11-0\($0 % 9 + 1),2026-11-10T08:00:00Z,,-87.6003,41.7894,,,student,\n" }.joined()
+        }
+        let first = folder.appendingPathComponent("first.csv"), second = folder.appendingPathComponent("second.csv")
+        try write(rows("a", 30), to: first)
+        try write(rows("b", 20), to: second)
+        let store = try await openKeyedStore(db)
+        func hallTotal() async throws -> Int {
+            try await store.counterSnapshot(layer: "halls", basis: .verified).cells.filter { $0.0.areaID == "H01" && $0.0.status == .verified }.map(\.1).reduce(0, +)
+        }
+        try await ImportReportsCommand.parse([first.path, "--database", db, "--keys", testKeysPath(for: db)]).run()
+        #expect(try await store.checkCounters().isEmpty)
+        #expect(try await hallTotal() == 30)
+        try await ImportReportsCommand.parse([second.path, "--database", db, "--keys", testKeysPath(for: db)]).run()
+        #expect(try await store.checkCounters().isEmpty)
+        #expect(try await hallTotal() == 50)
+        #expect(try await store.verifyAuditChain() == nil)
+    }
+
+
+    @Test("rows are stored while later ones are read: a bad row after parts were handed to the store rolls every part back and names all the file's problems; a file of no rows writes nothing")
+    func streamedImportAllOrNothing() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = try await demoStore(folder)
+        let store = try await openKeyedStore(db)
+        let catalog = LayerCatalog()
+        try await catalog.refresh(from: store)
+        let placement = ReportPlacement(layers: catalog.snapshot(), refusesOutside: false)
+        let version = try await store.dataVersion()
+        let zone = TimeZone(identifier: "UTC")!
+        func good(_ n: Int) -> String { "s\(n),covid,verified,2026-11-01,2026-11-02T08:00:00Z,,-87.6003,41.7894,,,student,\n" }
+        func expectNothingStored() async throws {
+            #expect(try await store.queue(QueueFilter(statuses: ReportStatus.allCases), limit: 10, cursor: nil).reports.isEmpty)
+            #expect(try await store.counterSnapshot(layer: "halls", basis: .verified).cells.isEmpty)
+            #expect(try await store.events(action: "import-reports").isEmpty)
+            #expect(try await store.dataVersion() == version)
+        }
+
+        // Rows 2–36 read well and go to the store in parts of 10; line 37 has no date, line 40
+        // an unknown kind: both are named, and the parts already stored are rolled back.
+        let bad = Self.header + (0..<35).map(good).joined() + ",covid,pending,,,,-87.6003,41.7894,,,,\n" + (35..<37).map(good).joined()
+            + ",riot,pending,2026-11-01,,,-87.6003,41.7894,,,,\n" + (37..<50).map(good).joined()
+        let rows = ReportFileImport(ReportFileReader(data: Data(bad.utf8), geoJSON: false, now: Date(), timeZone: zone), placement: placement, partSize: 10)
+        do {
+            _ = try await store.importReports(rows, actor: "test") { "rows=\($0)" }
+            Issue.record("a file with bad rows was imported")
+        } catch let refused as ReportFileImport.Refused {
+            #expect(refused.problems.map(\.description) == ["line 37: occurred_on must be a date YYYY-MM-DD", "line 40: kind must be covid or misconduct"])
+        }
+        #expect(rows.tally.reports == 30)  // three parts went to the store before line 37 was read
+        try await expectNothingStored()
+
+        // An area that does not exist, after parts were stored: the placement's problem.
+        let unplaced = Self.header + (0..<25).map(good).joined() + ",covid,pending,2026-11-01,,,,,halls,H99,,\n"
+        let second = ReportFileImport(ReportFileReader(data: Data(unplaced.utf8), geoJSON: false, now: Date(), timeZone: zone), placement: placement, partSize: 10)
+        await #expect(throws: ReportFileImport.Refused.self) { _ = try await store.importReports(second, actor: "test") { "rows=\($0)" } }
+        try await expectNothingStored()
+
+        // A header alone: nothing to import, nothing written.
+        let empty = ReportFileImport(ReportFileReader(data: Data(Self.header.utf8), geoJSON: false, now: Date(), timeZone: zone), placement: placement)
+        #expect(try await store.importReports(empty, actor: "test") { "rows=\($0)" } == 0)
+        try await expectNothingStored()
+    }
 }
 
 extension Report {

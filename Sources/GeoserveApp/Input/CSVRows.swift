@@ -16,6 +16,10 @@ struct CSVRows: Sequence, IteratorProtocol {
     private let bytes: [UInt8]
     private var at = 0
     private var line = 1
+    /// How many bytes have been read, of `count`.
+    var offset: Int { at }
+    var count: Int { bytes.count }
+
     /// Set when a row could not be read; iteration stops there.
     private(set) var failure: Malformed?
 

@@ -7,14 +7,25 @@ import Foundation
 /// change (the writer lock on PostgreSQL, the single writer on SQLite), so counters and the audit
 /// chain stay exact while the service runs.
 public protocol BulkReportStore: Sendable {
-    /// Stores every record with its area rows and counter changes, and one audit entry for the
-    /// whole import, in one transaction: all or nothing. Bumps the data version.
-    /// - Throws: `StorageError.conflict` when an id is already stored (nothing is stored).
-    func importReports(_ records: [ReportRecord], actor: String, detail: String) async throws
+    /// Stores every report `batches` gives with its area rows and counter changes, and one
+    /// audit entry for the whole import (`detail` of the number of reports), in one
+    /// transaction: all or nothing. Bumps the data version.
+    /// - Returns: the number of reports stored; 0 when `batches` gave none (nothing written).
+    /// - Throws: `StorageError.conflict` when an id is already stored, or what `batches` threw;
+    ///   either way nothing is stored.
+    func importReports(_ batches: any ReportBatches, actor: String, detail: @escaping @Sendable (Int) -> String) async throws -> Int
 
     /// Writes every report as `ReportCSV` rows, ordered by id, to `file`.
     /// - Returns: the number of reports written.
     func exportReports(to file: URL) async throws -> Int
+}
+
+extension BulkReportStore {
+    /// Stores reports already in memory (see `importReports(_:actor:detail:)`); `detail` is the
+    /// audit entry's reason as it is.
+    public func importReports(_ records: [ReportRecord], actor: String, detail: String) async throws {
+        _ = try await importReports(ReportArrayBatches(records), actor: actor) { _ in detail }
+    }
 }
 
 /// The columns of a report row in a file, the same for export and import so that an export

@@ -1,0 +1,38 @@
+import Synchronization
+
+/// Reports to import, handed to the store part by part while they are still being read,
+/// checked and placed: a backend stores one part while the next is made, so reading a file and
+/// storing it take about the longer of the two instead of their sum.
+///
+/// `next` is called from one thread at a time, in order. An error it throws (a file's bad rows)
+/// ends the import: the store stops, rolls back and rethrows it unchanged.
+public protocol ReportBatches: AnyObject, Sendable {
+    /// The next reports in order; nil after the last.
+    func next() throws -> [ReportRecord]?
+}
+
+/// Reports already in memory, handed over in parts of `size`.
+public final class ReportArrayBatches: ReportBatches {
+    private let records: [ReportRecord]
+    private let size: Int
+    private let at = Mutex(0)
+
+    public init(_ records: [ReportRecord], size: Int = 4096) {
+        self.records = records
+        self.size = max(1, size)
+    }
+
+    public func next() -> [ReportRecord]? {
+        at.withLock { at in
+            guard at < records.count else { return nil }
+            defer { at = min(records.count, at + size) }
+            return Array(records[at..<min(records.count, at + size)])
+        }
+    }
+}
+
+/// An import that brought no reports: the transaction is rolled back, nothing is written (no
+/// audit entry, the same data version).
+public struct NothingToImport: Error {
+    public init() {}
+}
