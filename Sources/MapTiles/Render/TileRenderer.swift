@@ -72,8 +72,13 @@ public struct TileRenderer: Sendable {
             fillSuppressed(cr, style.suppressed, frame: frame, scale: scale)
         }
 
-        // Outlines and labels anti-aliased, as before.
-        cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT)
+        // Outlines with cairo's fast anti-aliasing (coverage from a 4×4 grid of samples a
+        // pixel, where the default takes a far finer one): for outlines of a pixel or less the
+        // two look alike side by side at 8×, and z12 and z14 tiles of 4,000 cells keep their
+        // mean luminance within 0.05 of 255 levels (0.1–0.8 % of pixels differ by more than
+        // 32). Those z12 tiles drew at 1,270–1,310 a second instead of 715–730, and 19 %
+        // smaller: fewer shades of the outline colour make a shorter palette.
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST)
         if lineWidth > 0 && style.outline.alpha > 0 {
             addOutlines(cr, parts, geometry, frame, layer: layer, margin: margin, smallest: Self.smallestOutlined * Double(scale.rawValue))
             setSource(cr, style.outline)
@@ -86,6 +91,8 @@ public struct TileRenderer: Sendable {
             cairo_stroke(cr)
         }
 
+        // Labels with the default anti-aliasing, as text wants it.
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT)
         if style.labels && frame.zoom >= style.labelMinZoom {
             drawLabels(canvas, layer: layer, painting: painting, frame: frame, scale: scale)
         }
