@@ -23,8 +23,8 @@ let package = Package(
         .executableTarget(name: "FuzzGeoJSON", dependencies: ["GeoCore", "Support"], swiftSettings: harness),
         .executableTarget(name: "FuzzReport", dependencies: ["ReportVerification", "DomainKernel", "Support"], swiftSettings: harness),
         // The CSV reader lives in the server's Input folder, which names nothing outside Support:
-        // its file is compiled here as is.
-        .executableTarget(name: "FuzzCSV", swiftSettings: harness),
+        // its file is compiled here as is, beside Support (it can read a mapped file).
+        .executableTarget(name: "FuzzCSV", dependencies: ["Support"], swiftSettings: harness),
     ],
     swiftLanguageModes: [.v6]
 )

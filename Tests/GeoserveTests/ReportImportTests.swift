@@ -94,6 +94,10 @@ struct ReportImportTests {
         try write(Self.header + (0..<50).map { _ in ",covid,verified,2026-11-01,,,-87.6003,41.7894,,,student,\n" }.joined() + ",covid,pending,2026-11-01,,,,,halls,H99,,\n",
                   to: file)
         await #expect(throws: ExitCode(1)) { try await ImportReportsCommand.parse([file.path, "--database", db, "--keys", testKeysPath(for: db)]).run() }
+        // An empty file (which cannot be mapped) is refused for its missing header, not read.
+        let empty = folder.appendingPathComponent("empty.csv")
+        try write("", to: empty)
+        await #expect(throws: ExitCode(1)) { try await ImportReportsCommand.parse([empty.path, "--database", db, "--keys", testKeysPath(for: db)]).run() }
         #expect(try await store.queue(QueueFilter(statuses: ReportStatus.allCases), limit: 10, cursor: nil).reports.isEmpty)
         #expect(try await store.counterSnapshot(layer: "halls", basis: .occurred).cells.isEmpty)
         #expect(try await store.events(action: "import-reports").isEmpty)

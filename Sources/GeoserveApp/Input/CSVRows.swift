@@ -1,3 +1,5 @@
+import Support
+
 /// The rows of an RFC 4180 CSV file: fields separated by commas, quoted with `"` (doubled inside)
 /// when they hold commas, quotes or line breaks; lines end with LF or CRLF. An unquoted empty
 /// field is nil (no value), a quoted empty one "" (as PostgreSQL's CSV format has it).
@@ -13,7 +15,9 @@ struct CSVRows: Sequence, IteratorProtocol {
         let description: String
     }
 
-    private let bytes: [UInt8]
+    /// Keeps `bytes` alive: a copy of the caller's array, or a mapped file.
+    private let owner: AnyObject
+    private let bytes: UnsafeRawBufferPointer
     private var at = 0
     private var line = 1
     /// How many bytes have been read, of `count`.
@@ -24,7 +28,19 @@ struct CSVRows: Sequence, IteratorProtocol {
     private(set) var failure: Malformed?
 
     init(_ bytes: [UInt8]) {
+        let copy = OwnedBytes(bytes)
+        self.init(copy.bytes, owner: copy)
+    }
+
+    /// The rows of a mapped file, read in place: a large import holds the file once, in the page
+    /// cache, instead of as a copy.
+    init(_ file: Support.MappedFile) {
+        self.init(file.bytes, owner: file)
+    }
+
+    private init(_ bytes: UnsafeRawBufferPointer, owner: AnyObject) {
         self.bytes = bytes
+        self.owner = owner
         // A byte order mark from a spreadsheet program is not part of the first name.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { at = 3 }
     }
@@ -76,5 +92,20 @@ struct CSVRows: Sequence, IteratorProtocol {
                 return nil
             }
         }
+    }
+}
+
+/// A copy of an array's bytes at a fixed address, freed with the last reference.
+private final class OwnedBytes {
+    let bytes: UnsafeRawBufferPointer
+
+    init(_ array: [UInt8]) {
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: array.count, alignment: 1)
+        array.withUnsafeBytes { copy.copyMemory(from: $0) }
+        bytes = UnsafeRawBufferPointer(copy)
+    }
+
+    deinit {
+        bytes.deallocate()
     }
 }

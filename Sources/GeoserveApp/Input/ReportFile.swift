@@ -2,6 +2,7 @@ import DomainKernel
 import Foundation
 import ReportVerification
 import Storage
+import Support
 
 /// Reports to import, read from CSV (the columns of `ReportCSV`, as `geoserve export reports`
 /// writes them) or GeoJSON (Point features whose properties carry the same names), and checked
@@ -68,10 +69,23 @@ package struct ReportFileReader {
     /// Reads `data`'s header (CSV) or parses it (GeoJSON); a file that cannot be read at all
     /// gives its problems here and no entries.
     package init(data: Data, geoJSON: Bool, now: Date, timeZone: TimeZone) {
+        self.init(geoJSON: geoJSON, now: now, timeZone: timeZone, csv: { CSVRows(Array(data)) }, json: { data })
+    }
+
+    /// Reads a mapped file in place (see `init(data:geoJSON:now:timeZone:)`): the rows are not
+    /// copied out of it, so a large CSV file is held once.
+    package init(file: Support.MappedFile, geoJSON: Bool, now: Date, timeZone: TimeZone) {
+        self.init(geoJSON: geoJSON, now: now, timeZone: timeZone, csv: { CSVRows(file) }, json: {
+            // Parsed before this initialiser returns, while `file` is held.
+            Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: file.bytes.baseAddress!), count: file.bytes.count, deallocator: .none)
+        })
+    }
+
+    private init(geoJSON: Bool, now: Date, timeZone: TimeZone, csv: () -> CSVRows, json: () -> Data) {
         checker = RowChecker(now: now, timeZone: timeZone)
         source = .done
         if geoJSON {
-            guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any], root["type"] as? String == "FeatureCollection",
+            guard let root = try? JSONSerialization.jsonObject(with: json()) as? [String: Any], root["type"] as? String == "FeatureCollection",
                   let features = root["features"] as? [Any] else {
                 problems.append(.init(place: "file", message: "not a GeoJSON FeatureCollection"))
                 return
@@ -79,7 +93,7 @@ package struct ReportFileReader {
             source = .geoJSON(features, next: 0)
             return
         }
-        var rows = CSVRows(Array(data))
+        var rows = csv()
         guard let header = rows.next() else {
             problems.append(.init(place: "line 1", message: rows.failure?.description ?? "the file is empty; the first line names the columns"))
             return
