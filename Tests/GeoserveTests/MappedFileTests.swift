@@ -6,7 +6,7 @@ import Testing
 
 @Suite("layer files read through a memory map")
 struct MappedFileTests {
-    @Test("a mapped layer file reads as its bytes do, with its pages handed back as it goes; an empty file maps empty, a folder not at all")
+    @Test("a mapped layer file reads as its bytes do, with its pages handed back as it goes; an empty file, a folder and a missing file are not mapped (and read whole instead)")
     func mappedReadsAlike() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -19,7 +19,7 @@ struct MappedFileTests {
         try write(#"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}", to: path)
         let bytes = try Data(contentsOf: path)
 
-        let mapped = try #require(MappedFile(path: path.path))
+        let mapped = try MappedFile(url: path)
         #expect(mapped.data == bytes)
         // Read whole, the map's pages are resident; handed back, they are not, and reading
         // brings them back.
@@ -38,9 +38,9 @@ struct MappedFileTests {
 
         let empty = folder.appendingPathComponent("empty.geojson")
         try write("", to: empty)
-        #expect(MappedFile(path: empty.path)?.data.isEmpty == true)
-        #expect(MappedFile(path: folder.path) == nil)
-        #expect(MappedFile(path: folder.appendingPathComponent("missing.geojson").path) == nil)
+        #expect(throws: MappedFileError.self) { try MappedFile(url: empty) }
+        #expect(throws: MappedFileError.self) { try MappedFile(url: folder) }
+        #expect(throws: MappedFileError.self) { try MappedFile(url: folder.appendingPathComponent("missing.geojson")) }
         #expect(throws: AreaFileProblem.self) { try AreaFile.read(path: empty.path, idField: nil, nameField: nil, showProgress: false) }
     }
 

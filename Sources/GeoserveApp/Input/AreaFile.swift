@@ -13,7 +13,7 @@ package struct AreaFile {
                      showProgress: Bool = true) throws -> AreaFile {
         // Mapped where the file allows it, so that the pages read can be handed back; a pipe or a
         // file that cannot be mapped is read whole.
-        let mapped = MappedFile(path: path)
+        let mapped = try? MappedFile(url: URL(fileURLWithPath: path))
         guard let data = mapped?.data ?? FileManager.default.contents(atPath: path) else {
             throw AreaFileProblem(description: "cannot read \(path)")
         }

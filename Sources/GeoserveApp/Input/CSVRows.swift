@@ -34,7 +34,7 @@ struct CSVRows: Sequence, IteratorProtocol {
 
     /// The rows of a mapped file, read in place: a large import holds the file once, in the page
     /// cache, instead of as a copy.
-    init(_ file: Support.MappedFile) {
+    init(_ file: MappedFile) {
         self.init(file.bytes, owner: file)
     }
 

@@ -74,7 +74,7 @@ package struct ReportFileReader {
 
     /// Reads a mapped file in place (see `init(data:geoJSON:now:timeZone:)`): the rows are not
     /// copied out of it, so a large CSV file is held once.
-    package init(file: Support.MappedFile, geoJSON: Bool, now: Date, timeZone: TimeZone) {
+    package init(file: MappedFile, geoJSON: Bool, now: Date, timeZone: TimeZone) {
         self.init(geoJSON: geoJSON, now: now, timeZone: timeZone, csv: { CSVRows(file) }, json: {
             // Parsed before this initialiser returns, while `file` is held.
             Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: file.bytes.baseAddress!), count: file.bytes.count, deallocator: .none)
