@@ -7,8 +7,6 @@ extension PostgresStore: BulkReportStore {
     public func importReports(_ batches: any ReportBatches, actor: String, detail: @escaping @Sendable (Int) -> String) async throws -> Int {
         do {
             return try await write("import reports") { try $0.importReports(batches, actor: actor, detail: detail) }
-        } catch is NothingToImport {
-            return 0
         } catch StorageError.engine(_, _, let message) where message.hasPrefix("23505") {
             throw StorageError.conflict("a report id of the import")
         }
@@ -35,14 +33,14 @@ extension PostgresStore: BulkReportStore {
 }
 
 extension PostgresWrites: BulkWrites {
-    func insertReports(_ batches: any ReportBatches) throws -> (count: Int, counters: CounterChanges) {
+    func insertReports(_ batches: any ReportBatches) throws {
         // Rows stream in through COPY, a part of the import at a time (no statement per report),
         // made on a thread of their own while the server stores the part before: reading,
         // checking and placing a file's rows then overlap with PostgreSQL's work. The area rows
-        // and the counter changes are gathered on the way, for the area rows' COPY after.
-        let reports = ChunksAhead(ImportProgress(zone: zone)) { progress in
+        // are gathered on the way, for their COPY after.
+        let reports = ChunksAhead(AreaRowChunks()) { areaRows in
             guard let records = try batches.next() else {
-                progress.closeAreaChunk()
+                areaRows.close()
                 return nil
             }
             var chunk: [UInt8] = []
@@ -51,7 +49,7 @@ extension PostgresWrites: BulkWrites {
                 ReportCSV.append([r.id, r.kind.rawValue, r.status.rawValue, String(r.version), r.occurredOn.iso, Timestamp.format(r.submittedAt),
                                   Timestamp.format(r.updatedAt), r.lon.map { "\($0)" }, r.lat.map { "\($0)" },
                                   String(decoding: r.payload, as: UTF8.self), r.verifiedOn?.iso, BreakdownGroup.column(r.group)], to: &chunk)
-                progress.add(r)
+                areaRows.add(r)
             }
             return chunk
         }
@@ -60,13 +58,8 @@ extension PostgresWrites: BulkWrites {
                       reports.next)
         // What the batches threw (a file's bad rows) ends the import here; the rows copied so far
         // go with the transaction's rollback.
-        let done = try reports.result()
-        var next = 0
-        try db.copyIn("COPY report_areas (report_id, layer, layer_version, area_id) FROM STDIN WITH (FORMAT csv)") {
-            defer { next += 1 }
-            return next < done.areaChunks.count ? done.areaChunks[next] : nil
-        }
-        return (done.count, done.counters)
+        var areaChunks = try reports.result().chunks.makeIterator()
+        try db.copyIn("COPY report_areas (report_id, layer, layer_version, area_id) FROM STDIN WITH (FORMAT csv)") { areaChunks.next() }
     }
 
     func writeBulkCounters(_ changes: CounterChanges) throws {
@@ -107,28 +100,21 @@ extension PostgresWrites: BulkWrites {
     }
 }
 
-/// What an import's COPY gathers besides the report rows: their number, their area rows (COPY
-/// data in chunks of about a megabyte) and their counter changes.
-struct ImportProgress: Sendable {
-    var count = 0
-    var counters: CounterChanges
-    var areaChunks: [[UInt8]] = []
-    private var areaChunk: [UInt8] = []
-
-    init(zone: TimeZone) {
-        counters = CounterChanges(zone: zone)
-    }
+/// An import's area rows as COPY data, in chunks of about a megabyte, gathered while its reports
+/// are copied.
+struct AreaRowChunks: Sendable {
+    private(set) var chunks: [[UInt8]] = []
+    private var open: [UInt8] = []
 
     mutating func add(_ r: ReportRecord) {
-        count += 1
-        for a in r.areas { ReportCSV.append([r.id, a.layer, String(a.layerVersion), a.areaID], to: &areaChunk) }
-        if areaChunk.count >= 1 << 20 { closeAreaChunk() }
-        counters.add(from: nil, to: r)
+        for a in r.areas { ReportCSV.append([r.id, a.layer, String(a.layerVersion), a.areaID], to: &open) }
+        if open.count >= 1 << 20 { close() }
     }
 
-    mutating func closeAreaChunk() {
-        guard !areaChunk.isEmpty else { return }
-        areaChunks.append(areaChunk)
-        areaChunk = []
+    /// Ends the chunk being filled.
+    mutating func close() {
+        guard !open.isEmpty else { return }
+        chunks.append(open)
+        open = []
     }
 }

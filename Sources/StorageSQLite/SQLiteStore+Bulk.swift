@@ -14,11 +14,7 @@ extension SQLiteStore: BulkReportStore {
         """
 
     public func importReports(_ batches: any ReportBatches, actor: String, detail: @escaping @Sendable (Int) -> String) async throws -> Int {
-        do {
-            return try await bulkWrite { try $0.importReports(batches, actor: actor, detail: detail) }
-        } catch is NothingToImport {
-            return 0
-        }
+        try await bulkWrite { try $0.importReports(batches, actor: actor, detail: detail) }
     }
 
     public func exportReports(to file: URL) async throws -> Int {
@@ -43,14 +39,12 @@ extension SQLiteStore: BulkReportStore {
 }
 
 extension SQLiteWrites: BulkWrites {
-    func insertReports(_ batches: any ReportBatches) throws -> (count: Int, counters: CounterChanges) {
+    func insertReports(_ batches: any ReportBatches) throws {
         let insert = try db.prepare("""
             INSERT INTO reports (id, kind, status, version, reporter_id, occurred_on, submitted_at, updated_at, lon, lat, payload, verified_on, group_key)
             VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let insertArea = try db.prepare("INSERT INTO report_areas (report_id, layer, layer_version, area_id) VALUES (?, ?, ?, ?)")
-        var count = 0
-        var counters = CounterChanges(zone: zone)
         while let records = try batches.next() {
             for r in records {
                 // A Result, not do/catch: Swift 6.3 fails an ownership check on a typed catch here.
@@ -62,11 +56,8 @@ extension SQLiteWrites: BulkWrites {
                 }
                 if case .failure(let error) = inserted { throw Self.isConstraintViolation(error) ? StorageError.conflict("report \(r.id)") : error }
                 for a in r.areas { try insertArea.bind(.text(r.id), .text(a.layer), .int(Int64(a.layerVersion)), .text(a.areaID)).run() }
-                counters.add(from: nil, to: r)
             }
-            count += records.count
         }
-        return (count, counters)
     }
 
     func writeBulkCounters(_ changes: CounterChanges) throws { try writeCounters(changes) }

@@ -1,3 +1,4 @@
+import Foundation
 import Support
 
 /// The rows of an RFC 4180 CSV file: fields separated by commas, quoted with `"` (doubled inside)
@@ -27,7 +28,7 @@ struct CSVRows: Sequence, IteratorProtocol {
     /// Set when a row could not be read; iteration stops there.
     private(set) var failure: Malformed?
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: some ContiguousBytes) {
         let copy = OwnedBytes(bytes)
         self.init(copy.bytes, owner: copy)
     }
@@ -99,10 +100,12 @@ struct CSVRows: Sequence, IteratorProtocol {
 private final class OwnedBytes {
     let bytes: UnsafeRawBufferPointer
 
-    init(_ array: [UInt8]) {
-        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: array.count, alignment: 1)
-        array.withUnsafeBytes { copy.copyMemory(from: $0) }
-        bytes = UnsafeRawBufferPointer(copy)
+    init(_ source: some ContiguousBytes) {
+        bytes = source.withUnsafeBytes { source in
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: source.count, alignment: 1)
+            copy.copyMemory(from: source)
+            return UnsafeRawBufferPointer(copy)
+        }
     }
 
     deinit {

@@ -69,7 +69,7 @@ package struct ReportFileReader {
     /// Reads `data`'s header (CSV) or parses it (GeoJSON); a file that cannot be read at all
     /// gives its problems here and no entries.
     package init(data: Data, geoJSON: Bool, now: Date, timeZone: TimeZone) {
-        self.init(geoJSON: geoJSON, now: now, timeZone: timeZone, csv: { CSVRows(Array(data)) }, json: { data })
+        self.init(geoJSON: geoJSON, now: now, timeZone: timeZone, csv: { CSVRows(data) }, json: { data })
     }
 
     /// Reads a mapped file in place (see `init(data:geoJSON:now:timeZone:)`): the rows are not
@@ -99,7 +99,7 @@ package struct ReportFileReader {
             return
         }
         let names = header.fields.map { ($0 ?? "").trimmingCharacters(in: .whitespaces).lowercased() }
-        for name in names where !ReportCSV.columns.contains(name) || RowValues.column(name) == nil {
+        for name in names where RowValues.column(name) == nil {
             problems.append(.init(place: "line 1", message: "unknown column \"\(name)\"; the columns are \(ReportCSV.columns.joined(separator: ", "))"))
         }
         for required in ["kind", "occurred_on"] where !names.contains(required) {
@@ -165,7 +165,7 @@ package struct ReportFileReader {
         var values = RowValues()
         var unknown = false
         for (name, value) in feature["properties"] as? [String: Any] ?? [:] {
-            guard ReportCSV.columns.contains(name), let column = RowValues.column(name), name != "lon", name != "lat" else {
+            guard let column = RowValues.column(name), column != .lon, column != .lat else {
                 problems.append(.init(place: place, message: "unknown property \"\(name)\""))
                 unknown = true
                 continue
@@ -285,25 +285,15 @@ private struct RowChecker {
 private struct RowValues {
     var id, kind, status, occurredOn, submittedAt, verifiedOn, lon, lat, areaLayer, areaID, group, payload: String?
 
-    enum Column { case id, kind, status, occurredOn, submittedAt, verifiedOn, lon, lat, areaLayer, areaID, group, payload }
+    /// The columns, by their names in `ReportCSV.columns`.
+    enum Column: String {
+        case id, kind, status, lon, lat, group, payload
+        case occurredOn = "occurred_on", submittedAt = "submitted_at", verifiedOn = "verified_on", areaLayer = "area_layer", areaID = "area_id"
+    }
 
     /// The column a name of `ReportCSV.columns` names, nil for any other name.
     static func column(_ name: String) -> Column? {
-        switch name {
-        case "id": .id
-        case "kind": .kind
-        case "status": .status
-        case "occurred_on": .occurredOn
-        case "submitted_at": .submittedAt
-        case "verified_on": .verifiedOn
-        case "lon": .lon
-        case "lat": .lat
-        case "area_layer": .areaLayer
-        case "area_id": .areaID
-        case "group": .group
-        case "payload": .payload
-        default: nil
-        }
+        ReportCSV.columns.contains(name) ? Column(rawValue: name) : nil
     }
 
     mutating func set(_ column: Column, _ value: String?) {

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Reports to import, handed to the store part by part while they are still being read,
@@ -31,8 +32,28 @@ public final class ReportArrayBatches: ReportBatches {
     }
 }
 
-/// An import that brought no reports: the transaction is rolled back, nothing is written (no
-/// audit entry, the same data version).
-public struct NothingToImport: Error {
-    public init() {}
+/// Batches passed through on their way to a backend, counted as they pass: the number of
+/// reports and their counter changes, worked out on whichever thread the backend reads them from
+/// (PostgreSQL's encoding thread, beside the server's work). The rule is the script's, so no
+/// backend counts for itself.
+final class CountedReportBatches: ReportBatches {
+    private let batches: any ReportBatches
+    private let tally: Mutex<(count: Int, counters: CounterChanges)>
+
+    init(_ batches: any ReportBatches, zone: TimeZone) {
+        self.batches = batches
+        tally = Mutex((0, CounterChanges(zone: zone)))
+    }
+
+    func next() throws -> [ReportRecord]? {
+        guard let records = try batches.next() else { return nil }
+        tally.withLock { t in
+            t.count += records.count
+            for r in records { t.counters.add(from: nil, to: r) }
+        }
+        return records
+    }
+
+    /// The reports passed so far and their counter changes.
+    var counted: (count: Int, counters: CounterChanges) { tally.withLock { $0 } }
 }

@@ -3,19 +3,21 @@ import Foundation
 /// The writes of a bulk import, inside a transaction the backend has opened under the same order
 /// as every other report change; the script is written once, below.
 public protocol BulkWrites: StoreWrites {
-    /// Stores the reports of `batches` and their area rows as they come, counting them.
+    /// Stores the reports of `batches` and their area rows as they come.
     /// `StorageError.conflict` when an id is taken; what `batches` throws, unchanged.
-    func insertReports(_ batches: any ReportBatches) throws -> (count: Int, counters: CounterChanges)
+    func insertReports(_ batches: any ReportBatches) throws
     /// Adds many counter changes at once (a backend may stream them rather than bind them).
     func writeBulkCounters(_ changes: CounterChanges) throws
 }
 
 extension BulkWrites {
     /// Stores every report with its counter changes and one audit entry for the whole import (see
-    /// `BulkReportStore.importReports`); `NothingToImport` when there was none.
+    /// `BulkReportStore.importReports`); with no reports, writes nothing and returns 0.
     public func importReports(_ batches: any ReportBatches, actor: String, detail: (Int) -> String) throws -> Int {
-        let stored = try insertReports(batches)
-        guard stored.count > 0 else { throw NothingToImport() }
+        let counting = CountedReportBatches(batches, zone: zone)
+        try insertReports(counting)
+        let stored = counting.counted
+        guard stored.count > 0 else { return 0 }
         try writeBulkCounters(stored.counters)
         try appendAudit(AuditFields(reportID: nil, actor: actor, at: Timestamp.now(), action: "import-reports", reason: detail(stored.count)))
         try bumpDataVersion()
