@@ -37,7 +37,9 @@ extension PostgresWrites: BulkWrites {
         // Rows stream in through COPY, a part of the import at a time (no statement per report),
         // made on a thread of their own while the server stores the part before: reading,
         // checking and placing a file's rows then overlap with PostgreSQL's work. The area rows
-        // are gathered on the way, for their COPY after.
+        // are gathered on the way, for their COPY after. An installation's first import fills the
+        // tables from empty and builds their indexes after the rows (`IndexesBuiltAfter`).
+        let indexes = try IndexesBuiltAfter.drop(on: ["reports", "report_areas"], db)
         let reports = ChunksAhead(AreaRowChunks()) { areaRows in
             guard let records = try batches.next() else {
                 areaRows.close()
@@ -60,6 +62,7 @@ extension PostgresWrites: BulkWrites {
         // go with the transaction's rollback.
         var areaChunks = try reports.result().chunks.makeIterator()
         try db.copyIn("COPY report_areas (report_id, layer, layer_version, area_id) FROM STDIN WITH (FORMAT csv)") { areaChunks.next() }
+        try indexes?.build(db)
     }
 
     func writeBulkCounters(_ changes: CounterChanges) throws {
@@ -74,6 +77,8 @@ extension PostgresWrites: BulkWrites {
                                  [.textArray(layers)])
         let fresh = state.string(0, 0) == "f"
         let version = String(state.int(0, 1))
+        // No counters at all: the table's indexes, too, are built after the rows.
+        let indexes = fresh ? try IndexesBuiltAfter.drop(on: ["counters"], db) : nil
         if !fresh {
             try db.execute("CREATE TEMPORARY TABLE counter_changes (LIKE counters INCLUDING DEFAULTS) ON COMMIT DROP")
         }
@@ -91,6 +96,7 @@ extension PostgresWrites: BulkWrites {
             }
             return chunk
         }
+        try indexes?.build(db)
         guard !fresh else { return }
         try db.execute("""
             INSERT INTO counters SELECT layer, basis, area_id, day, kind, status, grp, n, \(PostgresStore.currentVersionSQL) FROM counter_changes
