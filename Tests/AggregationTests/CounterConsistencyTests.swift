@@ -132,5 +132,16 @@ struct CounterConsistencyTests {
         let mine = CounterTable(counts: [key: 2]), theirs = CounterTable()
         let diff = mine.differences(from: theirs)
         #expect(diff.count == 1 && diff[0].key == key && diff[0].mine == 2 && diff[0].theirs == 0)
+        let reverse = theirs.differences(from: mine)
+        #expect(reverse.count == 1 && reverse[0].key == key && reverse[0].mine == 0 && reverse[0].theirs == 2)
+
+        // Cells on one side, on the other, on both alike and on both unlike: the last three named.
+        func cell(_ area: String) -> CounterKey {
+            CounterKey(layer: "halls", areaID: area, kind: .covid, status: .verified, basis: .occurred, day: Day(year: 2024, month: 1, day: 1), group: nil)
+        }
+        let left = CounterTable(counts: [cell("A"): 1, cell("B"): 3, cell("C"): 4]), right = CounterTable(counts: [cell("B"): 3, cell("C"): 5, cell("D"): 6])
+        let named = left.differences(from: right).sorted { $0.key.areaID < $1.key.areaID }
+        #expect(named.map(\.key.areaID) == ["A", "C", "D"])
+        #expect(named.map(\.mine) == [1, 4, 0] && named.map(\.theirs) == [0, 5, 6])
     }
 }
