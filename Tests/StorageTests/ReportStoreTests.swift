@@ -121,6 +121,40 @@ struct ReportStoreTests {
         #expect(halls == 250)
     }
 
+    @Test("anonymous, keyed and signed-in submissions at once through two stores each get their own report; a failing one is rolled back alone",
+          arguments: StoreBackend.allCases)
+    func mixedBatches(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let stores = [t.store, try t.reopen()]
+        let reporter = try await t.store.createAccount(email: "r@campus.example", role: .reporter, passwordHash: "h").id
+        // Of 240 calls through two stores: every third is keyed, every fifth signed in (misconduct,
+        // which the 14-day rule lets through), the rest anonymous without a key; call 100, an
+        // anonymous one, breaks a key with two areas in one layer.
+        let answers = await withTaskGroup(of: (Int, String?).self) { group in
+            for i in 0..<240 {
+                group.addTask {
+                    var r = i % 5 == 0 ? record("x\(i)", reporter: reporter, kind: .misconduct) : record("x\(i)")
+                    if i == 100 { r.areas.append(AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H02")) }
+                    let sub = ReportSubmission(record: r, idempotencyKey: i % 3 == 0 ? "key-\(i)" : nil)
+                    guard case .created(let stored) = try? await stores[i % 2].submit(sub) else { return (i, nil) }
+                    return (i, stored.id)
+                }
+            }
+            var all: [Int: String?] = [:]
+            for await (i, id) in group { all[i] = id }
+            return all
+        }
+        for i in 0..<240 {
+            #expect(answers[i, default: "no answer"] == (i == 100 ? nil : "x\(i)"), "call \(i)")
+        }
+        #expect(try await t.store.report(id: "x100") == nil)
+        #expect(try await t.store.report(id: "x7")?.areas.count == 2)
+        #expect(try await t.store.verifyAuditChain() == nil)
+        #expect(try await t.store.checkCounters().isEmpty)
+        #expect(try await t.store.counterSnapshot(layer: "halls", basis: .submitted).cells.reduce(0) { $0 + $1.1 } == 239)
+    }
+
     @Test("one key sent at once through each of two stores (once, or four times each): every send gets the one stored report, none fails",
           arguments: StoreBackend.allCases)
     func concurrentRetries(backend: StoreBackend) async throws {
