@@ -95,15 +95,7 @@ extension PostgresStore: ReportStore {
 extension PostgresValue {
     /// A `text[]` parameter, in PostgreSQL's array literal syntax; nil elements are NULL.
     static func textArray(_ values: [String?]) -> Self {
-        var out: [UInt8] = []
-        out.reserveCapacity(2 + values.count * 24)
-        out.append(UInt8(ascii: "{"))
-        for (i, value) in values.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            TextArray.append(value, to: &out)
-        }
-        out.append(UInt8(ascii: "}"))
-        return .text(String(decoding: out, as: UTF8.self))
+        .text(TextArray.literal(values))
     }
 
     static func textArray(_ values: [String]) -> Self { textArray(values.map(Optional.some)) }

@@ -27,14 +27,24 @@ enum TextArray {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// The literal of `values`; nil elements are NULL.
+    static func literal(_ values: [String?]) -> String {
+        braced(values, capacity: 2 + values.count * 24) { append($0, to: &$1) }
+    }
+
     /// The literal of elements already encoded by `element`.
     static func literal<Elements: Collection<[UInt8]>>(_ elements: Elements) -> String {
+        braced(elements, capacity: 2 + elements.reduce(0) { $0 + $1.count + 1 }) { $1.append(contentsOf: $0) }
+    }
+
+    /// `{`, each item appended by `add` with commas between, `}`.
+    private static func braced<Items: Sequence>(_ items: Items, capacity: Int, _ add: (Items.Element, inout [UInt8]) -> Void) -> String {
         var out: [UInt8] = []
-        out.reserveCapacity(2 + elements.reduce(0) { $0 + $1.count + 1 })
+        out.reserveCapacity(capacity)
         out.append(UInt8(ascii: "{"))
-        for (i, element) in elements.enumerated() {
+        for (i, item) in items.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: element)
+            add(item, &out)
         }
         out.append(UInt8(ascii: "}"))
         return String(decoding: out, as: UTF8.self)

@@ -125,7 +125,9 @@ struct ReportImportTests {
         let cells = try await store.counterSnapshot(layer: "halls", basis: .verified).cells
         #expect(cells.filter { $0.0.areaID == "H01" && $0.0.status == .verified }.map(\.1).reduce(0, +) == 12)
         let events = try await store.events(action: "import-reports")
-        #expect(events.count == 1 && events[0].reason?.hasPrefix("file=reports.csv rows=18 sha256=") == true)
+        // The digest of the file as it lies on disk, computed by coreutils.
+        let digest = try sha256sum(file)
+        #expect(events.count == 1 && events[0].reason == "file=reports.csv rows=18 sha256=\(digest)")
         #expect(try await store.verifyAuditChain() == nil)
 
         let exported = folder.appendingPathComponent("out.csv")
@@ -211,6 +213,19 @@ struct ReportImportTests {
         #expect(try await store.importReports(empty, actor: "test") { "rows=\($0)" } == 0)
         try await expectNothingStored()
     }
+}
+
+/// The SHA-256 of a file as `sha256sum` prints it.
+private func sha256sum(_ file: URL) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+    process.arguments = [file.path]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let printed = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: printed, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
 }
 
 extension Report {

@@ -17,7 +17,7 @@ package struct AreaFile {
         guard let data = mapped?.data ?? FileManager.default.contents(atPath: path) else {
             throw AreaFileProblem(description: "cannot read \(path)")
         }
-        let progress = ProgressLine(label: "validating \(URL(fileURLWithPath: path).lastPathComponent)")
+        var progress = ProgressLine(label: "validating \(URL(fileURLWithPath: path).lastPathComponent)")
         do {
             let result = try withExtendedLifetime(mapped) {
                 try LayerReader(idField: idField, nameField: nameField, kind: kind, limits: limits)

@@ -27,15 +27,15 @@ struct ImportReportsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let url = URL(fileURLWithPath: file)
-        guard FileManager.default.isReadableFile(atPath: file) else { throw CommandFailure("cannot read \(file)") }
         let zone = try store.timeZone()
         let geoJSON = ["geojson", "json"].contains(url.pathExtension.lowercased())
         // Mapped, not read into memory: a 200 MB file is held once, in the page cache, where a
-        // copy for reading and another for its rows took 400 MB. An empty file cannot be mapped.
-        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-        let mapped = size > 0 ? try MappedFile(url: url) : nil
+        // copy for reading and another for its rows took 400 MB. A file that cannot be mapped
+        // (empty, a pipe) is read whole, as layer files are (`AreaFile`).
+        let mapped = try? MappedFile(url: url)
+        guard let bytes = mapped?.data ?? FileManager.default.contents(atPath: file) else { throw CommandFailure("cannot read \(file)") }
         let reader = mapped.map { ReportFileReader(file: $0, geoJSON: geoJSON, now: Date(), timeZone: zone) }
-            ?? ReportFileReader(data: Data(), geoJSON: geoJSON, now: Date(), timeZone: zone)
+            ?? ReportFileReader(data: bytes, geoJSON: geoJSON, now: Date(), timeZone: zone)
         try refuse(reader.problems)  // a header or a document that cannot be read
         let db = try await store.open()
         let catalog = LayerCatalog(indexFiles: try store.indexFiles())
@@ -43,7 +43,7 @@ struct ImportReportsCommand: AsyncParsableCommand {
         // Rows are read, checked and placed while the store stores the ones before.
         let rows = ReportFileImport(reader, placement: ReportPlacement(layers: catalog.snapshot(), refusesOutside: false))
         // The file's digest for the audit entry, computed beside the import (0.4 s for 200 MB).
-        let digest = Background { SHA256.hash(data: mapped?.bytes ?? UnsafeRawBufferPointer(start: nil, count: 0)).hexString }, name = url.lastPathComponent
+        let digest = Background { withExtendedLifetime(mapped) { SHA256.hash(data: bytes).hexString } }, name = url.lastPathComponent
         let imported: Int
         do {
             imported = try await db.importReports(rows, actor: "cli") { count in "file=\(name) rows=\(count) sha256=\(digest.value)" }

@@ -64,7 +64,7 @@ struct TilesSeedCommand: AsyncParsableCommand {
             for x in nw.x...se.x { for y in nw.y...se.y { keys.append(try TileKey(z: z, x: x, y: y)) } }
         }
         let renderer = TileRenderer()
-        let progress = ProgressLine(label: "tiles")
+        var progress = ProgressLine(label: "tiles")
         var written = 0
         for (i, key) in keys.enumerated() {
             for scale in retina ? [TileScale.x1, .x2] : [.x1] {

@@ -32,7 +32,7 @@ package final class ReportFileImport: ReportBatches {
         let placement: ReportPlacement
         var placementProblems: [ReportFile.Problem] = []
         var tally = Tally()
-        let progress = ProgressLine(label: "read")
+        var progress = ProgressLine(label: "read")
 
         /// The entry placed as a report, or nil with its placement's problem recorded.
         mutating func record(_ e: ReportFile.Entry) -> ReportRecord? {
