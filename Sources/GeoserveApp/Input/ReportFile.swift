@@ -63,7 +63,8 @@ package struct ReportFileReader {
     private enum Source {
         case csv(CSVRows, columns: [RowValues.Column])
         case geoJSON([Any], next: Int)
-        case done
+        /// Read to the end (or not readable at all), `total` bytes or features.
+        case done(total: Int)
     }
 
     /// Reads `data`'s header (CSV) or parses it (GeoJSON); a file that cannot be read at all
@@ -83,7 +84,7 @@ package struct ReportFileReader {
 
     private init(geoJSON: Bool, now: Date, timeZone: TimeZone, csv: () -> CSVRows, json: () -> Data) {
         checker = RowChecker(now: now, timeZone: timeZone)
-        source = .done
+        source = .done(total: 0)
         if geoJSON {
             guard let root = try? JSONSerialization.jsonObject(with: json()) as? [String: Any], root["type"] as? String == "FeatureCollection",
                   let features = root["features"] as? [Any] else {
@@ -117,7 +118,7 @@ package struct ReportFileReader {
         switch source {
         case .csv(let rows, _): (rows.offset, rows.count)
         case .geoJSON(let features, let next): (next, features.count)
-        case .done: (1, 1)
+        case .done(let total): (total, total)
         }
     }
 
@@ -128,7 +129,7 @@ package struct ReportFileReader {
             case .done:
                 return nil
             case .csv(var rows, let columns):
-                source = .done  // the iterator is moved out while it advances
+                source = .done(total: rows.count)  // the iterator is moved out while it advances
                 guard let row = rows.next() else {
                     if let failure = rows.failure { problems.append(.init(place: "line \(failure.line)", message: failure.description)) }
                     return nil
@@ -144,7 +145,7 @@ package struct ReportFileReader {
                 if let entry = checker.check(values, place: place, problems: &problems) { return entry }
             case .geoJSON(let features, let n):
                 guard n < features.count else {
-                    source = .done
+                    source = .done(total: features.count)
                     return nil
                 }
                 source = .geoJSON(features, next: n + 1)
