@@ -334,6 +334,19 @@ enum PostgresMigrations {
         WHERE reports.status = 'verified' AND reports.verified_on <= (SELECT max(day) FROM publications)
           AND l.kind = reports.kind AND l.accounted > 0 AND l.class_key = \(PostgresStore.classKey("reports.id"));
         """),
+        (17, """
+        -- Each line remembers where it was opened (see the embedded store's migration 17): its
+        -- class then and the area layers' versions then; lines kept so far were opened, as far as
+        -- anyone can tell now, on the maps of the last publication. `ledger_settled` is no
+        -- longer read: reports do not move between lines when areas change.
+        ALTER TABLE publication_lines ADD COLUMN origin_class TEXT COLLATE "C";
+        ALTER TABLE publication_lines ADD COLUMN origin_geography TEXT COLLATE "C";
+        UPDATE publication_lines SET origin_class = class_key,
+            origin_geography = (SELECT string_agg(layer || chr(31) || version, chr(30) ORDER BY layer) FROM publication_geography)
+        WHERE EXISTS (SELECT 1 FROM publication_geography);
+        -- The public k each publication was made under; NULL for those made before it was kept.
+        ALTER TABLE publications ADD COLUMN k INTEGER;
+        """),
     ]
 
     static var latest: Int { all.last!.version }

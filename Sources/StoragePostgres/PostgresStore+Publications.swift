@@ -14,7 +14,7 @@ extension PostgresStore: PublicationStore {
 
     public func publications(after publication: Int64) async throws -> [PublicationRecord] {
         try await pool.run("read publications") { db in
-            let r = try db.query("SELECT id, day, published_at, blocks, lines_moved FROM publications WHERE id > $1 ORDER BY id", [.int(publication)])
+            let r = try db.query("SELECT id, day, published_at, blocks, lines_moved, k FROM publications WHERE id > $1 ORDER BY id", [.int(publication)])
             return try (0..<r.count).map { try Self.publication(r, $0) }
         }
     }
@@ -36,7 +36,7 @@ extension PostgresStore: PublicationStore {
     static func publication(_ r: PostgresResult, _ i: Int) throws -> PublicationRecord {
         guard let day = try r.day(i, 1) else { throw StorageError.unreadable("publication") }
         return PublicationRecord(id: r.int(i, 0), day: day, publishedAt: try Timestamp.parse(r.string(i, 2)), blocks: Int(r.int(i, 3)),
-                                 linesMoved: Int(r.int(i, 4)))
+                                 linesMoved: Int(r.int(i, 4)), k: r.isNull(i, 5) ? nil : Int(r.int(i, 5)))
     }
 
     /// A report's area class in SQL, built exactly as `AreaClass` builds it (see the SQLite
@@ -55,15 +55,16 @@ struct PostgresPublicationSteps: PublicationSteps {
     let db: PostgresConnection
 
     func latestPublication() throws -> PublicationRecord? {
-        let r = try db.query("SELECT id, day, published_at, blocks, lines_moved FROM publications ORDER BY id DESC LIMIT 1")
+        let r = try db.query("SELECT id, day, published_at, blocks, lines_moved, k FROM publications ORDER BY id DESC LIMIT 1")
         return r.count == 0 ? nil : try PostgresStore.publication(r, 0)
     }
 
     func ledger(lastDay: Day?) throws -> PublicationLedger {
-        let r = try db.query("SELECT id, kind, class_key, accounted, carry FROM publication_lines")
+        let r = try db.query("SELECT id, kind, class_key, accounted, carry, origin_class, origin_geography FROM publication_lines")
         let lines = try (0..<r.count).map { i in
             LedgerLine(id: r.int(i, 0), key: LedgerKey(kind: try r.reportKind(i, 1), areaClass: AreaClass(key: r.string(i, 2))),
-                       accounted: Int(r.int(i, 3)), carry: Int(r.int(i, 4)))
+                       accounted: Int(r.int(i, 3)), carry: Int(r.int(i, 4)),
+                       origin: r.isNull(i, 5) || r.isNull(i, 6) ? nil : LineOrigin(classKey: r.string(i, 5), geographyKey: r.string(i, 6)))
         }
         let g = try db.query("SELECT layer, version FROM publication_geography")
         var geography: [String: Int] = [:]
@@ -78,44 +79,43 @@ struct PostgresPublicationSteps: PublicationSteps {
         return out
     }
 
-    func existing(_ areas: Set<AreaRef>, geography: [String: Int]) throws -> Set<AreaRef> {
-        let named = Array(areas)
-        let r = try db.query("""
-            SELECT t.layer, t.area_id FROM unnest($1::text[], $2::text[]) AS t (layer, area_id)
-            JOIN layers l ON l.name = t.layer JOIN areas a ON a.layer = t.layer AND a.version = l.published_version AND a.area_id = t.area_id
-            """, [.textArray(named.map(\.layer)), .textArray(named.map(\.areaID))])
-        return Set((0..<r.count).map { AreaRef(layer: r.string($0, 0), areaID: r.string($0, 1)) })
+    func areaRows(layer: String, version: Int) throws -> [StoredArea.Row] {
+        let s = try db.query("SELECT area_id, name, properties, geometry FROM areas WHERE layer = $1 AND version = $2 ORDER BY area_id",
+                             [.text(layer), .int(Int64(version))])
+        return (0..<s.count).map { (s.string($0, 0), s.text($0, 1), s.string($0, 2), s.string($0, 3)) }
     }
 
     func verifiedByClass() throws -> [VerifiedClassCount] {
         let r = try db.query("""
-            SELECT kind, verified_on, class_key, ledger_line, ledger_settled, count(*) FROM (
-                SELECT r.kind, r.verified_on, r.ledger_line, r.ledger_settled, \(PostgresStore.classKey("r.id")) AS class_key
+            SELECT kind, verified_on, class_key, ledger_line, count(*) FROM (
+                SELECT r.kind, r.verified_on, r.ledger_line, \(PostgresStore.classKey("r.id")) AS class_key
                 FROM reports r WHERE r.status = 'verified') AS placed
-            WHERE class_key IS NOT NULL GROUP BY kind, verified_on, class_key, ledger_line, ledger_settled
+            WHERE class_key IS NOT NULL GROUP BY kind, verified_on, class_key, ledger_line
             """)
         return try (0..<r.count).map { i in
             VerifiedClassCount(key: LedgerKey(kind: try r.reportKind(i, 0), areaClass: AreaClass(key: r.string(i, 2))),
-                               line: r.isNull(i, 3) ? nil : r.int(i, 3), settled: r.string(i, 4) == "t", verifiedOn: try r.day(i, 1),
-                               count: Int(r.int(i, 5)))
+                               line: r.isNull(i, 3) ? nil : r.int(i, 3), verifiedOn: try r.day(i, 1), count: Int(r.int(i, 4)))
         }
     }
 
     func insert(_ record: PublicationRecord) throws {
-        try db.query("INSERT INTO publications (id, day, published_at, blocks, lines_moved) VALUES ($1, $2, $3, $4, $5)",
+        try db.query("INSERT INTO publications (id, day, published_at, blocks, lines_moved, k) VALUES ($1, $2, $3, $4, $5, $6)",
                      [.int(record.id), .day(record.day), .text(Timestamp.format(record.publishedAt)), .int(Int64(record.blocks)),
-                      .int(Int64(record.linesMoved))])
+                      .int(Int64(record.linesMoved)), record.k.map { .int(Int64($0)) } ?? .null])
     }
 
     func write(lines: [LedgerLine], geography: [String: Int]?) throws {
         if !lines.isEmpty {
             try db.query("""
-                INSERT INTO publication_lines (id, kind, class_key, accounted, carry)
-                SELECT id::bigint, kind, class_key, accounted::bigint, carry::bigint
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS t (id, kind, class_key, accounted, carry)
-                ON CONFLICT (id) DO UPDATE SET class_key = excluded.class_key, accounted = excluded.accounted, carry = excluded.carry
+                INSERT INTO publication_lines (id, kind, class_key, accounted, carry, origin_class, origin_geography)
+                SELECT id::bigint, kind, class_key, accounted::bigint, carry::bigint, origin_class, origin_geography
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+                    AS t (id, kind, class_key, accounted, carry, origin_class, origin_geography)
+                ON CONFLICT (id) DO UPDATE SET class_key = excluded.class_key, accounted = excluded.accounted, carry = excluded.carry,
+                    origin_class = excluded.origin_class, origin_geography = excluded.origin_geography
                 """, [.textArray(lines.map { String($0.id) }), .textArray(lines.map(\.key.kind.rawValue)), .textArray(lines.map(\.key.areaClass.key)),
-                      .textArray(lines.map { String($0.accounted) }), .textArray(lines.map { String($0.carry) })])
+                      .textArray(lines.map { String($0.accounted) }), .textArray(lines.map { String($0.carry) }),
+                      .textArray(lines.map { $0.origin?.classKey }), .textArray(lines.map { $0.origin?.geographyKey })])
         }
         guard let geography else { return }
         try db.query("DELETE FROM publication_geography")
@@ -139,17 +139,16 @@ struct PostgresPublicationSteps: PublicationSteps {
     func assign(_ assignments: [LineAssignment]) throws {
         try db.query("""
             WITH a AS (
-                SELECT kind, COALESCE(from_line::bigint, 0) AS from_line, class_key, to_line::bigint AS to_line, settle::boolean AS settle
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS t (kind, from_line, class_key, to_line, settle)),
+                SELECT kind, COALESCE(from_line::bigint, 0) AS from_line, class_key, to_line::bigint AS to_line
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t (kind, from_line, class_key, to_line)),
             placed AS (
                 SELECT r.id, r.kind, COALESCE(r.ledger_line, 0) AS ledger_line, \(PostgresStore.classKey("r.id")) AS class_key FROM reports r
                 WHERE r.status = 'verified' AND COALESCE(r.ledger_line, 0) IN (SELECT from_line FROM a))
-            UPDATE reports SET ledger_line = a.to_line, ledger_settled = a.settle
+            UPDATE reports SET ledger_line = a.to_line, ledger_settled = false
             FROM placed p JOIN a ON a.kind = p.kind AND a.from_line = p.ledger_line AND a.class_key = p.class_key
             WHERE reports.id = p.id
             """, [.textArray(assignments.map(\.kind.rawValue)), .textArray(assignments.map { $0.from.map { String($0) } }),
-                  .textArray(assignments.map(\.areaClass.key)), .textArray(assignments.map { String($0.to) }),
-                  .textArray(assignments.map { $0.settle ? "true" : "false" })])
+                  .textArray(assignments.map(\.areaClass.key)), .textArray(assignments.map { String($0.to) })])
     }
 
     func bumpDataVersion() throws {

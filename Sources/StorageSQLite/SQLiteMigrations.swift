@@ -310,6 +310,22 @@ enum SQLiteMigrations {
                                           AND l.class_key = \(SQLiteStore.classKey("reports.id")))
         WHERE status = 'verified' AND verified_on <= (SELECT MAX(day) FROM publications);
         """),
+        (17, """
+        -- Each line remembers where it was opened: its class then and the area layers' versions
+        -- then. Its class after any change of the areas is decided from that origin and the maps
+        -- alone, never from where its reports lie; lines kept so far were opened, as far as
+        -- anyone can tell now, in their class on the maps of the last publication. Reports no
+        -- longer move between lines when areas change, so no report is settled any more
+        -- (`ledger_settled` is kept for older copies and no longer read).
+        ALTER TABLE publication_lines ADD COLUMN origin_class TEXT;
+        ALTER TABLE publication_lines ADD COLUMN origin_geography TEXT;
+        UPDATE publication_lines SET origin_class = class_key,
+            origin_geography = (SELECT group_concat(layer || char(31) || version, char(30)) FROM
+                                    (SELECT layer, version FROM publication_geography ORDER BY layer))
+        WHERE EXISTS (SELECT 1 FROM publication_geography);
+        -- The public k each publication was made under; NULL for those made before it was kept.
+        ALTER TABLE publications ADD COLUMN k INTEGER;
+        """),
     ]
 
     /// Work a migration does on the data after its SQL, in the same transaction.

@@ -16,7 +16,7 @@ extension SQLiteStore: PublicationStore {
 
     public func publications(after publication: Int64) async throws -> [PublicationRecord] {
         try await run { db in
-            let s = try db.cached("SELECT id, day, published_at, blocks, lines_moved FROM publications WHERE id > ? ORDER BY id").bind(.int(publication))
+            let s = try db.cached("SELECT id, day, published_at, blocks, lines_moved, k FROM publications WHERE id > ? ORDER BY id").bind(.int(publication))
             var out: [PublicationRecord] = []
             while try s.step() { out.append(try Self.publication(s)) }
             return out
@@ -44,7 +44,8 @@ extension SQLiteStore: PublicationStore {
 extension SQLiteStore {
     static func publication(_ s: SQLiteStatement) throws -> PublicationRecord {
         guard let day = try s.day(1) else { throw StorageError.unreadable("publication") }
-        return PublicationRecord(id: s.int(0), day: day, publishedAt: try Timestamp.parse(s.text(2)!), blocks: Int(s.int(3)), linesMoved: Int(s.int(4)))
+        return PublicationRecord(id: s.int(0), day: day, publishedAt: try Timestamp.parse(s.text(2)!), blocks: Int(s.int(3)), linesMoved: Int(s.int(4)),
+                                 k: s.isNull(5) ? nil : Int(s.int(5)))
     }
 
     /// A report's area class in SQL: its placements in the area layers (points layers place
@@ -64,17 +65,18 @@ struct SQLitePublicationSteps: PublicationSteps {
     let db: SQLiteConnection
 
     func latestPublication() throws -> PublicationRecord? {
-        let s = try db.cached("SELECT id, day, published_at, blocks, lines_moved FROM publications ORDER BY id DESC LIMIT 1").bind()
+        let s = try db.cached("SELECT id, day, published_at, blocks, lines_moved, k FROM publications ORDER BY id DESC LIMIT 1").bind()
         defer { try? s.finish() }
         return try s.step() ? try SQLiteStore.publication(s) : nil
     }
 
     func ledger(lastDay: Day?) throws -> PublicationLedger {
         var lines: [LedgerLine] = []
-        let s = try db.prepare("SELECT id, kind, class_key, accounted, carry FROM publication_lines")
+        let s = try db.prepare("SELECT id, kind, class_key, accounted, carry, origin_class, origin_geography FROM publication_lines")
         while try s.step() {
+            let origin = s.isNull(5) || s.isNull(6) ? nil : LineOrigin(classKey: s.text(5)!, geographyKey: s.text(6)!)
             lines.append(LedgerLine(id: s.int(0), key: LedgerKey(kind: try s.reportKind(1), areaClass: AreaClass(key: s.text(2)!)),
-                                    accounted: Int(s.int(3)), carry: Int(s.int(4))))
+                                    accounted: Int(s.int(3)), carry: Int(s.int(4)), origin: origin))
         }
         var geography: [String: Int] = [:]
         let g = try db.prepare("SELECT layer, version FROM publication_geography")
@@ -89,44 +91,44 @@ struct SQLitePublicationSteps: PublicationSteps {
         return out
     }
 
-    func existing(_ areas: Set<AreaRef>, geography: [String: Int]) throws -> Set<AreaRef> {
-        let exists = try db.cached("SELECT 1 FROM areas WHERE layer = ? AND version = ? AND area_id = ?")
-        return try areas.filter { ref in
-            guard let version = geography[ref.layer] else { return false }
-            try exists.bind(.text(ref.layer), .int(Int64(version)), .text(ref.areaID))
-            defer { try? exists.finish() }
-            return try exists.step()
-        }
+    func areaRows(layer: String, version: Int) throws -> [StoredArea.Row] {
+        let s = try db.prepare("SELECT area_id, name, properties, geometry FROM areas WHERE layer = ? AND version = ? ORDER BY area_id")
+            .bind(.text(layer), .int(Int64(version)))
+        var out: [StoredArea.Row] = []
+        while try s.step() { out.append((s.text(0)!, s.text(1), s.text(2)!, s.text(3)!)) }
+        return out
     }
 
     func verifiedByClass() throws -> [VerifiedClassCount] {
         let s = try db.prepare("""
-            SELECT kind, verified_on, class_key, ledger_line, ledger_settled, COUNT(*) FROM (
-                SELECT r.kind, r.verified_on, r.ledger_line, r.ledger_settled, \(SQLiteStore.classKey("r.id")) AS class_key
+            SELECT kind, verified_on, class_key, ledger_line, COUNT(*) FROM (
+                SELECT r.kind, r.verified_on, r.ledger_line, \(SQLiteStore.classKey("r.id")) AS class_key
                 FROM reports r WHERE r.status = 'verified')
-            WHERE class_key IS NOT NULL GROUP BY kind, verified_on, class_key, ledger_line, ledger_settled
+            WHERE class_key IS NOT NULL GROUP BY kind, verified_on, class_key, ledger_line
             """)
         var out: [VerifiedClassCount] = []
         while try s.step() {
             out.append(VerifiedClassCount(key: LedgerKey(kind: try s.reportKind(0), areaClass: AreaClass(key: s.text(2)!)),
-                                          line: s.isNull(3) ? nil : s.int(3), settled: s.int(4) != 0, verifiedOn: try s.day(1), count: Int(s.int(5))))
+                                          line: s.isNull(3) ? nil : s.int(3), verifiedOn: try s.day(1), count: Int(s.int(4))))
         }
         return out
     }
 
     func insert(_ record: PublicationRecord) throws {
-        try db.cached("INSERT INTO publications (id, day, published_at, blocks, lines_moved) VALUES (?, ?, ?, ?, ?)")
+        try db.cached("INSERT INTO publications (id, day, published_at, blocks, lines_moved, k) VALUES (?, ?, ?, ?, ?, ?)")
             .bind(.int(record.id), .day(record.day), .text(Timestamp.format(record.publishedAt)), .int(Int64(record.blocks)),
-                  .int(Int64(record.linesMoved))).run()
+                  .int(Int64(record.linesMoved)), record.k.map { .int(Int64($0)) } ?? .null).run()
     }
 
     func write(lines: [LedgerLine], geography: [String: Int]?) throws {
         let line = try db.cached("""
-            INSERT INTO publication_lines (id, kind, class_key, accounted, carry) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (id) DO UPDATE SET class_key = excluded.class_key, accounted = excluded.accounted, carry = excluded.carry
+            INSERT INTO publication_lines (id, kind, class_key, accounted, carry, origin_class, origin_geography) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET class_key = excluded.class_key, accounted = excluded.accounted, carry = excluded.carry,
+                origin_class = excluded.origin_class, origin_geography = excluded.origin_geography
             """)
         for l in lines {
-            try line.bind(.int(l.id), .text(l.key.kind.rawValue), .text(l.key.areaClass.key), .int(Int64(l.accounted)), .int(Int64(l.carry))).run()
+            try line.bind(.int(l.id), .text(l.key.kind.rawValue), .text(l.key.areaClass.key), .int(Int64(l.accounted)), .int(Int64(l.carry)),
+                          l.origin.map { .text($0.classKey) } ?? .null, l.origin.map { .text($0.geographyKey) } ?? .null).run()
         }
         guard let geography else { return }
         try db.execute("DELETE FROM publication_geography")
@@ -148,17 +150,17 @@ struct SQLitePublicationSteps: PublicationSteps {
     func assign(_ assignments: [LineAssignment]) throws {
         try db.execute("""
             CREATE TEMP TABLE IF NOT EXISTS line_assignments (
-                kind TEXT NOT NULL, from_line INTEGER NOT NULL, class_key TEXT NOT NULL, to_line INTEGER NOT NULL, settle INTEGER NOT NULL,
+                kind TEXT NOT NULL, from_line INTEGER NOT NULL, class_key TEXT NOT NULL, to_line INTEGER NOT NULL,
                 PRIMARY KEY (kind, from_line, class_key)) WITHOUT ROWID
             """)
         try db.execute("DELETE FROM line_assignments")
-        let insert = try db.cached("INSERT INTO line_assignments (kind, from_line, class_key, to_line, settle) VALUES (?, ?, ?, ?, ?)")
+        let insert = try db.cached("INSERT INTO line_assignments (kind, from_line, class_key, to_line) VALUES (?, ?, ?, ?)")
         for a in assignments {
-            try insert.bind(.text(a.kind.rawValue), .int(a.from ?? 0), .text(a.areaClass.key), .int(a.to), .int(a.settle ? 1 : 0)).run()
+            try insert.bind(.text(a.kind.rawValue), .int(a.from ?? 0), .text(a.areaClass.key), .int(a.to)).run()
         }
         try db.execute("""
-            UPDATE reports SET ledger_line = m.to_line, ledger_settled = m.settle FROM (
-                SELECT c.id, a.to_line, a.settle FROM (
+            UPDATE reports SET ledger_line = m.to_line, ledger_settled = 0 FROM (
+                SELECT c.id, a.to_line FROM (
                     SELECT r.id, r.kind, COALESCE(r.ledger_line, 0) AS from_line, \(SQLiteStore.classKey("r.id")) AS class_key FROM reports r
                     WHERE r.status = 'verified'
                       AND EXISTS (SELECT 1 FROM line_assignments x WHERE x.kind = r.kind AND x.from_line = COALESCE(r.ledger_line, 0))

@@ -240,4 +240,41 @@ struct ReimportTests {
         #expect(!halls.contains { $0.0.areaID == "H01" })
         #expect(halls.contains { $0.0.areaID == "H07" && $0.0.status == .verified && $0.1 == 1 })
     }
+
+    @Test("a report that named its hall follows the hall through a rename (same ground, new id) and back through the rollback")
+    func namedReportFollowsARename() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        let named = Mutex("")
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            let (_, c, _) = try await client.submit(Drafts.covid(hall: "H07"))
+            let id = c["id"] as? String ?? ""
+            named.withLock { $0 = id }
+            let (s, _) = try await client.json(.post, "/v1/reports/\(id)/transitions", token: admin, body: #"{"transition":"verify"}"#)
+            #expect(s == .ok)
+        }
+        // The new version renames H07 to H07b and keeps its ground.
+        let original = try JSONSerialization.jsonObject(with: Data(contentsOf: repositoryRoot.appendingPathComponent("data/halls.geojson"))) as! [String: Any]
+        var features = original["features"] as! [[String: Any]]
+        let i = try #require(features.firstIndex { $0["id"] as? String == "H07" })
+        features[i]["id"] = "H07b"
+        let file = service.folder.appendingPathComponent("halls-v2.geojson")
+        try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": features]).write(to: file)
+        let db = service.configuration.database
+        try await ImportAreasCommand.parse([file.path, "--layer", "halls", "--database", db, "--keys", testKeysPath(for: db)]).run()
+        let store = try openStore(db)
+        let id = named.withLock { $0 }
+        let renamed = try #require(try await store.report(id: id))
+        #expect(renamed.areas.first { $0.layer == "halls" } == AreaAssignment(layer: "halls", layerVersion: 2, areaID: "H07b"))
+        // The rollback brings the named id back, and the report with it.
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            let (s, body) = try await client.json(.post, "/v1/layers/halls/versions/1/publish", token: admin)
+            #expect(s == .ok, "\(body)")
+        }
+        let back = try #require(try await store.report(id: id))
+        #expect(back.areas.first { $0.layer == "halls" } == AreaAssignment(layer: "halls", layerVersion: 1, areaID: "H07"))
+        #expect(try await store.checkCounters().isEmpty)
+    }
 }

@@ -1,35 +1,53 @@
 import DomainKernel
 
-/// Where a ledger line's blocks count after area layers changed: decided per changed layer, and
-/// only at the first publication after the change, so what decides it is the change (public)
-/// and not a later verification or revocation.
+/// Where a ledger line's blocks count after area layers changed: a function of the line's origin
+/// and the maps now, and of nothing else.
 ///
-/// Nothing here compares counts: a line's reports include its unreleased carry, and a choice
-/// made by which part holds more of them tells the public something about the carry (a hall cut
-/// in halves that went with the larger half told that the carry was at least 4). What decides is
-/// which areas exist and which hold any of the line's reports:
-/// - An area that still exists in its layer's new version keeps the line while it holds any of
-///   the line's reports, whatever moved around it: moving one hall's edge leaves its lines there.
-/// - Otherwise — the area is gone (renamed, merged, deleted, its layer withdrawn), holds none of
-///   the line's reports any more, or the layer is new to the line — the line takes the smallest
-///   area id of that layer that holds any of its reports (none when they all lie outside it).
-///
-/// Reports of the line that lie elsewhere stay counted in the line until a step of them lies in
-/// one other class; then they may move as a pair of blocks (see `PublicationPlanner`).
+/// Per area layer published at version v:
+/// - the line's origin area in it, when the origin saw the same version;
+/// - else the area of version v that follows the origin area (`AreaSuccession`: the same id
+///   with the same geometry, else the area holding the origin area's interior point), none
+///   when no area holds it;
+/// - none when the line's reports lay outside every area of that layer when it was opened;
+/// - for a layer new to the line, the area holding the interior point of the line's origin area
+///   in its first layer by name.
+/// No count and no report's position enters: the public can compute every line's class from the
+/// maps (before lines went by which areas held any of a line's reports, and that told zeros and,
+/// through pairs, carries).
 enum LineLineage {
-    static func destination(of current: AreaClass, holding: [AreaClass: Int], changed: Set<String>,
-                            exists: (AreaRef) -> Bool) -> AreaClass {
+    /// The questions `place` needs answered for `layers` of `geography`.
+    static func questions(origin: LineOrigin, layers: some Sequence<String>, geography: [String: Int]) -> [AreaSuccession] {
+        var out: [AreaSuccession] = []
+        for layer in layers {
+            guard let version = geography[layer], version > 0 else { continue }
+            if let entry = origin.entries[layer] {
+                guard entry.version != version, let area = entry.areaID else { continue }
+                out.append(AreaSuccession(from: VersionedArea(layer: layer, version: entry.version, areaID: area), layer: layer, version: version))
+            } else if let reference = origin.reference {
+                out.append(AreaSuccession(from: reference, layer: layer, version: version))
+            }
+        }
+        return out
+    }
+
+    /// The line's class after `changed` layers took the versions of `geography`; the other
+    /// layers keep the line's area in `current`.
+    static func place(current: AreaClass, origin: LineOrigin, changed: Set<String>, geography: [String: Int],
+                      answers: [AreaSuccession: String]) -> AreaClass {
         guard !changed.isEmpty else { return current }
         var areas: [String: String] = [:]
-        for ref in current.areas { areas[ref.layer] = ref.areaID }
-        for layer in changed.sorted() {
-            let held = Set(holding.compactMap { $0.value > 0 ? $0.key.area(in: layer) ?? "" : nil })   // "": outside the layer
-            if let area = areas[layer], exists(AreaRef(layer: layer, areaID: area)), held.isEmpty || held.contains(area) { continue }
-            if held.isEmpty {
-                areas[layer] = nil
-                continue
+        for ref in current.areas where !changed.contains(ref.layer) { areas[ref.layer] = ref.areaID }
+        for layer in changed {
+            guard let version = geography[layer], version > 0 else { continue }
+            if let entry = origin.entries[layer] {
+                if entry.version == version {
+                    areas[layer] = entry.areaID
+                } else if let area = entry.areaID {
+                    areas[layer] = answers[AreaSuccession(from: VersionedArea(layer: layer, version: entry.version, areaID: area), layer: layer, version: version)]
+                }
+            } else if let reference = origin.reference {
+                areas[layer] = answers[AreaSuccession(from: reference, layer: layer, version: version)]
             }
-            areas[layer] = held.filter { !$0.isEmpty }.min()
         }
         return AreaClass(areas.map { AreaRef(layer: $0.key, areaID: $0.value) })
     }

@@ -7,8 +7,8 @@ public struct PublicationLedger: Sendable, Equatable {
     public var lines: [Int64: LedgerLine]
     /// The day of the last publication; nil before the first.
     public var lastDay: Day?
-    /// The published version of each area layer at the last publication: a line's area in a
-    /// layer is decided again only when that layer changed (see `LineLineage`).
+    /// The published version of each area layer at the last publication: lines' classes are
+    /// decided again only when a layer changed (see `LineLineage`).
     public var geography: [String: Int]
 
     public init(lines: [LedgerLine] = [], lastDay: Day? = nil, geography: [String: Int] = [:]) {
@@ -48,17 +48,4 @@ extension PublicationLedger {
         lines.values.filter { previous.lines[$0.id] != $0 }.sorted { $0.id < $1.id }
     }
 
-}
-
-extension PublicationLedger {
-    /// The areas the lines' classes name in `layers`: whether each still exists in its layer's
-    /// published version is what `PublicationPlanner` asks of a changed layer.
-    public func areas(in layers: Set<String>) -> Set<AreaRef> {
-        guard !layers.isEmpty else { return [] }
-        var out: Set<AreaRef> = []
-        for line in lines.values {
-            for ref in line.key.areaClass.areas where layers.contains(ref.layer) { out.insert(ref) }
-        }
-        return out
-    }
 }

@@ -1,21 +1,20 @@
 import DomainKernel
 
 /// Decides what a publication releases: the ledger that makes every public number, across every
-/// publication, layer, window, export and change of the areas, a sum of whole released blocks.
+/// publication, layer, window, export and any sequence of changes of the areas, a sum of whole
+/// released blocks.
 ///
 /// ## How
 /// Reports are accounted to ledger lines (a kind in an `AreaClass`, see `LedgerLine`); each line
 /// carries its unreleased net change. A publication on day D:
-/// 1. lets lines follow their reports where area layers changed since the last publication
-///    (`LineLineage`): a line keeps its history and carry and only takes a new class, so a new
-///    layer, a renamed or merged area or a withdrawn layer moves no public number;
-/// 2. moves a whole step of a line's reports that a change of the areas put in another class to
-///    that class's line as a pair of blocks on D (−n on the old line, +n on the new), leaving both
-///    carries as they were, when the line keeps at least a step of what it had released (n ≤ R −
-///    k − 1); fewer, or more, stay counted in their old line for good (decided once);
-/// 3. accounts the reports no publication has seen to their class's line and takes what else
-///    changed (revocations, edits, reports verified again) from the lines they were accounted to;
-/// 4. releases, per interval, every line whose carry reached `DisclosurePolicy.releaseStep`
+/// 1. where area layers changed since the last publication, gives each line the class its origin
+///    lies in on the maps now (`LineLineage`): decided from the maps alone, so the line keeps its
+///    history, its carry and its reports, and the public can compute where it went;
+/// 2. accounts the reports no publication has seen to the line of their class (the oldest line
+///    with that class, or a new one) and takes what else changed (revocations, edits, reports
+///    verified again) from the lines they were accounted to. A report once accounted never
+///    leaves its line any other way: nothing moves between lines when areas change;
+/// 3. releases, per interval, every line whose carry reached `DisclosurePolicy.releaseStep`
 ///    (k + 1, or 1 for public records) in either direction as one block dated the interval's end,
 ///    the carry starting again from zero — but only in an interval in which its kind saw at least
 ///    a step of changes. The interval is the time since the last publication (a weekly schedule
@@ -23,21 +22,37 @@ import DomainKernel
 ///    schedule would have had (`PublicationDays`).
 ///
 /// ## What that gives
-/// - Every public number is a sum of released blocks, each the net change of one line of at
-///   least k + 1 reports (or a pair that moves n ≥ k + 1 of them and sums to zero); nothing in an
-///   unreleased carry reaches any output, and released blocks never change.
-/// - A block's reports are spread over the interval since its line's previous release; an
-///   attacker who knows the rule learns only that the carry before the release was at most k,
-///   so any day's count inside the block keeps a range at least k wide.
+/// - Every line's blocks are exactly those it would have released had the areas never changed:
+///   each the net change of at least k + 1 of its own reports, released in an interval with at
+///   least k + 1 changes; released blocks never change.
+/// - Every public number is a sum of blocks of the lines whose class, a public function of the
+///   maps, lies in the area. So whatever sequence of changes happened, an attacker holding every
+///   output learns at most each line's blocks, and a block's reports are spread over the
+///   interval since its line's previous release: any day's count inside it keeps a range at
+///   least k wide, and an unreleased carry its whole range.
 /// - Someone who knows that a single report was verified between two publications learns
 ///   nothing: an interval with fewer than a step of changes of the kind releases none of it.
 /// - The price: reports in a line with few of them wait until k + 1 have gathered and an interval
-///   is busy enough, and count on the day of release.
+///   is busy enough, and count on the day of release; reports a change of the areas put in
+///   another area go on counting where they were when they were counted.
 public struct PublicationPlanner: Sendable {
     public let policy: DisclosurePolicy
 
     public init(policy: DisclosurePolicy) {
         self.policy = policy
+    }
+
+    /// The questions about the maps a publication at `geography` needs answered (see
+    /// `LineLineage`): none unless a layer changed since the ledger's last publication.
+    public static func questions(ledger: PublicationLedger, geography: [String: Int]) -> Set<AreaSuccession> {
+        let changed = changedLayers(from: ledger.geography, to: geography)
+        guard !changed.isEmpty else { return [] }
+        var out: Set<AreaSuccession> = []
+        for line in ledger.lines.values {
+            let origin = line.origin ?? LineOrigin(areaClass: line.key.areaClass, geography: ledger.geography)
+            out.formUnion(LineLineage.questions(origin: origin, layers: changed, geography: geography))
+        }
+        return out
     }
 
     /// Plans a publication on `day` from the current verified reports.
@@ -48,32 +63,23 @@ public struct PublicationPlanner: Sendable {
     ///     day (repeats are added).
     ///   - day: the publication's day, not before `ledger.lastDay`.
     ///   - geography: the published version of each area layer now (nil: as the ledger saw them).
-    ///   - existingAreas: of the areas the ledger's lines name in layers that changed, those the
-    ///     layers' published versions still hold.
+    ///   - answers: the maps' answers to `questions(ledger:geography:)`; a question left out is
+    ///     answered "no area".
     ///   - days: the schedule's publication days, for replaying a history.
     public func plan(ledger: PublicationLedger, verified: [VerifiedClassCount], day: Day, geography: [String: Int]? = nil,
-                     existingAreas: Set<AreaRef> = [], days: PublicationDays = .daily) -> PublicationPlan {
+                     answers: [AreaSuccession: String] = [:], days: PublicationDays = .daily) -> PublicationPlan {
         let geography = geography ?? ledger.geography
         let changed = Self.changedLayers(from: ledger.geography, to: geography)
         var lines = ledger.lines
         var nextID = ledger.nextLineID
 
-        // What each line holds now, and the reports no line holds, by interval. Nearly every
-        // report lies in its line's class: those are only counted (a day's planning at 4,000
-        // areas reads some 100,000 rows); the few elsewhere are kept by class.
+        // What each line holds now, and the reports no line holds, by interval.
         var kept: [Int64: Int] = [:]
-        var elsewhere: [Int64: [AreaClass: (all: Int, unsettled: Int)]] = [:]
         var fresh: [LedgerKey: [Day: Int]] = [:]
         var staleLines: [LedgerKey: Set<Int64>] = [:]
         for row in verified where row.count != 0 {
             if let id = row.line, let line = lines[id], line.key.kind == row.key.kind {
                 kept[id, default: 0] += row.count
-                if row.key.areaClass != line.key.areaClass || (!changed.isEmpty && !row.settled) {
-                    var part = elsewhere[id]?[row.key.areaClass] ?? (0, 0)
-                    part.all += row.count
-                    if !row.settled { part.unsettled += row.count }
-                    elsewhere[id, default: [:]][row.key.areaClass] = part
-                }
                 continue
             }
             if let id = row.line { staleLines[row.key, default: []].insert(id) }
@@ -85,19 +91,15 @@ public struct PublicationPlanner: Sendable {
         var changes: [Day: [Int64: Int]] = [:]
         var blocks: [PublishedBlock] = []
         var assignments: [LineAssignment] = []
-        var moving: [(from: Int64, areaClass: AreaClass, count: Int)] = []
         var movedLines = 0
         for (id, old) in ledger.lines {
             var line = old
-            let held = kept[id] ?? 0
-            let parts = elsewhere[id] ?? [:]
+            // A line kept before origins were: opened, as far as anyone can tell now, in its
+            // class on the maps of the last publication.
+            let origin = old.origin ?? LineOrigin(areaClass: old.key.areaClass, geography: ledger.geography)
+            line.origin = origin
             if !changed.isEmpty {
-                // Where areas changed, every class the line's reports lie in (its own included,
-                // with what lies there unsettled, above) decides where it goes.
-                var holding: [AreaClass: Int] = parts.mapValues(\.all)
-                let home = held - parts.values.reduce(0) { $0 + $1.all }
-                if home > 0 { holding[line.key.areaClass, default: 0] += home }
-                let to = LineLineage.destination(of: line.key.areaClass, holding: holding, changed: changed) { existingAreas.contains($0) }
+                let to = LineLineage.place(current: line.key.areaClass, origin: origin, changed: changed, geography: geography, answers: answers)
                 if to != line.key.areaClass {
                     line.key = LedgerKey(kind: line.key.kind, areaClass: to)
                     movedLines += 1
@@ -105,14 +107,12 @@ public struct PublicationPlanner: Sendable {
             }
             // Reports accounted to the line that are no longer verified (or verified again)
             // change its carry on the publication day.
+            let held = kept[id] ?? 0
             if line.accounted != held {
                 changes[day, default: [:]][id, default: 0] += held - line.accounted
                 line.accounted = held
             }
             if line != old { lines[id] = line }
-            for (areaClass, part) in parts where areaClass != line.key.areaClass && part.unsettled > 0 {
-                moving.append((id, areaClass, part.unsettled))
-            }
         }
 
         var main: [LedgerKey: Int64]?
@@ -121,40 +121,9 @@ public struct PublicationPlanner: Sendable {
             if let id = main![key] { return id }
             let id = nextID
             nextID += 1
-            lines[id] = LedgerLine(id: id, key: key, accounted: 0, carry: 0)
+            lines[id] = LedgerLine(id: id, key: key, accounted: 0, carry: 0, origin: LineOrigin(areaClass: key.areaClass, geography: geography))
             main![key] = id
             return id
-        }
-
-        // A step of a line's reports lying in another class goes to that class's line as a pair
-        // of blocks that sums to zero: the public learns how many moved, and neither carry — as
-        // long as the line keeps at least a step of what it had released. The moved reports may
-        // include some of the carry's, and the line's own area holds at least one of its reports
-        // (else the line would have gone elsewhere): were n to reach the released total R,
-        // R + carry ≥ n + 1 would tell that the carry is at least n + 1 − R; and right after a
-        // release, when the carry is known to be 0, what the old area keeps, R − n, is exact, so
-        // it must not be a small count (a pair of 12 from a line that had released 13 left 1).
-        // A part that does not move is settled: it stays counted in its line for good, since
-        // deciding again after later releases would measure it against releases its reports are
-        // not part of (a part of 20 waiting for a line's released 13 to grow, then moving, told
-        // that the carry was at least 8).
-        var releasedLeft: [Int64: Int] = [:]
-        for move in moving.sorted(by: { ($0.from, $0.areaClass) < ($1.from, $1.areaClass) }) {
-            let kind = lines[move.from]!.key.kind
-            let step = policy.releaseStep(for: kind)
-            let old = ledger.lines[move.from]!
-            let budget = releasedLeft[move.from] ?? (old.accounted - old.carry - step)
-            guard move.count >= step, move.count <= budget else {
-                assignments.append(LineAssignment(kind: kind, from: move.from, areaClass: move.areaClass, to: move.from, settle: true))
-                continue
-            }
-            releasedLeft[move.from] = budget - move.count
-            let to = mainLine(LedgerKey(kind: kind, areaClass: move.areaClass))
-            blocks.append(PublishedBlock(line: move.from, key: lines[move.from]!.key, day: day, value: -move.count))
-            blocks.append(PublishedBlock(line: to, key: lines[to]!.key, day: day, value: move.count))
-            lines[move.from]!.accounted -= move.count
-            lines[to]!.accounted += move.count
-            assignments.append(LineAssignment(kind: kind, from: move.from, areaClass: move.areaClass, to: to))
         }
 
         for key in fresh.keys.sorted() {

@@ -33,17 +33,13 @@ public struct VerifiedClassCount: Hashable, Sendable {
     /// The line the reports were accounted to by the last publication; nil for reports no
     /// publication has accounted yet.
     public let line: Int64?
-    /// Whether a publication already decided to keep these reports in their line although they
-    /// lie in another class (a strip too small, or too large, to move): decided once, never again.
-    public let settled: Bool
     /// The day of the verification; nil when the store has none (counted on the publication day).
     public let verifiedOn: Day?
     public let count: Int
 
-    public init(key: LedgerKey, line: Int64? = nil, settled: Bool = false, verifiedOn: Day?, count: Int) {
+    public init(key: LedgerKey, line: Int64? = nil, verifiedOn: Day?, count: Int) {
         self.key = key
         self.line = line
-        self.settled = settled
         self.verifiedOn = verifiedOn
         self.count = count
     }

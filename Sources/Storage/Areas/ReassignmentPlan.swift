@@ -31,8 +31,9 @@ public struct ReassignmentPlan: Sendable {
             if r.lon == nil, let report = try? decoder.decode(Report.self, from: r.payload), case .area(let ref) = report.place {
                 named = (ref.layer, ref.areaID)
             }
-            let target = resolve(ReportPosition(reportID: r.id, lon: r.lon, lat: r.lat, namedLayer: named?.layer, namedArea: named?.area))
             let current = r.areas.first { $0.layer == layer }
+            let target = resolve(ReportPosition(reportID: r.id, lon: r.lon, lat: r.lat, namedLayer: named?.layer, namedArea: named?.area,
+                                                placedArea: current?.areaID))
             if current?.areaID == target && current?.layerVersion == version { continue }
             let before = r
             r.areas.removeAll { $0.layer == layer }

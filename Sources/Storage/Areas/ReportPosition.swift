@@ -7,13 +7,17 @@ public struct ReportPosition: Sendable {
     /// The area the report named instead (the COVID form's residence-hall pick).
     public let namedLayer: String?
     public let namedArea: String?
+    /// The area the report lies in now in the layer being published (of its published version):
+    /// where a named area is gone from the new version, the report follows the area it was in.
+    public let placedArea: String?
 
-    public init(reportID: String, lon: Double?, lat: Double?, namedLayer: String?, namedArea: String?) {
+    public init(reportID: String, lon: Double?, lat: Double?, namedLayer: String?, namedArea: String?, placedArea: String? = nil) {
         self.reportID = reportID
         self.lon = lon
         self.lat = lat
         self.namedLayer = namedLayer
         self.namedArea = namedArea
+        self.placedArea = placedArea
     }
 }
 

@@ -12,17 +12,18 @@ public protocol PublicationSteps {
     func ledger(lastDay: Day?) throws -> PublicationLedger
     /// The published version of each area layer (0 for one without a published version).
     func geography() throws -> [String: Int]
-    /// Which of `areas` their layers' published versions hold.
-    func existing(_ areas: Set<AreaRef>, geography: [String: Int]) throws -> Set<AreaRef>
-    /// Verified reports by kind, verification day, area class, line and settled flag; a report
-    /// outside every area is in no class and counts nowhere.
+    /// The stored areas of one version of a layer (empty when there is none), for the maps'
+    /// answers about lines' origins (`AreaSuccessions`).
+    func areaRows(layer: String, version: Int) throws -> [StoredArea.Row]
+    /// Verified reports by kind, verification day, area class and line; a report outside every
+    /// area is in no class and counts nowhere.
     func verifiedByClass() throws -> [VerifiedClassCount]
     func insert(_ record: PublicationRecord) throws
     /// Writes lines that are new or changed; `geography`, when given, replaces the stored one.
     func write(lines: [LedgerLine], geography: [String: Int]?) throws
     /// Appends a publication's blocks in their order.
     func insert(blocks: [PublishedBlock], publication: Int64) throws
-    /// Records which line each verified report is accounted to now, and whether it is settled.
+    /// Records which line each verified report new to the ledger is accounted to now.
     func assign(_ assignments: [LineAssignment]) throws
     func bumpDataVersion() throws
 }
@@ -37,12 +38,15 @@ extension PublicationSteps {
         if let latest, day < latest.day { throw PublicationError.dayBeforeLatest(latest: latest.day) }
         let ledger = try ledger(lastDay: latest?.day)
         let geography = try geography()
-        let named = ledger.areas(in: PublicationPlanner.changedLayers(from: ledger.geography, to: geography))
-        let input = PublicationInput(latest: latest, ledger: ledger, verified: try verifiedByClass(), geography: geography,
-                                     existingAreas: named.isEmpty ? [] : try existing(named, geography: geography))
+        // Where layers changed, the lines' classes follow their origins on the maps: the maps
+        // answer, from geometry alone, before anything is planned.
+        let answers = try AreaSuccessions.answer(PublicationPlanner.questions(ledger: ledger, geography: geography)) {
+            try areaRows(layer: $0, version: $1)
+        }
+        let input = PublicationInput(latest: latest, ledger: ledger, verified: try verifiedByClass(), geography: geography, answers: answers)
         let planned = request.planning.plan(input, day: day)
         let record = PublicationRecord(id: (latest?.id ?? 0) + 1, day: day, publishedAt: at, blocks: planned.blocks.count,
-                                       linesMoved: planned.movedLines)
+                                       linesMoved: planned.movedLines, k: request.planning.k)
         try insert(record)
         // Only the lines that changed: a publication after one verification changes one line of
         // a layer's thousands (the whole ledger rewritten took seconds at 300,000 areas).

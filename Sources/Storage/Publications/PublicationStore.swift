@@ -40,13 +40,17 @@ public struct PublicationRecord: Hashable, Sendable {
     /// this publication and earlier ones, now count for the new class, so a reader holding older
     /// blocks reads them again.
     public let linesMoved: Int
+    /// The public k its blocks were released under (`--k-public` then); nil for a publication
+    /// made before publications recorded it.
+    public let k: Int?
 
-    public init(id: Int64, day: Day, publishedAt: Date, blocks: Int, linesMoved: Int = 0) {
+    public init(id: Int64, day: Day, publishedAt: Date, blocks: Int, linesMoved: Int = 0, k: Int? = nil) {
         self.id = id
         self.day = day
         self.publishedAt = publishedAt
         self.blocks = blocks
         self.linesMoved = linesMoved
+        self.k = k
     }
 }
 
@@ -59,17 +63,17 @@ public struct PublicationInput: Sendable {
     public let verified: [VerifiedClassCount]
     /// The published version of each area layer.
     public let geography: [String: Int]
-    /// Of the areas the ledger's lines name in layers changed since the last publication, those
-    /// their layers' published versions hold.
-    public let existingAreas: Set<AreaRef>
+    /// The maps' answers about the lines' origins where layers changed since the last
+    /// publication (`PublicationPlanner.questions`).
+    public let answers: [AreaSuccession: String]
 
     public init(latest: PublicationRecord?, ledger: PublicationLedger, verified: [VerifiedClassCount], geography: [String: Int] = [:],
-                existingAreas: Set<AreaRef> = []) {
+                answers: [AreaSuccession: String] = [:]) {
         self.latest = latest
         self.ledger = ledger
         self.verified = verified
         self.geography = geography
-        self.existingAreas = existingAreas
+        self.answers = answers
     }
 }
 
@@ -85,6 +89,8 @@ public enum PublicationError: Error, Equatable {
 /// store's transaction.
 public protocol PublicationPlanning: Sendable {
     func plan(_ input: PublicationInput, day: Day) -> PublicationPlan
+    /// The public k the plan protects with, recorded with the publication.
+    var k: Int { get }
 }
 
 /// The service's planning: the disclosure planner over the schedule's publication days (a first
@@ -100,8 +106,10 @@ public struct ScheduledPlanning: PublicationPlanning {
 
     public func plan(_ input: PublicationInput, day: Day) -> PublicationPlan {
         planner.plan(ledger: input.ledger, verified: input.verified, day: day, geography: input.geography,
-                     existingAreas: input.existingAreas, days: days)
+                     answers: input.answers, days: days)
     }
+
+    public var k: Int { planner.policy.threshold(for: .public) }
 }
 
 /// A publication asked for.

@@ -26,6 +26,12 @@ struct BenchPublicationCommand: AsyncParsableCommand {
         longest number of the outbreak's days until that hall's published number first moves, over \
         --trials trials each, with daily and with weekly (Monday) publications, and in how many trials \
         the number had moved by the first publication after the outbreak alone brought k + 1.
+
+        With --changes, prints instead a Markdown table of what a change of the areas costs: the two \
+        busiest of --areas halls (A and B) through a moved edge and its rollback, a merge and its undo, \
+        and a rename, over 84 daily publications, --trials trials each: the mean absolute difference \
+        between the public number and the truth per window, before, after the change and after the \
+        undo, beside the same reports with no change.
         """
     )
 
@@ -36,6 +42,7 @@ struct BenchPublicationCommand: AsyncParsableCommand {
     @Option(help: "Random seed.") var seed: UInt64 = 1
     @Flag(help: "Publish on Mondays only instead of every day.") var weekly = false
     @Flag(help: "Print the lag table instead (see the discussion).") var lag = false
+    @Flag(help: "Print the table of what changes of the areas cost instead (see the discussion).") var changes = false
     @Option(help: "Trials per cell of the lag table.") var trials: Int = 140
 
     func validate() throws {
@@ -47,6 +54,10 @@ struct BenchPublicationCommand: AsyncParsableCommand {
     func run() async throws {
         if lag {
             printLagTable()
+            return
+        }
+        if changes {
+            print(BenchPublicationChanges(halls: areas, perDay: perDay, k: k, trials: trials, seed: seed).table())
             return
         }
         var policy = DisclosurePolicy.default

@@ -83,6 +83,12 @@ package final class PublicationBook: Sendable {
         }
     }
 
+    /// The k `publication` (or the newest before it) was made under; nil when it recorded none
+    /// (made before publications kept it) or there is none.
+    func k(of publication: Int64) -> Int? {
+        state.withLock { s in s.publications.last { $0.id <= publication }?.k }
+    }
+
     /// The blocks released by `publication` and every publication before it.
     func blocks(through publication: Int64) -> ArraySlice<PublishedBlock> {
         state.withLock { s in

@@ -3,14 +3,21 @@ import DomainKernel
 import Storage
 
 /// Where reports go when a layer gets a new version: by their location; a report that named an
-/// area of this layer keeps it while the area exists; one that named an area of another layer
-/// goes where that area's interior point falls, as at intake (`ReportPlacement`).
+/// area of this layer keeps it while the area exists, and where it is gone (renamed, merged,
+/// split) goes where the interior point of the area it lay in falls in the new version, as ledger
+/// lines do (a hall renamed with the same geometry keeps its named reports under its new id, and
+/// a rollback that brings the named id back brings them back to it); one that named an area of
+/// another layer goes where that area's interior point falls, as at intake (`ReportPlacement`).
 package enum LayerReassignment {
     static func resolver(layer: String, index: AreaIndex, others: [String: PublishedLayer]) -> AreaResolver {
         { position in
             if let lon = position.lon, let lat = position.lat { return index.area(containingLon: lon, lat: lat)?.id }
             guard let namedLayer = position.namedLayer, let namedArea = position.namedArea else { return nil }
-            if namedLayer == layer { return index.ordinal(of: namedArea) != nil ? namedArea : nil }
+            if namedLayer == layer {
+                if index.ordinal(of: namedArea) != nil { return namedArea }
+                guard let point = others[layer]?.interiorPoint(of: position.placedArea ?? namedArea) else { return nil }
+                return index.area(containingLon: point.lon, lat: point.lat)?.id
+            }
             guard let point = others[namedLayer]?.interiorPoint(of: namedArea) else { return nil }
             return index.area(containingLon: point.lon, lat: point.lat)?.id
         }

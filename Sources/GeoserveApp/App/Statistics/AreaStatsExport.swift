@@ -51,6 +51,8 @@ package struct AreaStatsExport {
         let to: String
         let timeZone: String
         let columns: [String: String]
+        /// How reports are counted where areas changed, in plain words (docs/privacy.md).
+        let counting = "Each report counts in the area it was in when a publication first counted it; a later change of the areas does not move it. Reports counted after a change follow the new map."
     }
 
     /// The largest export, in rows: beyond it a request is refused rather than built.
@@ -93,7 +95,7 @@ package struct AreaStatsExport {
                                  denominators: denominators, control: DisclosureControl(policy: DisclosurePolicy(thresholds: [.researcher: 1])))
         try await audit.recordEvent(actor: actor, action: "export", detail: p.summary + " rows=\(table.rows.count) publication=\(publication?.id ?? 0)")
         let provenance = Provenance(layer: p.layer, layerVersion: layerVersion, publication: publication?.id, publicationDay: publication?.day.iso,
-                                    generatedAt: Date().formatted(.iso8601), threshold: policy.publishedThreshold(for: kind), kind: kind, basis: "published",
+                                    generatedAt: Date().formatted(.iso8601), threshold: StatisticsService.threshold(of: kind, k: publication?.k, policy: policy), kind: kind, basis: "published",
                                     bucket: p.bucket.rawValue, from: p.from.iso, to: p.to.iso, timeZone: timeZone.identifier,
                                     columns: ExportTable.units)
         return (table, provenance)

@@ -77,9 +77,17 @@ package final class StatisticsService: Sendable {
         let kind = request.kind ?? StatisticsView.defaultPublicKind
         let released = PublishedStatistics.release(layer: layer.info.layer, kind: kind, end: request.end, areaIDs: layer.encoded.ids,
                                                    blocks: publications.blocks(through: view.version), denominators: layer.denominators,
-                                                   threshold: control.policy.publishedThreshold(for: kind), audience: audience)
+                                                   threshold: Self.threshold(of: kind, k: publications.k(of: view.version), policy: control.policy),
+                                                   audience: audience)
         releases.put(key, released)
         return released
+    }
+
+    /// The k a published view names: the one its publication was made under (public records:
+    /// 1), or today's for a publication that recorded none.
+    static func threshold(of kind: ReportKind, k: Int?, policy: DisclosurePolicy) -> Int {
+        guard let k, !policy.publicRecordKinds.contains(kind) else { return policy.publishedThreshold(for: kind) }
+        return k
     }
 
     /// The live statistics of a layer (verifiers) at the current data version: brought up to
