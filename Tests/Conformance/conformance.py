@@ -180,6 +180,12 @@ def metrics(url):
     report(moved >= 3, "metrics: the request counter moves with requests", f"moved by {moved} after 3 requests")
     per_area = [f for f in after if re.search(r"area|hall|zone|report_id|account", f)]
     report(not per_area, "metrics: nothing per area, report or account", f"{per_area}")
+    # Prometheus's own linter: a HELP line for every family, names and units by its conventions.
+    with urllib.request.urlopen(f"{url}/metrics", timeout=30) as answer:
+        text = answer.read()
+    lint = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True, timeout=60)
+    problems = (lint.stdout + lint.stderr).decode(errors="replace").strip()
+    report(lint.returncode == 0, "metrics: promtool check metrics finds nothing", problems[:2000])
 
 
 if __name__ == "__main__":

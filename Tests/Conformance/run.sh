@@ -4,7 +4,8 @@
 #     (status codes, content types, schemas, 405 for undeclared methods, valid input accepted,
 #     invalid input refused), anonymously and with an admin token;
 #   - GDAL's OGC API - Features driver (what QGIS uses) reads every collection;
-#   - prometheus_client's parser reads /metrics, whose counters move with requests;
+#   - prometheus_client's parser reads /metrics, whose counters move with requests, and promtool
+#     checks it (a HELP line for every family, Prometheus's naming conventions);
 #   - Tests/Docs/check_docs.py holds the documentation to this server and binary: every route of
 #     /openapi.json in docs/api.md, every option of every command in docs/configuration.md, no
 #     page of docs/ over 400 lines, every relative link and anchor resolving.
@@ -31,6 +32,9 @@ SUITE=conformance APT_WITH_RECOMMENDS=1
 # --- tools -------------------------------------------------------------------------------------
 command -v ogrinfo >/dev/null && command -v ogr2ogr >/dev/null || apt_install gdal-bin ||
   give_up "install gdal-bin"
+# promtool (Prometheus's own checker of the text format) comes with Debian's server package; the
+# package's service is not started where nothing runs systemd, and is never used here.
+command -v promtool >/dev/null || APT_WITH_RECOMMENDS=0 apt_install prometheus || give_up "install prometheus (for promtool)"
 if [ "$("$VENV/bin/schemathesis" --version 2>/dev/null)" != "schemathesis, version $SCHEMATHESIS_VERSION" ]; then
   # The venv lives outside the repository; Debian's own python3 needs python3-venv for it.
   python3 -m venv "$VENV" 2>/dev/null || { apt_install python3-venv && python3 -m venv "$VENV"; } ||

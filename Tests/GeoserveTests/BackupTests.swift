@@ -143,6 +143,18 @@ struct BackupTests {
         #expect(try await DrillCopy.since(restored) != nil)
         try await DrillPromoteCommand.parse(["--database", good]).run()
         #expect(try await DrillCopy.since(restored) == nil)
+        // A rollback restores production as production, even from a backup of a drill copy.
+        try await DrillMarkCommand.parse(["--database", db]).run()
+        let fromDrill = service.folder.appendingPathComponent("backups/drill.backup").path
+        try await BackupCommand.parse(["--database", db, "--out", fromDrill]).run()
+        try await DrillPromoteCommand.parse(["--database", db]).run()
+        let (production, productionError) = try await restore(fromDrill, ["--as-production"])
+        #expect(productionError == nil)
+        #expect(try await DrillCopy.since(try await openKeyedStore(production)) == nil, "--as-production restores the installation's store")
+        let (drill, _) = try await restore(fromDrill)
+        #expect(try await DrillCopy.since(try await openKeyedStore(drill)) != nil)
+        // `drill mark` never takes production's store from the environment.
+        #expect(throws: (any Error).self) { try DrillMarkCommand.parse([]) }
 
         // A store whose counters were edited before the backup: the seal is good, the check fails,
         // and what was restored is removed (or kept, when asked).

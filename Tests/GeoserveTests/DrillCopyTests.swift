@@ -22,7 +22,12 @@ struct DrillCopyTests {
             service.configuration.webhooks.firstRetry = 0.2
             let store = try await openKeyedStore(service.configuration.database)
             try await DrillCopy.mark(store, at: Date())
-            try await service.run(.live) { client in
+            let metrics = ServiceMetrics()
+            try await service.run(.live, metrics: metrics) { client in
+                // It serves, and says what it is: in /readyz and in a gauge an alert rule reads.
+                let (ready, readiness) = try await client.json(.get, "/readyz")
+                #expect(ready == .ok && (readiness["drillCopy"] as? [String: Any])?["since"] is String, "\(readiness)")
+                #expect(String(decoding: metrics.exposition(), as: UTF8.self).contains("\ngeoserve_drill_copy 1"))
                 let admin = try await client.login(TestService.adminEmail)
                 let verifier = try await client.account("verifier", admin: admin).token
                 let (_, made) = try await client.json(.post, "/v1/reports", body: Drafts.covid(hall: "H05"))
@@ -37,7 +42,11 @@ struct DrillCopyTests {
 
             #expect(try await DrillCopy.promote(store))
             #expect(try await DrillCopy.since(store) == nil)
-            try await service.run(.live) { _ in
+            let promoted = ServiceMetrics()
+            try await service.run(.live, metrics: promoted) { client in
+                let (_, readiness) = try await client.json(.get, "/readyz")
+                #expect(readiness["drillCopy"] == nil)
+                #expect(String(decoding: promoted.exposition(), as: UTF8.self).contains("\ngeoserve_drill_copy 0"))
                 let sent = try await eventually(within: 15) { receiver.arrivals.withLock { $0 }.contains { $0.answered == 204 } }
                 #expect(sent, "promoted, it sends what waited")
             }

@@ -82,6 +82,16 @@ struct OperationsTests {
             #expect(!text.contains(id))
             #expect(text.contains(#"route="/v1/reports/{id}""#))
             #expect(!text.contains("H07"))
+            // Every family has its help line right before its type line (promtool wants one):
+            // a metric added without an entry in MetricHelp fails here.
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let types = lines.indices.filter { lines[$0].hasPrefix("# TYPE ") }
+            #expect(types.count >= 20)
+            for i in types {
+                let name = lines[i].split(separator: " ")[2]
+                #expect(i > 0 && lines[i - 1].hasPrefix("# HELP \(name) ") && lines[i - 1].count > "# HELP \(name) ".count, "\(name) has no help")
+            }
+            #expect(text.hasSuffix("\n") && !text.hasSuffix("\n\n"))
         }
     }
 

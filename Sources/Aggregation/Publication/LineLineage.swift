@@ -20,7 +20,7 @@ enum LineLineage {
         var out: [AreaSuccession] = []
         for layer in layers {
             guard let version = geography[layer], version > 0 else { continue }
-            if let entry = origin.entries[layer] {
+            if let entry = origin.entry(for: layer) {
                 guard entry.version != version, let area = entry.areaID else { continue }
                 out.append(AreaSuccession(from: VersionedArea(layer: layer, version: entry.version, areaID: area), layer: layer, version: version))
             } else if let reference = origin.reference {
@@ -39,7 +39,7 @@ enum LineLineage {
         for ref in current.areas where !changed.contains(ref.layer) { areas[ref.layer] = ref.areaID }
         for layer in changed {
             guard let version = geography[layer], version > 0 else { continue }
-            if let entry = origin.entries[layer] {
+            if let entry = origin.entry(for: layer) {
                 if entry.version == version {
                     areas[layer] = entry.areaID
                 } else if let area = entry.areaID {

@@ -96,9 +96,8 @@ public struct PublicationPlanner: Sendable {
             var line = old
             // A line kept before origins were: opened, as far as anyone can tell now, in its
             // class on the maps of the last publication.
-            let origin = old.origin ?? LineOrigin(areaClass: old.key.areaClass, geography: ledger.geography)
-            line.origin = origin
-            if !changed.isEmpty {
+            if old.origin == nil { line.origin = LineOrigin(areaClass: old.key.areaClass, geography: ledger.geography) }
+            if !changed.isEmpty, let origin = line.origin {
                 let to = LineLineage.place(current: line.key.areaClass, origin: origin, changed: changed, geography: geography, answers: answers)
                 if to != line.key.areaClass {
                     line.key = LedgerKey(kind: line.key.kind, areaClass: to)

@@ -63,9 +63,12 @@ package func buildApplication(_ configuration: AppConfiguration, metrics: Servic
         logger.warning("publication at start failed; retrying on the schedule", metadata: ["error": "\(error)"])
     }
 
+    // An alert rule on this gauge catches production brought back as a drill copy (a restore
+    // made without --as-production), which would otherwise send nothing and publish nothing.
+    metrics.sample("geoserve_drill_copy") { drill == nil ? 0 : 1 }
     let router = try buildRouter(store: store, catalog: catalog, watcher: watcher, configuration: configuration,
                                  receipts: Receipts(secretHex: keys.receipts), idempotency: IdempotencyKeys(secretHex: keys.receipts),
-                                 metrics: metrics, readiness: readiness)
+                                 metrics: metrics, readiness: readiness, drillCopy: drill)
     // The largest body any route takes is an attachment or a layer; JSON routes check their own smaller limit.
     let maxContentLength = max(configuration.maxAttachmentBytes, configuration.maxLayerUploadBytes)
     return Application(
@@ -86,7 +89,7 @@ package func buildApplication(_ configuration: AppConfiguration, metrics: Servic
 /// The routes, shared by the server and the tests.
 func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataVersionWatcher, configuration: AppConfiguration,
                  receipts: Receipts, idempotency: IdempotencyKeys, metrics: ServiceMetrics = ServiceMetrics(),
-                 readiness: Readiness = Readiness()) throws -> Router<AppRequestContext> {
+                 readiness: Readiness = Readiness(), drillCopy: String? = nil) throws -> Router<AppRequestContext> {
     let credentials = configuration.credentials
     // HEAD is answered wherever GET is, as HTTP requires (RFC 9110 §9.3.2).
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -101,7 +104,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     router.add(middleware: JSONErrorMiddleware(health: health))
     router.add(middleware: MethodNotAllowedMiddleware(routes: known))
     router.add(middleware: DataVersionMiddleware(watcher: watcher))
-    HealthController(store: store, catalog: catalog, health: health, readiness: readiness).addRoutes(to: router)
+    HealthController(store: store, catalog: catalog, health: health, readiness: readiness, drillCopy: drillCopy).addRoutes(to: router)
     let pages = PagesController(leaflet: LeafletFiles(folder: configuration.leafletFolder), basemap: configuration.basemap)
     pages.addRoutes(to: router)
     // 97 KB of JSON, 12 KB gzip-compressed: a file like the pages' own, with an ETag.

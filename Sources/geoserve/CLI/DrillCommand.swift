@@ -19,6 +19,14 @@ struct DrillMarkCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    func validate() throws {
+        // The environment file names production's store: marking it silences production, so the
+        // store to mark is never taken from there.
+        guard store.database != nil else {
+            throw ValidationError("name the store to mark with --database: a drill copy sends no notifications and publishes nothing, and the store in GEOSERVE_DATABASE is production's")
+        }
+    }
+
     func run() async throws {
         let db = try await store.open()
         try await DrillCopy.mark(db, at: Date())

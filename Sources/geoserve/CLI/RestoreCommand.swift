@@ -15,7 +15,8 @@ struct RestoreCommand: AsyncParsableCommand {
             changed since it was made, or sealed with another installation's key file, is \
             refused before anything is written. Exits 1 when a check fails, and then removes \
             what it restored. What it restores is a drill copy (`geoserve drill`): served, it \
-            sends no status notifications and publishes nothing on its schedule until promoted.
+            sends no status notifications and publishes nothing on its schedule until promoted. \
+            To bring production back from a backup (a rollback), restore with --as-production.
             """
     )
 
@@ -23,6 +24,9 @@ struct RestoreCommand: AsyncParsableCommand {
 
     @Flag(help: "Restore a backup that carries no seal (made before backups were sealed); its content cannot be proved unchanged.")
     var unsealed = false
+
+    @Flag(name: .customLong("as-production"), help: "Restore as the installation's store (a rollback): it sends status notifications and publishes on its schedule. Without it the restored store is a drill copy.")
+    var asProduction = false
 
     @Flag(name: .customLong("keep-failed"), help: "Keep the restored store even when a check fails, to inspect or repair it (geoserve aggregates rebuild).")
     var keepFailed = false
@@ -81,7 +85,13 @@ struct RestoreCommand: AsyncParsableCommand {
         let differences = try await db.checkCounters()
         printError(differences.isEmpty ? "counters: equal to a recompute from the reports" : "counters: \(differences.count) cells differ (geoserve aggregates rebuild)")
         if failed || !differences.isEmpty { throw ExitCode(1) }
+        if asProduction {
+            // A backup of a drill copy carries the mark: production brought back from it must not be one.
+            try await DrillCopy.promote(db)
+            printError("restored as the installation's store (--as-production): served, it sends status notifications and publishes on its schedule")
+            return
+        }
         try await DrillCopy.mark(db, at: Date())
-        printError("marked as a drill copy: served, it sends no status notifications and publishes nothing on its schedule; `geoserve drill promote` makes it the installation's store")
+        printError("marked as a drill copy: served, it sends no status notifications and publishes nothing on its schedule; `geoserve drill promote` makes it the installation's store, `--as-production` restores as it")
     }
 }

@@ -9,10 +9,20 @@ struct HealthController<Context: RequestContext> {
     let catalog: LayerCatalog
     let health: WriteHealth
     let readiness: Readiness
+    /// When the store was marked a drill copy (nil: production): a drill copy serves, so it is
+    /// ready, and says what it is, so a rollback that brought production back as a copy shows.
+    var drillCopy: String?
 
     struct Status: ResponseEncodable {
         let status: String
         var layers: Int?
+        /// Present on a drill copy: when it was marked, and what that means.
+        var drillCopy: DrillCopyStatus?
+    }
+
+    struct DrillCopyStatus: Encodable {
+        let since: String
+        let note = "a drill copy sends no status notifications and makes no scheduled publications; `geoserve drill promote` makes it the installation's store"
     }
 
     func addRoutes(to router: Router<Context>) {
@@ -41,6 +51,6 @@ struct HealthController<Context: RequestContext> {
         }
         let loaded = catalog.snapshot().count
         guard loaded > 0 else { throw APIError.unavailable("no layer is loaded") }
-        return Status(status: "ready", layers: loaded)
+        return Status(status: "ready", layers: loaded, drillCopy: drillCopy.map { DrillCopyStatus(since: $0) })
     }
 }

@@ -89,7 +89,7 @@ package final class ServiceMetrics: Sendable {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(16 << 10)
         registry.emit(into: &buffer)
-        return buffer
+        return MetricHelp.adding(to: buffer)
     }
 
     // MARK: Reports
