@@ -4,21 +4,27 @@ import Storage
 
 /// A backup's seal: a MAC over its content under the installation's key, kept in the backup
 /// itself (table `backup_seal`), so that `restore` can refuse a file changed since it was made
-/// (an account made admin, a phone number rewritten). The MAC is over the content, not the file's
-/// bytes: every table but the seal's own, by name, each row in key order, each value with its type
-/// and length. The same content gives the same bytes whatever the file's page layout. This module
-/// writes the canonical form and keeps the seal; the caller holds the key and computes the MAC.
+/// (an account made admin, a phone number rewritten, a trigger added). The MAC is over the
+/// content, not the file's bytes: the whole schema (every object's type, name, table and SQL,
+/// which names every column, and `user_version`), then every table but the seal's own, by name,
+/// each row in key order, each value with its type and length. The same content gives the same
+/// bytes whatever the file's page layout. Seals made before the schema was covered (`legacy`)
+/// cover the tables' rows only; `SQLiteSchema` catches what they miss. This module writes the
+/// canonical form and keeps the seal; the caller holds the key and computes the MAC.
 extension SQLiteBackup {
     static let sealTable = "backup_seal"
 
     /// Hands the content of the store file at `path` to `consume`, in pieces, in its canonical form.
-    public static func content(of path: String, _ consume: ([UInt8]) -> Void) throws {
+    public static func content(of path: String, legacy: Bool = false, _ consume: ([UInt8]) -> Void) throws {
         let db = try SQLiteConnection(path: path, readOnly: true)
-        try content(of: db, consume)
+        try content(of: db, legacy: legacy, consume)
     }
 
-    static func content(of db: SQLiteConnection, _ consume: ([UInt8]) -> Void) throws {
-        let list = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> ? ORDER BY name")
+    static func content(of db: SQLiteConnection, legacy: Bool = false, _ consume: ([UInt8]) -> Void) throws {
+        // The legacy form's LIKE took `_` for a wildcard, so a table named `sqliteXnotes` was left
+        // out; it is kept only to check seals made with it.
+        let list = try db.prepare(legacy ? "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> ? ORDER BY name"
+                                         : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> ? ORDER BY name")
             .bind(.text(sealTable))
         var tables: [String] = []
         while try list.step() { tables.append(list.text(0)!) }
@@ -27,6 +33,15 @@ extension SQLiteBackup {
             piece.append(tag)
             withUnsafeBytes(of: UInt64(bytes.count).littleEndian) { piece.append(contentsOf: $0) }
             piece.append(contentsOf: bytes)
+        }
+        if !legacy {
+            let schema = try db.prepare("SELECT type, name, tbl_name, COALESCE(sql, '') FROM sqlite_master WHERE name <> ? ORDER BY type, name")
+                .bind(.text(sealTable))
+            while try schema.step() {
+                piece.append(0x53)
+                for column in Int32(0)..<4 { put(0x03, schema.bytes(column)) }
+            }
+            withUnsafeBytes(of: (try db.scalar("PRAGMA user_version") ?? 0).littleEndian) { put(0x55, $0) }
         }
         for table in tables {
             Array("table \(table)".utf8).withUnsafeBytes { put(0x54, $0) }

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Storage
+import StorageSQLite
 import Synchronization
 import Testing
 @testable import GeoserveApp
@@ -80,6 +81,27 @@ struct BackupTests {
         #expect(!FileManager.default.fileExists(atPath: elsewhere))
     }
 
+    @Test("a store holding a trigger no migration made is not served: the start refuses, naming it, before anything is written")
+    func plantedTriggerRefusedAtStart() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        let db = service.configuration.database
+        guard !db.hasPrefix("postgres") else { return }  // the embedded store's schema check
+        try rawSQL("CREATE TRIGGER planted AFTER INSERT ON reports BEGIN UPDATE accounts SET role = 'admin'; END", on: db)
+        let reports = try rawColumn("SELECT count(*) FROM reports", on: db)
+        do {
+            try await service.run { _ in Issue.record("a store with a planted trigger was served") }
+        } catch let refused as StoreSchemaCheck.Foreign {
+            #expect(refused.description.contains("trigger planted: not made by any migration"), "\(refused)")
+        }
+        #expect(try rawColumn("SELECT count(*) FROM reports", on: db) == reports, "nothing was written")
+        try rawSQL("DROP TRIGGER planted", on: db)
+        try await service.run { client in
+            let (status, _) = try await client.json(.get, "/readyz")
+            #expect(status == .ok)
+        }
+    }
+
     @Test("a backup changed after it was made, unsealed, or checked with another key file is refused before anything is written; a restore that fails its checks removes what it wrote; files are the owner's alone")
     func sealed() async throws {
         let service = try await TestService()
@@ -122,6 +144,26 @@ struct BackupTests {
             #expect((error as? ExitCode) == ExitCode(1), "\(tampered)")
             #expect(!FileManager.default.fileExists(atPath: destination), "\(tampered): nothing restored")
         }
+        // The seal covers the schema too: a trigger that makes whoever gets a token an admin, the
+        // audit trail's append-only trigger dropped, a table whose name a LIKE took for SQLite's own.
+        for tampered in [try copy("trigger.backup", "CREATE TRIGGER planted AFTER INSERT ON tokens BEGIN UPDATE accounts SET role = 'admin'; END"),
+                         try copy("audit.backup", "DROP TRIGGER audit_no_update"),
+                         try copy("notes.backup", "CREATE TABLE sqliteXnotes (x TEXT)")] {
+            let (destination, error) = try await restore(tampered)
+            #expect((error as? ExitCode) == ExitCode(1), "\(tampered)")
+            #expect(!FileManager.default.fileExists(atPath: destination), "\(tampered): nothing restored")
+        }
+        // Without a seal to check (--unsealed), the schema is compared with the migrations: a
+        // planted trigger is refused, named, and nothing stays behind.
+        let plantedUnsealed = try copy("planted-unsealed.backup", """
+            DROP TABLE backup_seal;
+            CREATE TRIGGER planted AFTER INSERT ON tokens BEGIN UPDATE accounts SET role = 'admin'; END;
+            """)
+        let (plantedDestination, plantedError) = try await restore(plantedUnsealed, ["--unsealed"])
+        #expect((plantedError as? ExitCode) == ExitCode(1))
+        #expect(!FileManager.default.fileExists(atPath: plantedDestination))
+        #expect(try SQLiteSchema.differences(ofFileAt: plantedUnsealed).map(\.description) == ["trigger planted: not made by any migration"])
+        #expect(try SQLiteSchema.differences(ofFileAt: db).isEmpty, "the served store is as the migrations made it")
         // A seal removed is a backup without one: refused unless asked for.
         let bare = try copy("bare.backup", "DROP TABLE backup_seal")
         #expect(try await restore(bare).error as? ExitCode == ExitCode(1))

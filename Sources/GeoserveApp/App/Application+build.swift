@@ -18,6 +18,8 @@ package func buildApplication(_ configuration: AppConfiguration, metrics: Servic
     let keysPath = try configuration.keysFile
     let store = try openStore(settings)
     try await store.migrate()
+    // Before anything writes: a trigger planted in the file would run with the first write.
+    try StoreSchemaCheck.check(settings.location)
     // The keys before anything else writes: a process given the wrong key file (or none where one
     // existed) stops here, with nothing imported, seeded or published.
     let keys = try await InstallationKeys.load(path: keysPath, store: store)

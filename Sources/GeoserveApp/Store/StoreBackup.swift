@@ -32,15 +32,25 @@ package enum StoreBackup {
         case changed
     }
 
-    /// The seal of a store file's content under the installation's keys.
+    /// The seal of a store file's content (schema and rows) under the installation's keys.
     package static func seal(of file: String, keys: InstallationKeys) throws -> String {
-        var mac = HMAC<SHA256>(key: keys.backupSealKey)
-        try SQLiteBackup.content(of: file) { mac.update(data: $0) }
-        return "hmac-sha256:" + Data(mac.finalize()).hexString
+        try seal(of: file, keys: keys, legacy: false)
     }
 
+    /// `legacy`: the form of seals made before the schema was covered ("hmac-sha256:"), rows only.
+    private static func seal(of file: String, keys: InstallationKeys, legacy: Bool) throws -> String {
+        var mac = HMAC<SHA256>(key: keys.backupSealKey)
+        try SQLiteBackup.content(of: file, legacy: legacy) { mac.update(data: $0) }
+        return (legacy ? legacyPrefix : prefix) + Data(mac.finalize()).hexString
+    }
+
+    static let prefix = "hmac-sha256-schema:", legacyPrefix = "hmac-sha256:"
+
+    /// A seal of either form is checked in its own form; what a legacy seal does not cover (the
+    /// schema) `SQLiteSchema` compares with the migrations at restore.
     package static func check(_ backup: String, keys: InstallationKeys) throws -> SealCheck {
         guard let carried = try SQLiteBackup.seal(of: backup) else { return .missing }
-        return ConstantTime.equal(carried, try seal(of: backup, keys: keys)) ? .intact : .changed
+        let legacy = !carried.hasPrefix(prefix) && carried.hasPrefix(legacyPrefix)
+        return ConstantTime.equal(carried, try seal(of: backup, keys: keys, legacy: legacy)) ? .intact : .changed
     }
 }

@@ -61,6 +61,11 @@ struct RestoreCommand: AsyncParsableCommand {
         }
         printError("restored \(restored.reports) reports into \(destination)")
         do {
+            // The schema before anything opens the store to write (a planted trigger would run).
+            let foreign = try SQLiteSchema.differences(ofFileAt: destination)
+            for difference in foreign { printError("schema: \(difference) (not what the migrations make)") }
+            if !foreign.isEmpty { throw ExitCode(1) }
+            printError("schema: as the migrations make it")
             try await check()
         } catch {
             if keepFailed {
