@@ -5,10 +5,11 @@ import Logging
 import MapTiles
 import ReportVerification
 import Storage
+import Support
 
 /// Everything the service needs to start; the `serve` command maps flags and `GEOSERVE_*`
 /// variables into it and tests build it directly.
-package struct AppConfiguration: Sendable {
+package struct AppConfiguration: Sendable, RedactedDescription {
     package init() {}
 
     package var host = "127.0.0.1"

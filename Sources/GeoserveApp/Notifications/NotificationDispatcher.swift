@@ -2,12 +2,13 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import Storage
+import Support
 
 /// Delivers the outbox's status notifications to the configured webhooks, signed, at least once:
 /// an event stays in the outbox until every endpoint answered 2xx, and is tried again after a
 /// failure with a growing wait (5 s doubling, at most an hour), for as long as it takes. Every
 /// process runs one; the outbox's leases keep them from sending one event at once.
-struct NotificationDispatcher: Service {
+struct NotificationDispatcher: Service, RedactedDescription {
     let outbox: any NotificationOutbox
     let configuration: WebhookConfiguration
     let metrics: ServiceMetrics

@@ -5,8 +5,8 @@ import Support
 /// Where status notifications go and the secrets that sign them. Endpoints are named in the
 /// store and the logs by a digest or their host, never by the whole address, which may carry a
 /// token of the receiver's.
-package struct WebhookConfiguration: Sendable {
-    package struct Endpoint: Sendable, Hashable {
+package struct WebhookConfiguration: Sendable, RedactedDescription {
+    package struct Endpoint: Sendable, Hashable, RedactedDescription {
         let url: URL
         /// A digest of the address: what the store records deliveries under.
         let key: String
@@ -24,6 +24,14 @@ package struct WebhookConfiguration: Sendable {
             if parts.user != nil || parts.password != nil { parts.user = "***"; parts.password = nil }
             if parts.query != nil { parts.query = "***" }
             return parts.string ?? "***"
+        }
+
+        /// The address as a log shows it: its scheme, host and port only. A receiver's path often
+        /// is its token (`/services/T0/B0/XXXX`), and logs travel further than the configuration.
+        package var logged: String {
+            guard let parts = URLComponents(url: url, resolvingAgainstBaseURL: false), let scheme = parts.scheme, let host = parts.host else { return "***" }
+            let bracketed = host.contains(":") ? "[\(host)]" : host
+            return "\(scheme)://\(bracketed)\(parts.port.map { ":\($0)" } ?? "")/***"
         }
     }
 

@@ -14,7 +14,7 @@ import Support
 /// store keeps only a fingerprint of the keys, so a process given another installation's file,
 /// or none where one existed, refuses to start instead of issuing receipts no other process
 /// accepts. Back the file up apart from the database.
-package struct InstallationKeys: Sendable {
+package struct InstallationKeys: Sendable, RedactedDescription {
     let receipts: String
     let audit: String
     /// The first audit sequence number kept with the audit key.

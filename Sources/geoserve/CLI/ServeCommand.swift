@@ -27,6 +27,8 @@ struct ServeCommand: AsyncParsableCommand {
         // Which build runs with what, on the first line of every start (secrets masked, as `geoserve config` prints them).
         var effective: Logger.Metadata = ["version": "\(GeoserveVersion.current)"]
         for (_, name, value) in ConfigCommand.settings(config) { effective[name] = "\(value)" }
+        // Receivers' paths may be their tokens: the log names their hosts only.
+        effective["GEOSERVE_WEBHOOKS"] = "\(config.webhooks.endpoints.map(\.logged).joined(separator: ","))"
         logger.notice("starting", metadata: effective)
         let metrics = ServiceMetrics()
         let readiness = Readiness()

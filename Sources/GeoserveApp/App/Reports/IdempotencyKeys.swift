@@ -11,7 +11,7 @@ import Support
 /// stranger who learns or guesses a key can neither collect that report's receipt nor make the
 /// owner's own submission vanish as a "replay" (the IETF idempotency-key draft and payment APIs
 /// answer such a mismatch with 422 as well).
-struct IdempotencyKeys: Sendable {
+struct IdempotencyKeys: Sendable, RedactedDescription {
     private let keyed: HMAC<SHA256>
 
     /// Shortest key: 32 characters carry 128 bits as hex and more as base64 or a UUID's text.

@@ -8,7 +8,7 @@ import Support
 /// secret. Derived rather than stored, so that an offline client that retries with the same
 /// Idempotency-Key gets the same receipt again, and nothing about it is written at intake: a
 /// request presents the report id (in its path) and the token, and the token is recomputed.
-struct Receipts: Sendable {
+struct Receipts: Sendable, RedactedDescription {
     /// The HMAC already keyed: copying it skips hashing the key for every token.
     private let keyed: HMAC<SHA256>
 
