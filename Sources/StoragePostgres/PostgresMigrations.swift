@@ -347,6 +347,12 @@ enum PostgresMigrations {
         -- The public k each publication was made under; NULL for those made before it was kept.
         ALTER TABLE publications ADD COLUMN k INTEGER;
         """),
+        (18, """
+        -- New reports join the line whose identity is their class's on the maps: per area layer,
+        -- the geometry of their area there (see the embedded store's migration 18). Lines kept so
+        -- far get their origin's identity at the next publication.
+        ALTER TABLE publication_lines ADD COLUMN identity TEXT COLLATE "C";
+        """),
     ]
 
     static var latest: Int { all.last!.version }

@@ -60,11 +60,12 @@ struct PostgresPublicationSteps: PublicationSteps {
     }
 
     func ledger(lastDay: Day?) throws -> PublicationLedger {
-        let r = try db.query("SELECT id, kind, class_key, accounted, carry, origin_class, origin_geography FROM publication_lines")
+        let r = try db.query("SELECT id, kind, class_key, accounted, carry, origin_class, origin_geography, identity FROM publication_lines")
         let lines = try (0..<r.count).map { i in
             LedgerLine(id: r.int(i, 0), key: LedgerKey(kind: try r.reportKind(i, 1), areaClass: AreaClass(key: r.string(i, 2))),
                        accounted: Int(r.int(i, 3)), carry: Int(r.int(i, 4)),
-                       origin: r.isNull(i, 5) || r.isNull(i, 6) ? nil : LineOrigin(classKey: r.string(i, 5), geographyKey: r.string(i, 6)))
+                       origin: r.isNull(i, 5) || r.isNull(i, 6) ? nil : LineOrigin(classKey: r.string(i, 5), geographyKey: r.string(i, 6)),
+                       identity: r.text(i, 7))
         }
         let g = try db.query("SELECT layer, version FROM publication_geography")
         var geography: [String: Int] = [:]
@@ -83,6 +84,14 @@ struct PostgresPublicationSteps: PublicationSteps {
         let s = try db.query("SELECT area_id, name, properties, geometry FROM areas WHERE layer = $1 AND version = $2 ORDER BY area_id",
                              [.text(layer), .int(Int64(version))])
         return (0..<s.count).map { (s.string($0, 0), s.text($0, 1), s.string($0, 2), s.string($0, 3)) }
+    }
+
+    func geometries(layer: String, version: Int, areas: Set<String>) throws -> [String: String] {
+        let r = try db.query("SELECT area_id, geometry FROM areas WHERE layer = $1 AND version = $2 AND area_id = ANY($3::text[])",
+                             [.text(layer), .int(Int64(version)), .textArray(Array(areas))])
+        var out: [String: String] = [:]
+        for i in 0..<r.count { out[r.string(i, 0)] = r.string(i, 1) }
+        return out
     }
 
     func verifiedByClass() throws -> [VerifiedClassCount] {
@@ -107,15 +116,16 @@ struct PostgresPublicationSteps: PublicationSteps {
     func write(lines: [LedgerLine], geography: [String: Int]?) throws {
         if !lines.isEmpty {
             try db.query("""
-                INSERT INTO publication_lines (id, kind, class_key, accounted, carry, origin_class, origin_geography)
-                SELECT id::bigint, kind, class_key, accounted::bigint, carry::bigint, origin_class, origin_geography
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-                    AS t (id, kind, class_key, accounted, carry, origin_class, origin_geography)
+                INSERT INTO publication_lines (id, kind, class_key, accounted, carry, origin_class, origin_geography, identity)
+                SELECT id::bigint, kind, class_key, accounted::bigint, carry::bigint, origin_class, origin_geography, identity
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+                    AS t (id, kind, class_key, accounted, carry, origin_class, origin_geography, identity)
                 ON CONFLICT (id) DO UPDATE SET class_key = excluded.class_key, accounted = excluded.accounted, carry = excluded.carry,
-                    origin_class = excluded.origin_class, origin_geography = excluded.origin_geography
+                    origin_class = excluded.origin_class, origin_geography = excluded.origin_geography, identity = excluded.identity
                 """, [.textArray(lines.map { String($0.id) }), .textArray(lines.map(\.key.kind.rawValue)), .textArray(lines.map(\.key.areaClass.key)),
                       .textArray(lines.map { String($0.accounted) }), .textArray(lines.map { String($0.carry) }),
-                      .textArray(lines.map { $0.origin?.classKey }), .textArray(lines.map { $0.origin?.geographyKey })])
+                      .textArray(lines.map { $0.origin?.classKey }), .textArray(lines.map { $0.origin?.geographyKey }),
+                      .textArray(lines.map(\.identity))])
         }
         guard let geography else { return }
         try db.query("DELETE FROM publication_geography")

@@ -326,6 +326,12 @@ enum SQLiteMigrations {
         -- The public k each publication was made under; NULL for those made before it was kept.
         ALTER TABLE publications ADD COLUMN k INTEGER;
         """),
+        (18, """
+        -- New reports join the line whose identity is their class's on the maps: per area layer,
+        -- the geometry of their area there (a digest of it), so which line takes them depends on
+        -- the maps alone. Lines kept so far get their origin's identity at the next publication.
+        ALTER TABLE publication_lines ADD COLUMN identity TEXT;
+        """),
     ]
 
     /// Work a migration does on the data after its SQL, in the same transaction.

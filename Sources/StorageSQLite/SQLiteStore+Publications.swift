@@ -72,11 +72,11 @@ struct SQLitePublicationSteps: PublicationSteps {
 
     func ledger(lastDay: Day?) throws -> PublicationLedger {
         var lines: [LedgerLine] = []
-        let s = try db.prepare("SELECT id, kind, class_key, accounted, carry, origin_class, origin_geography FROM publication_lines")
+        let s = try db.prepare("SELECT id, kind, class_key, accounted, carry, origin_class, origin_geography, identity FROM publication_lines")
         while try s.step() {
             let origin = s.isNull(5) || s.isNull(6) ? nil : LineOrigin(classKey: s.text(5)!, geographyKey: s.text(6)!)
             lines.append(LedgerLine(id: s.int(0), key: LedgerKey(kind: try s.reportKind(1), areaClass: AreaClass(key: s.text(2)!)),
-                                    accounted: Int(s.int(3)), carry: Int(s.int(4)), origin: origin))
+                                    accounted: Int(s.int(3)), carry: Int(s.int(4)), origin: origin, identity: s.text(7)))
         }
         var geography: [String: Int] = [:]
         let g = try db.prepare("SELECT layer, version FROM publication_geography")
@@ -96,6 +96,17 @@ struct SQLitePublicationSteps: PublicationSteps {
             .bind(.text(layer), .int(Int64(version)))
         var out: [StoredArea.Row] = []
         while try s.step() { out.append((s.text(0)!, s.text(1), s.text(2)!, s.text(3)!)) }
+        return out
+    }
+
+    func geometries(layer: String, version: Int, areas: Set<String>) throws -> [String: String] {
+        let s = try db.cached("SELECT geometry FROM areas WHERE layer = ? AND version = ? AND area_id = ?")
+        var out: [String: String] = [:]
+        for area in areas {
+            try s.bind(.text(layer), .int(Int64(version)), .text(area))
+            defer { try? s.finish() }
+            if try s.step() { out[area] = s.text(0) }
+        }
         return out
     }
 
@@ -122,13 +133,14 @@ struct SQLitePublicationSteps: PublicationSteps {
 
     func write(lines: [LedgerLine], geography: [String: Int]?) throws {
         let line = try db.cached("""
-            INSERT INTO publication_lines (id, kind, class_key, accounted, carry, origin_class, origin_geography) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO publication_lines (id, kind, class_key, accounted, carry, origin_class, origin_geography, identity) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET class_key = excluded.class_key, accounted = excluded.accounted, carry = excluded.carry,
-                origin_class = excluded.origin_class, origin_geography = excluded.origin_geography
+                origin_class = excluded.origin_class, origin_geography = excluded.origin_geography, identity = excluded.identity
             """)
         for l in lines {
             try line.bind(.int(l.id), .text(l.key.kind.rawValue), .text(l.key.areaClass.key), .int(Int64(l.accounted)), .int(Int64(l.carry)),
-                          l.origin.map { .text($0.classKey) } ?? .null, l.origin.map { .text($0.geographyKey) } ?? .null).run()
+                          l.origin.map { .text($0.classKey) } ?? .null, l.origin.map { .text($0.geographyKey) } ?? .null,
+                          l.identity.map { .text($0) } ?? .null).run()
         }
         guard let geography else { return }
         try db.execute("DELETE FROM publication_geography")

@@ -190,14 +190,43 @@ struct PublicationStoreTests {
         #expect(input.verified.allSatisfy { $0.line != nil }, "every verified report was accounted to a line by the first publication")
         let classes = Set(try await s.publishedBlocks(after: 0).map(\.key.areaClass))
         #expect(classes == [AreaClass([AreaRef(layer: "campus", areaID: "C"), AreaRef(layer: "halls", areaID: "H01"), AreaRef(layer: "zones", areaID: "Z1")])])
-        // The renamed hall's five wait with their line; seven more complete its step.
+        // The renamed hall's five wait with their line. New reports there lie under the campus
+        // area too, a class whose ground the new layer names: they open a line of its identity
+        // (never the old line, whichever lines exist), which releases them once twelve gathered.
         let campus = [AreaAssignment(layer: "campus", layerVersion: 1, areaID: "C")]
-        try await verified(s, (5..<12).map { "small\($0)" }, hall: "H02b", also: campus)
+        try await verified(s, (5..<17).map { "small\($0)" }, hall: "H02b", also: campus)
         try await verified(s, (14..<19).map { "big\($0)" }, hall: "H01", also: campus)
         _ = try await s.publish(day: today, planning: seen)
         let released = try await s.publishedBlocks(after: 2).filter { $0.key.areaClass.area(in: "halls") == "H02b" }.map(\.value)
         #expect(released == [12])
+        let ledger = try #require(seen.planned.last?.ledger)
+        let h02b = ledger.lines.values.filter { $0.key.areaClass.area(in: "halls") == "H02b" }.sorted { $0.id < $1.id }
+        #expect(h02b.map(\.carry) == [5, 0] && h02b.map(\.accounted) == [5, 12])
+        #expect(Set(h02b.compactMap(\.identity)).count == 2, "each line has an identity, the two differ")
         #expect(try await s.publications().map(\.linesMoved) == [0, 2, 0])
+    }
+
+    @Test("a hall renamed with its ground keeps taking its reports in its line: the identity is the ground's, not the id's", arguments: StoreBackend.allCases)
+    func renameKeepsTheLine(backend: StoreBackend) async throws {
+        let t = try await backend.make()
+        defer { t.remove() }
+        let s = t.store
+        try await layers(s)
+        try await verified(s, (0..<14).map { "big\($0)" }, hall: "H01")
+        try await verified(s, (0..<5).map { "small\($0)" }, hall: "H02")
+        let today = Day.containing(Date(), in: t.timeZone)
+        let seen = Recording()
+        _ = try await s.publish(day: today, planning: seen)
+        _ = try await s.importAndPublish(LayerImport(layer: "halls", kind: .areas, source: nil, areas: [area("H01", 0), area("H02b", 2)]),
+                                         resolve: { $0.reportID.hasPrefix("small") ? "H02b" : "H01" })
+        _ = try await s.publish(day: today, planning: seen)
+        try await verified(s, (5..<12).map { "small\($0)" }, hall: "H02b")
+        try await verified(s, (14..<19).map { "big\($0)" }, hall: "H01")
+        _ = try await s.publish(day: today, planning: seen)
+        // Seven more complete the renamed hall's old carry of five: one line, one block.
+        let released = try await s.publishedBlocks(after: 2).filter { $0.key.areaClass.area(in: "halls") == "H02b" }.map(\.value)
+        #expect(released == [12])
+        #expect(seen.planned.last?.ledger.lines.count == 2)
     }
 
     @Test("reports a change of the areas put in another class stay with their line through the change and its rollback: nothing moves between lines", arguments: StoreBackend.allCases)

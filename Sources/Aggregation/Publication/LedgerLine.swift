@@ -21,13 +21,18 @@ public struct LedgerLine: Sendable, Hashable {
     /// Where the line was opened; nil for a line kept before origins were (the planner gives it
     /// its class and the maps of the last publication).
     public var origin: LineOrigin?
+    /// Which reports the line takes: those of the class its identity names on the maps
+    /// (`LineIdentity`); nil for a line kept before identities were (the planner gives it its
+    /// origin's).
+    public var identity: String?
 
-    public init(id: Int64, key: LedgerKey, accounted: Int, carry: Int, origin: LineOrigin? = nil) {
+    public init(id: Int64, key: LedgerKey, accounted: Int, carry: Int, origin: LineOrigin? = nil, identity: String? = nil) {
         self.id = id
         self.key = key
         self.accounted = accounted
         self.carry = carry
         self.origin = origin
+        self.identity = identity
     }
 }
 

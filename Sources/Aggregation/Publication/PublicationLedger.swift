@@ -23,18 +23,6 @@ public struct PublicationLedger: Sendable, Equatable {
         self.geography = geography
     }
 
-    /// The line new reports of each key join: the oldest line of the kind with that class (lines
-    /// merged by a change of areas keep their own carries; the oldest takes what comes).
-    public func mainLines() -> [LedgerKey: Int64] {
-        Self.mainLines(of: lines.values)
-    }
-
-    static func mainLines(of lines: some Sequence<LedgerLine>) -> [LedgerKey: Int64] {
-        var out: [LedgerKey: Int64] = [:]
-        for line in lines where out[line.key].map({ line.id < $0 }) ?? true { out[line.key] = line.id }
-        return out
-    }
-
     /// The next free line number.
     public var nextLineID: Int64 { (lines.keys.max() ?? 0) + 1 }
 }

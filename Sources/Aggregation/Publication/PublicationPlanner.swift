@@ -55,6 +55,32 @@ public struct PublicationPlanner: Sendable {
         return out
     }
 
+    /// The classes on the maps whose line identities a publication at `geography` needs (see
+    /// `LineIdentity`): the class of every report no line holds, on the maps now, and the origin
+    /// of every line kept before identities were.
+    public static func identityQuestions(ledger: PublicationLedger, verified: [VerifiedClassCount], geography: [String: Int]) -> Set<ClassOnMaps> {
+        var out: Set<ClassOnMaps> = []
+        for row in verified where row.count != 0 {
+            if let id = row.line, let line = ledger.lines[id], line.key.kind == row.key.kind { continue }
+            out.insert(ClassOnMaps(areaClass: row.key.areaClass, geography: geography))
+        }
+        for line in ledger.lines.values where line.identity == nil {
+            out.insert(Self.originOnMaps(line, ledger: ledger))
+        }
+        return out
+    }
+
+    static func originOnMaps(_ line: LedgerLine, ledger: PublicationLedger) -> ClassOnMaps {
+        let origin = line.origin ?? LineOrigin(areaClass: line.key.areaClass, geography: ledger.geography)
+        return ClassOnMaps(areaClass: AreaClass(key: origin.classKey), geography: Dictionary(uniqueKeysWithValues: origin.layers.map { ($0.layer, $0.entry.version) }))
+    }
+
+    /// A class's identity where the store gave none: the class and the versions themselves,
+    /// still a function of the maps alone.
+    static func identity(_ c: ClassOnMaps, _ identities: [ClassOnMaps: String]) -> String {
+        identities[c] ?? (c.areaClass.key + "|" + LineOrigin(areaClass: c.areaClass, geography: c.geography).geographyKey)
+    }
+
     /// Plans a publication on `day` from the current verified reports.
     ///
     /// - Parameters:
@@ -65,9 +91,10 @@ public struct PublicationPlanner: Sendable {
     ///   - geography: the published version of each area layer now (nil: as the ledger saw them).
     ///   - answers: the maps' answers to `questions(ledger:geography:)`; a question left out is
     ///     answered "no area".
+    ///   - identities: the identities of `identityQuestions(ledger:verified:geography:)`.
     ///   - days: the schedule's publication days, for replaying a history.
     public func plan(ledger: PublicationLedger, verified: [VerifiedClassCount], day: Day, geography: [String: Int]? = nil,
-                     answers: [AreaSuccession: String] = [:], days: PublicationDays = .daily) -> PublicationPlan {
+                     answers: [AreaSuccession: String] = [:], identities: [ClassOnMaps: String] = [:], days: PublicationDays = .daily) -> PublicationPlan {
         let geography = geography ?? ledger.geography
         let changed = Self.changedLayers(from: ledger.geography, to: geography)
         var lines = ledger.lines
@@ -97,6 +124,7 @@ public struct PublicationPlanner: Sendable {
             // A line kept before origins were: opened, as far as anyone can tell now, in its
             // class on the maps of the last publication.
             if old.origin == nil { line.origin = LineOrigin(areaClass: old.key.areaClass, geography: ledger.geography) }
+            if old.identity == nil { line.identity = Self.identity(Self.originOnMaps(old, ledger: ledger), identities) }
             if !changed.isEmpty, let origin = line.origin {
                 let to = LineLineage.place(current: line.key.areaClass, origin: origin, changed: changed, geography: geography, answers: answers)
                 if to != line.key.areaClass {
@@ -114,14 +142,25 @@ public struct PublicationPlanner: Sendable {
             if line != old { lines[id] = line }
         }
 
-        var main: [LedgerKey: Int64]?
+        // New reports join the line of their class's identity on the maps now, opened if none has
+        // it: which line takes them depends on the maps alone, never on which lines exist.
+        var byIdentity: [ReportKind: [String: Int64]]?
         func mainLine(_ key: LedgerKey) -> Int64 {
-            if main == nil { main = PublicationLedger.mainLines(of: lines.values) }
-            if let id = main![key] { return id }
+            if byIdentity == nil {
+                var table: [ReportKind: [String: Int64]] = [:]
+                for line in lines.values {
+                    guard let identity = line.identity else { continue }
+                    if table[line.key.kind]?[identity].map({ line.id < $0 }) ?? true { table[line.key.kind, default: [:]][identity] = line.id }
+                }
+                byIdentity = table
+            }
+            let identity = Self.identity(ClassOnMaps(areaClass: key.areaClass, geography: geography), identities)
+            if let id = byIdentity![key.kind]?[identity] { return id }
             let id = nextID
             nextID += 1
-            lines[id] = LedgerLine(id: id, key: key, accounted: 0, carry: 0, origin: LineOrigin(areaClass: key.areaClass, geography: geography))
-            main![key] = id
+            lines[id] = LedgerLine(id: id, key: key, accounted: 0, carry: 0, origin: LineOrigin(areaClass: key.areaClass, geography: geography),
+                                   identity: identity)
+            byIdentity![key.kind, default: [:]][identity] = id
             return id
         }
 

@@ -3,9 +3,10 @@ import Foundation
 import Glibc
 #endif
 
-/// Loopback, link-local and unspecified addresses: where a webhook must not go unless the
-/// operator says so. Private ranges (10/8, 192.168/16, fc00::/7) stay allowed: a campus's
-/// receivers usually live there.
+/// Loopback, link-local and unspecified addresses, and the clouds' metadata services: where a
+/// webhook must not go unless the operator says so. Private ranges (10/8, 192.168/16, fc00::/7)
+/// stay allowed, but for the metadata addresses inside them: a campus's receivers usually live
+/// there.
 enum LocalAddress {
     /// A host name or address literal that is local by itself (`localhost`, `127.0.0.5`,
     /// `[::1]`, `169.254.169.254`, `fe80::1`).
@@ -23,6 +24,7 @@ enum LocalAddress {
         guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
         let b = withUnsafeBytes(of: v6) { Array($0) }
         if b[0..<15].allSatisfy({ $0 == 0 }) && (b[15] == 0 || b[15] == 1) { return true }  // :: and ::1
+        if b == metadataV6 { return true }                                                  // fd00:ec2::254 (AWS)
         if b[0] == 0xfe && b[1] & 0xc0 == 0x80 { return true }                             // fe80::/10
         if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xff && b[11] == 0xff {           // ::ffff:a.b.c.d
             return isLocal(v4: UInt32(b[12]) << 24 | UInt32(b[13]) << 16 | UInt32(b[14]) << 8 | UInt32(b[15]))
@@ -30,10 +32,14 @@ enum LocalAddress {
         return false
     }
 
-    /// 0.0.0.0/8, 127.0.0.0/8 and 169.254.0.0/16.
+    /// 0.0.0.0/8, 127.0.0.0/8 and 169.254.0.0/16 (with 169.254.169.254, most clouds' metadata
+    /// service), and 100.100.100.200 (Alibaba Cloud's).
     static func isLocal(v4 a: UInt32) -> Bool {
-        a >> 24 == 0 || a >> 24 == 127 || a >> 16 == 0xa9fe
+        a >> 24 == 0 || a >> 24 == 127 || a >> 16 == 0xa9fe || a == 0x6464_64c8
     }
+
+    /// fd00:ec2::254, the IPv6 address of AWS's instance metadata service.
+    private static let metadataV6: [UInt8] = [0xfd, 0x00, 0x0e, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54]
 
     /// The addresses `host` resolves to, any of them local: a name can point anywhere, so the
     /// client looks again before each delivery. (The HTTP client resolves once more; a name that

@@ -7,9 +7,14 @@ public final class BufferedFileWriter {
     private var buffer: [UInt8] = []
     private static let flushSize = 1 << 20
 
-    /// Creates (or empties) the file; `StorageError.cannotOpen` when it cannot be written.
+    /// Creates (or empties) the file, readable by its owner alone whatever the umask (an export of
+    /// reports holds every payload and exact location); `StorageError.cannotOpen` when it cannot
+    /// be written.
     public init(creating file: URL) throws {
-        guard FileManager.default.createFile(atPath: file.path, contents: nil), let out = FileHandle(forWritingAtPath: file.path) else {
+        let manager = FileManager.default
+        guard manager.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              (try? manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)) != nil,
+              let out = FileHandle(forWritingAtPath: file.path) else {
             throw StorageError.cannotOpen("\(file.path): cannot be written")
         }
         self.out = out

@@ -64,7 +64,7 @@ public struct StoreTable: Sendable, Hashable {
         StoreTable("counters", columns: ["layer", "basis", "area_id", "day", "kind", "status", "grp", "n"],
                    key: ["layer", "basis", "area_id", "day", "kind", "status", "grp"]),
         StoreTable("publications", columns: ["id", "day", "published_at", "blocks", "lines_moved", "k"], key: ["id"]),
-        StoreTable("publication_lines", columns: ["id", "kind", "class_key", "accounted", "carry", "origin_class", "origin_geography"], key: ["id"]),
+        StoreTable("publication_lines", columns: ["id", "kind", "class_key", "accounted", "carry", "origin_class", "origin_geography", "identity"], key: ["id"]),
         StoreTable("publication_blocks", columns: ["publication", "position", "line", "day", "value"], key: ["publication", "position"]),
         StoreTable("publication_geography", columns: ["layer", "version"], key: ["layer"]),
         StoreTable("alerts", columns: ["id", "title", "message", "severity", "starts_at", "ends_at", "created_at", "updated_at"], key: ["id"]),

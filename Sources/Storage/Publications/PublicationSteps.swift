@@ -15,6 +15,8 @@ public protocol PublicationSteps {
     /// The stored areas of one version of a layer (empty when there is none), for the maps'
     /// answers about lines' origins (`AreaSuccessions`).
     func areaRows(layer: String, version: Int) throws -> [StoredArea.Row]
+    /// The stored geometry of `areas` of one version of a layer, by area (see `LineIdentity`).
+    func geometries(layer: String, version: Int, areas: Set<String>) throws -> [String: String]
     /// Verified reports by kind, verification day, area class and line; a report outside every
     /// area is in no class and counts nowhere.
     func verifiedByClass() throws -> [VerifiedClassCount]
@@ -43,7 +45,12 @@ extension PublicationSteps {
         let answers = try AreaSuccessions.answer(PublicationPlanner.questions(ledger: ledger, geography: geography)) {
             try areaRows(layer: $0, version: $1)
         }
-        let input = PublicationInput(latest: latest, ledger: ledger, verified: try verifiedByClass(), geography: geography, answers: answers)
+        let verified = try verifiedByClass()
+        // Which line new reports join is the maps' too: their class's identity on them.
+        let identities = try LineIdentities.answer(PublicationPlanner.identityQuestions(ledger: ledger, verified: verified, geography: geography)) {
+            try geometries(layer: $0, version: $1, areas: $2)
+        }
+        let input = PublicationInput(latest: latest, ledger: ledger, verified: verified, geography: geography, answers: answers, identities: identities)
         let planned = request.planning.plan(input, day: day)
         let record = PublicationRecord(id: (latest?.id ?? 0) + 1, day: day, publishedAt: at, blocks: planned.blocks.count,
                                        linesMoved: planned.movedLines, k: request.planning.k)

@@ -66,14 +66,18 @@ public struct PublicationInput: Sendable {
     /// The maps' answers about the lines' origins where layers changed since the last
     /// publication (`PublicationPlanner.questions`).
     public let answers: [AreaSuccession: String]
+    /// The identities of the classes new reports lie in and of lines kept before identities
+    /// were (`PublicationPlanner.identityQuestions`).
+    public let identities: [ClassOnMaps: String]
 
     public init(latest: PublicationRecord?, ledger: PublicationLedger, verified: [VerifiedClassCount], geography: [String: Int] = [:],
-                answers: [AreaSuccession: String] = [:]) {
+                answers: [AreaSuccession: String] = [:], identities: [ClassOnMaps: String] = [:]) {
         self.latest = latest
         self.ledger = ledger
         self.verified = verified
         self.geography = geography
         self.answers = answers
+        self.identities = identities
     }
 }
 
@@ -106,7 +110,7 @@ public struct ScheduledPlanning: PublicationPlanning {
 
     public func plan(_ input: PublicationInput, day: Day) -> PublicationPlan {
         planner.plan(ledger: input.ledger, verified: input.verified, day: day, geography: input.geography,
-                     answers: input.answers, days: days)
+                     answers: input.answers, identities: input.identities, days: days)
     }
 
     public var k: Int { planner.policy.threshold(for: .public) }

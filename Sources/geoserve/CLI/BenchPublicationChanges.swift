@@ -137,7 +137,14 @@ struct BenchPublicationChanges {
                 if target[q.from.areaID] == from { answers[q] = q.from.areaID; continue }
                 if let p = Self.interior(from), let area = Self.area(holding: p, in: target) { answers[q] = area }
             }
-            let plan = planner.plan(ledger: ledger, verified: rows, day: first.adding(days: d), geography: geography, answers: answers)
+            // An area's identity is its ground, as the store's digest of its geometry is.
+            var identities: [ClassOnMaps: String] = [:]
+            for c in PublicationPlanner.identityQuestions(ledger: ledger, verified: rows, geography: geography) {
+                identities[c] = LineIdentity.key(of: c.areaClass, geography: c.geography) { _, area in
+                    versions[c.geography["halls"] ?? 1]?[area].map { $0.map { "\($0.hall)\($0.strip ? "s" : "")" }.sorted().joined(separator: ",") }
+                }
+            }
+            let plan = planner.plan(ledger: ledger, verified: rows, day: first.adding(days: d), geography: geography, answers: answers, identities: identities)
             for a in plan.assignments where a.from == nil { for i in indexesOf[a.areaClass.key] ?? [] { lineOf[i] = a.to } }
             ledger = plan.ledger
             blocks += plan.blocks

@@ -125,7 +125,13 @@ struct LedgerCampus {
         let geography = published
         var answers: [AreaSuccession: String] = [:]
         for q in PublicationPlanner.questions(ledger: ledger, geography: geography) { answers[q] = answer(q) }
-        let plan = planner.plan(ledger: ledger, verified: rows, day: day, geography: geography, answers: answers, days: days)
+        var identities: [ClassOnMaps: String] = [:]
+        for c in PublicationPlanner.identityQuestions(ledger: ledger, verified: rows, geography: geography) {
+            identities[c] = LineIdentity.key(of: c.areaClass, geography: c.geography) { layer, area in
+                versions[layer]?[c.geography[layer]!]?[area].map { $0.sorted().map(String.init).joined(separator: ",") }
+            }
+        }
+        let plan = planner.plan(ledger: ledger, verified: rows, day: day, geography: geography, answers: answers, identities: identities, days: days)
         publications += 1
         var assign: [String: LineAssignment] = [:]
         func slot(_ kind: ReportKind, _ from: Int64?, _ areaClass: AreaClass) -> String { "\(kind)|\(from.map(String.init) ?? "-")|\(areaClass.key)" }
@@ -174,7 +180,7 @@ struct LedgerCampus {
     /// The line whose class is `areas` now (the oldest where several are).
     func line(of areas: [String: String], kind: ReportKind = .covid) -> LedgerLine? {
         let key = LedgerKey(kind: kind, areaClass: AreaClass(areas.map { AreaRef(layer: $0.key, areaID: $0.value) }))
-        return ledger.mainLines()[key].flatMap { ledger.lines[$0] }
+        return ledger.lines.values.filter { $0.key == key }.min { $0.id < $1.id }
     }
 
     /// A line's class computed from its origin and the maps alone, independently of the planner:
