@@ -6,6 +6,11 @@ import DomainKernel
 /// A line's class is always decided again from its origin and the maps, never from the class a
 /// previous change gave it: an edge moved and moved back, or a merge and its undo, put every line
 /// back exactly where it was opened, whatever happened in between (see `LineLineage`).
+///
+/// Kept as the class's key and the published layers' versions, as the store keeps it: a first
+/// publication opens a line per class (4,000 at 4,000 cells) on one geography, and parsing each
+/// class into entries there took a fifth of its planning; entries are read from the key when a
+/// change of the maps asks for them.
 public struct LineOrigin: Hashable, Sendable {
     public struct Entry: Hashable, Sendable {
         public let version: Int
@@ -17,43 +22,31 @@ public struct LineOrigin: Hashable, Sendable {
         }
     }
 
-    /// By layer in name order; only layers with a published version. An array, not a
-    /// dictionary: a publication compares every line with the one it read (4,000 lines at
-    /// 4,000 cells), and comparing two small arrays costs a fraction of comparing two tables.
-    public let layers: [(layer: String, entry: Entry)]
+    /// The class the line was opened for, as `AreaClass` keys it.
+    public let classKey: String
+    /// The layers with a published version then, in name order.
+    let published: [Published]
 
-    public init(entries: [String: Entry]) {
-        layers = entries.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-    }
-
-    /// By layer.
-    public var entries: [String: Entry] {
-        Dictionary(uniqueKeysWithValues: layers.map { ($0.layer, $0.entry) })
-    }
-
-    /// The origin's entry for `layer`; nil when the layer had no published version then.
-    public func entry(for layer: String) -> Entry? {
-        layers.first { $0.layer == layer }?.entry
-    }
-
-    public static func == (lhs: LineOrigin, rhs: LineOrigin) -> Bool {
-        lhs.layers.count == rhs.layers.count && zip(lhs.layers, rhs.layers).allSatisfy { $0.layer == $1.layer && $0.entry == $1.entry }
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        for (layer, entry) in layers {
-            hasher.combine(layer)
-            hasher.combine(entry)
-        }
+    struct Published: Hashable, Sendable {
+        let layer: String
+        let version: Int
     }
 
     /// The origin of a line opened for `areaClass` while the area layers were at `geography`
     /// (version 0: a layer without a published version, which holds no report).
     public init(areaClass: AreaClass, geography: [String: Int]) {
-        let areas = areaClass.areas
-        layers = geography.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { layer, version in
-            (layer, Entry(version: version, areaID: areas.first { $0.layer == layer }?.areaID))
-        }
+        self.init(areaClass: areaClass, published: Self.published(geography))
+    }
+
+    /// The same from the published layers already in name order (`published(_:)`).
+    init(areaClass: AreaClass, published: [Published]) {
+        classKey = areaClass.key
+        self.published = published
+    }
+
+    /// The layers of `geography` with a published version, in name order.
+    static func published(_ geography: [String: Int]) -> [Published] {
+        geography.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { Published(layer: $0.key, version: $0.value) }
     }
 
     /// The origin as the store keeps it: the class's key and the layers' versions.
@@ -66,21 +59,33 @@ public struct LineOrigin: Hashable, Sendable {
         self.init(areaClass: AreaClass(key: classKey), geography: geography)
     }
 
-    /// The areas of the origin as a class key, as `AreaClass` joins them.
-    public var classKey: String {
-        AreaClass(layers.compactMap { layer, entry in entry.areaID.map { AreaRef(layer: layer, areaID: $0) } }).key
-    }
-
     /// The layers' versions of the origin, layer by layer in name order.
     public var geographyKey: String {
-        layers.map { "\($0.layer)\(AreaClass.fieldSeparator)\($0.entry.version)" }.joined(separator: String(AreaClass.pairSeparator))
+        published.map { "\($0.layer)\(AreaClass.fieldSeparator)\($0.version)" }.joined(separator: String(AreaClass.pairSeparator))
+    }
+
+    /// The layers' versions of the origin.
+    public var geography: [String: Int] {
+        Dictionary(uniqueKeysWithValues: published.map { ($0.layer, $0.version) })
+    }
+
+    /// By layer.
+    public var entries: [String: Entry] {
+        let areas = AreaClass(key: classKey)
+        return Dictionary(uniqueKeysWithValues: published.map { ($0.layer, Entry(version: $0.version, areaID: areas.area(in: $0.layer))) })
+    }
+
+    /// The origin's entry for `layer`; nil when the layer had no published version then.
+    public func entry(for layer: String) -> Entry? {
+        published.first { $0.layer == layer }.map { Entry(version: $0.version, areaID: AreaClass(key: classKey).area(in: layer)) }
     }
 
     /// The area the line was opened in, in the first layer (by name) where it had one: what a
     /// layer new to the line is asked about.
     var reference: VersionedArea? {
-        for (layer, entry) in layers {
-            if let area = entry.areaID { return VersionedArea(layer: layer, version: entry.version, areaID: area) }
+        let areas = AreaClass(key: classKey)
+        for p in published {
+            if let area = areas.area(in: p.layer) { return VersionedArea(layer: p.layer, version: p.version, areaID: area) }
         }
         return nil
     }

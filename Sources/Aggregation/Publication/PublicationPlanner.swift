@@ -72,7 +72,7 @@ public struct PublicationPlanner: Sendable {
 
     static func originOnMaps(_ line: LedgerLine, ledger: PublicationLedger) -> ClassOnMaps {
         let origin = line.origin ?? LineOrigin(areaClass: line.key.areaClass, geography: ledger.geography)
-        return ClassOnMaps(areaClass: AreaClass(key: origin.classKey), geography: Dictionary(uniqueKeysWithValues: origin.layers.map { ($0.layer, $0.entry.version) }))
+        return ClassOnMaps(areaClass: AreaClass(key: origin.classKey), geography: origin.geography)
     }
 
     /// A class's identity where the store gave none: the class and the versions themselves,
@@ -145,6 +145,13 @@ public struct PublicationPlanner: Sendable {
         // New reports join the line of their class's identity on the maps now, opened if none has
         // it: which line takes them depends on the maps alone, never on which lines exist.
         var byIdentity: [ReportKind: [String: Int64]]?
+        // Every new report lies on the maps of now: their identities are looked up by class (a
+        // `ClassOnMaps` hashes its whole geography), and one that the store gave none for is named
+        // by its class and the versions, built once.
+        var freshIdentities: [AreaClass: String] = [:]
+        for (c, identity) in identities where c.geography == geography { freshIdentities[c.areaClass] = identity }
+        let published = LineOrigin.published(geography)
+        let versionsNow = "|" + LineOrigin(areaClass: AreaClass([]), published: published).geographyKey
         func mainLine(_ key: LedgerKey) -> Int64 {
             if byIdentity == nil {
                 var table: [ReportKind: [String: Int64]] = [:]
@@ -154,11 +161,11 @@ public struct PublicationPlanner: Sendable {
                 }
                 byIdentity = table
             }
-            let identity = Self.identity(ClassOnMaps(areaClass: key.areaClass, geography: geography), identities)
+            let identity = freshIdentities[key.areaClass] ?? key.areaClass.key + versionsNow
             if let id = byIdentity![key.kind]?[identity] { return id }
             let id = nextID
             nextID += 1
-            lines[id] = LedgerLine(id: id, key: key, accounted: 0, carry: 0, origin: LineOrigin(areaClass: key.areaClass, geography: geography),
+            lines[id] = LedgerLine(id: id, key: key, accounted: 0, carry: 0, origin: LineOrigin(areaClass: key.areaClass, published: published),
                                    identity: identity)
             byIdentity![key.kind, default: [:]][identity] = id
             return id
