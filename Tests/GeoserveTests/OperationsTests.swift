@@ -255,6 +255,13 @@ struct OperationsTests {
         #expect(text.contains("GEOSERVE_ACCOUNT_WRITES_PER_MINUTE=5\n"))
         #expect(text.contains("GEOSERVE_PUBLISH_AT=06:00\n"))
         #expect(text.contains("GEOSERVE_INDEX_CACHE=\(FileManager.default.currentDirectoryPath)/var/index-cache\n"), "PostgreSQL's saved indexes default to var/")
+        // The password file libpq reads, printed for a PostgreSQL store, so the printed file reads back.
+        let passwordFile = NSTemporaryDirectory() + "geoserve-no-such-pgpass-\(UUID().uuidString)"
+        setenv("PGPASSFILE", passwordFile, 1)
+        let withPasswordFile = ConfigCommand.render(try options.configuration())
+        unsetenv("PGPASSFILE")
+        #expect(withPasswordFile.contains("PGPASSFILE=\(passwordFile)\n"))
+        #expect(!ConfigCommand.render(try ServeOptions.parse(["--database", "/srv/geoserve/geoserve.sqlite"]).configuration()).contains("PGPASSFILE="))
         let sqlite = ConfigCommand.render(try ServeOptions.parse(["--database", "/srv/geoserve/geoserve.sqlite"]).configuration())
         #expect(sqlite.contains("GEOSERVE_INDEX_CACHE=/srv/geoserve/index-cache\n"), "beside a SQLite file")
         let none = ConfigCommand.render(try ServeOptions.parse(["--index-cache", "none"]).configuration())

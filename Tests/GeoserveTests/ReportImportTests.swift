@@ -131,7 +131,13 @@ struct ReportImportTests {
         #expect(try await store.verifyAuditChain() == nil)
 
         let exported = folder.appendingPathComponent("out.csv")
+        // Every payload and exact location: the owner's alone, whatever the umask and even over a
+        // file that was readable by others.
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        #expect(FileManager.default.createFile(atPath: exported.path, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644]))
         try await ExportReportsCommand.parse(["--out", exported.path, "--database", db, "--keys", testKeysPath(for: db)]).run()
+        #expect((try FileManager.default.attributesOfItem(atPath: exported.path)[.posixPermissions] as? Int) == 0o600)
         #expect(try await store.events(action: "export-reports").map(\.reason) == ["rows=18"])
         let other = try await demoStore(folder.appendingPathComponent("other"))
         try await ImportReportsCommand.parse([exported.path, "--database", other, "--keys", testKeysPath(for: other)]).run()

@@ -116,11 +116,14 @@ struct WebhookTests {
         #expect(c?.endpoints.first?.host == "hooks.campus.example" && c?.endpoints.first?.key.contains("abc") == false)
         // Loopback, link-local and unspecified hosts are refused unless allowed; private ranges are a campus's own.
         for local in ["http://127.0.0.1:9000/h", "http://localhost/h", "http://hooks.localhost/h", "http://169.254.169.254/latest/meta-data",
-                      "http://[::1]:9000/h", "http://[fe80::1]/h", "http://0.0.0.0/h", "http://[::ffff:127.0.0.1]/h"] {
+                      "http://[::1]:9000/h", "http://[fe80::1]/h", "http://0.0.0.0/h", "http://[::ffff:127.0.0.1]/h",
+                      // The clouds' metadata services inside private ranges: AWS's IPv6 one, Alibaba's.
+                      "http://[fd00:ec2::254]/latest/meta-data", "http://100.100.100.200/latest/meta-data"] {
             #expect(throws: WebhookConfigurationError.self, "\(local)") { try WebhookConfiguration(addresses: [local], secret: Self.secret) }
             #expect(throws: Never.self, "\(local)") { try WebhookConfiguration(addresses: [local], secret: Self.secret, allowingLocal: true) }
         }
-        for remote in ["http://10.0.0.5/h", "https://192.168.1.20/h", "http://[fd00::5]/h", "https://128.0.0.1/h", "https://hooks.campus.example/h"] {
+        for remote in ["http://10.0.0.5/h", "https://192.168.1.20/h", "http://[fd00::5]/h", "http://[fd00:ec2::253]/h", "http://100.100.100.201/h",
+                       "https://128.0.0.1/h", "https://hooks.campus.example/h"] {
             #expect(throws: Never.self, "\(remote)") { try WebhookConfiguration(addresses: [remote], secret: Self.secret) }
         }
         // Each endpoint verifies with a secret of its own, 64 hex characters, none the installation's.

@@ -51,6 +51,13 @@ struct ConfigCommand: ParsableCommand {
         return notes
     }
 
+    /// Where libpq reads a PostgreSQL store's password: the printed URI has none, so the printed
+    /// environment reads back only with this beside it (its path; the file is never read here).
+    static func passwordFile(_ c: AppConfiguration) -> [(String, String, String)] {
+        guard case .postgres? = try? StoreLocation(c.database), let path = ProcessInfo.processInfo.environment["PGPASSFILE"], !path.isEmpty else { return [] }
+        return [("", "PGPASSFILE", path)]
+    }
+
     /// Every setting as (section heading, variable, value), secrets masked.
     static func settings(_ c: AppConfiguration) -> [(String, String, String)] {
         let location = (try? StoreLocation(c.database)).map(\.printable.text) ?? c.database
@@ -63,6 +70,7 @@ struct ConfigCommand: ParsableCommand {
             ("", "GEOSERVE_ALLOWED_HOSTS", c.allowedHosts.sorted().joined(separator: ",")),
             ("", "GEOSERVE_CORS_ORIGINS", c.corsOrigins.joined(separator: ",")),
             ("Store", "GEOSERVE_DATABASE", location),
+        ] + Self.passwordFile(c) + [
             ("", "GEOSERVE_DATABASE_CONNECTIONS", "\(c.databaseConnections)"),
             ("", "GEOSERVE_STATEMENT_TIMEOUT", seconds(c.statementTimeout)),
             ("", "GEOSERVE_TIME_ZONE", c.timeZone.identifier),
