@@ -2,8 +2,10 @@
 
   attack.py run URL ADMIN_EMAIL PASSWORD plant, publish, collect, solve; prints one check a line
   attack.py SCENARIO URL ADMIN_EMAIL PASSWORD   one of the scenarios of scenarios.py (changes of geography,
-                                                a weekly schedule, the paged misconduct search), each on a
-                                                fresh server; `attack.py replay FILE` solves a dumped one again
+                                                a weekly schedule, the paged misconduct search) or of
+                                                sequences.py (sequences of changes: fixed ones, and
+                                                `sequence-SEED`, generated), each on a fresh server;
+                                                `attack.py replay FILE` solves a dumped one again
 
 The suite plays both sides. As the campus it plants small counts (1, 2, 3, 4, 10, reports on
 consecutive days, a revocation, COVID and misconduct) among busy halls and publishes once a day
@@ -493,7 +495,11 @@ def main():
         scenarios.replay(sys.modules[__name__], sys.argv[2])
         print(f"attack: {passed} passed, {failed} failed", flush=True)
         sys.exit(0 if failed == 0 and passed > 0 else 1)
-    if command in scenarios.SCENARIOS:
+    try:
+        known = scenarios.scenario(command) is not None
+    except KeyError:
+        known = False
+    if known:
         scenarios.run(sys.modules[__name__], command, *sys.argv[2:5])
         print(f"attack: {passed} passed, {failed} failed", flush=True)
         sys.exit(0 if failed == 0 and passed > 0 else 1)

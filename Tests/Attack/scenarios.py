@@ -2,85 +2,92 @@
 Each scenario runs on a fresh server; attack.py dispatches to them:
 
   attack.py campus-layer URL ADMIN_EMAIL PASSWORD       a new area layer around the whole campus between publications
-  attack.py hall-edge URL ADMIN_EMAIL PASSWORD          a new version of halls that moves a strip of H08 into H09
-  attack.py hall-shrink URL ADMIN_EMAIL PASSWORD        the same edge moved until H08 keeps a sliver with none of its reports
-  attack.py strip-waits URL ADMIN_EMAIL PASSWORD        the same sliver holding one report, a strip larger than H08 had released
-                                                        (it settles, and is not decided again when H08 releases more)
-  attack.py strip-whole-release URL ADMIN_EMAIL PASSWORD  a strip holding exactly what H08 had released (it settles)
-  attack.py pair-after-release URL ADMIN_EMAIL PASSWORD  the edge of hall-edge right after H08 released its 13 (12 of them in
-                                                        the strip): the carry is known to be 0, and the strip's 12 settles
+  attack.py hall-edge URL ADMIN_EMAIL PASSWORD          a new version of halls that moves a strip of H08 into H09 (old H08's
+                                                        interior point stays in H08: nothing moves; reports after it open
+                                                        new lines of both halls, and H08's carry stays stranded)
+  attack.py hall-shrink URL ADMIN_EMAIL PASSWORD        the same edge moved until H08 keeps a sliver: old H08's interior point
+                                                        lies in H09, so H08's line goes there whole, history and carry
+  attack.py strip-waits URL ADMIN_EMAIL PASSWORD        the sliver holding one report of H08's block, and 12 new reports in it
+                                                        after the change (they open a line of the sliver)
+  attack.py strip-whole-release URL ADMIN_EMAIL PASSWORD  H08's block wholly in the strip, its carry in the sliver (the line,
+                                                        carry included, goes to H09)
+  attack.py pair-after-release URL ADMIN_EMAIL PASSWORD  the edge of hall-edge right after H08 released its 13 (12 in the strip):
+                                                        nothing moves
   attack.py pair-after-release-sliver URL ADMIN_EMAIL PASSWORD  the sliver's edge right after H08 released 13 more (46 in all,
-                                                        3 in the sliver): the strip's 43 settles
-  attack.py hall-split URL ADMIN_EMAIL PASSWORD         a new version of halls that replaces H20 by its two halves (the
-                                                        east half's part moves as a pair)
-  attack.py hall-split-settles URL ADMIN_EMAIL PASSWORD  the same split when H20 had released less (the east half's part settles)
-  attack.py rename URL ADMIN_EMAIL PASSWORD             a new version of halls that renames H20 to H20b
+                                                        3 in the sliver): the line goes whole to H09
+  attack.py hall-split URL ADMIN_EMAIL PASSWORD         a new version of halls that replaces H20 by its two halves; H20's line
+                                                        goes to the half holding H20's interior point (the west, H20a)
+  attack.py hall-split-east URL ADMIN_EMAIL PASSWORD    the same split cut west of H20's interior point: the line goes to the
+                                                        east half, H20b, not to the smaller id
+  attack.py rename URL ADMIN_EMAIL PASSWORD             a new version of halls that renames H20 to H20b (H20b shows H20's line,
+                                                        and reports after it, and those that named H20, join it)
   attack.py weekly URL ADMIN_EMAIL PASSWORD             five reports a day, published weekly; reports come in through
                                                         `geoserve import-reports` (ATTACK_GEOSERVE, ATTACK_DATABASE) so
                                                         that each is verified on its own day
   attack.py misconduct-paging URL ADMIN_EMAIL PASSWORD  the misconduct search around a verification not yet published
+  attack.py sequence-SEED URL ADMIN_EMAIL PASSWORD     a random sequence of two to four changes of the maps (sequences.py;
+                                                        run.sh's `sequences` runs a set of seeds, each on a fresh server)
+  attack.py edge-rollback URL ADMIN_EMAIL PASSWORD      and edge-rollback-quiet, merge-undo, edge-two-steps, sliver-rename:
+                                                        the fixed regressions of two changes in a row (sequences.py)
   attack.py replay FILE                                 solve a scenario dumped with ATTACK_DUMP=folder again
-                                                        (ATTACK_VERBOSE=1: also why each other way of the rule fails)
 
-The attacker's programme (`attack_model`) knows the rule as the source states it, the maps, and
-nothing the campus did:
+The attacker's programme (`attack_model`) knows the rule as the source states it, every map that
+was ever published (read from the service: every layer's areas and their published versions after
+each publication), and nothing the campus did:
 
-- Pieces: the reports verified in a publication interval in an area class (a combination of areas
-  across every area layer: hall H08 in zone Z1). When the map changes, each class before splits by
-  the classes its ground lies in after: a hall inside a new campus layer goes whole to (hall, zone,
-  campus); after an edge move the strip of H08 that became H09 is a piece of its own, with an
-  unknown share of every interval before the change. Every planted cell is a sum of pieces.
-- Lines: the ledger's lines, each with a carry and released blocks dated the publication day.
-  Every public number (any layer, area, window, total, export cell, also those read between a
-  new map and the next publication) is the sum of the blocks of the lines whose class at that
-  read lies in the area. At a busy publication (a number the attacker can follow moved) a line is
-  either released (its carry becomes 0 and its block is its whole carry, at least 12 either way)
-  or keeps its block 0 and a carry of at most 11; where the attacker sees a line alone (one line
-  behind a hall, or behind a zone minus its halls) the data decide which, elsewhere a binary does
-  (HiGHS MILP). After a quiet publication nothing is released and a carry may be anything.
-  Pieces are whole numbers of reports.
-- What a change of the map does to lines, two ways. The rule of lines (LineLineage and
-  PublicationPlanner): at the first publication after the change, per changed layer (a new
-  version, a new layer, a withdrawn one), a line keeps its area while that area still exists and
-  holds at least one of the line's reports (or the line holds none); otherwise it takes the
-  smallest area id (string order) among the areas holding at least one of them, none of the
-  layer when they all lie outside it. No count is compared. The line keeps its history and its
-  carry; lines never merge: a line that takes a class another line has stays apart, and new
-  reports of the class join the older (the one made first, by its classes' key within a
-  publication). Then each part of the line lying in another class (its reports there that no
-  publication has decided yet) is decided once, at that publication: taken in the order of the
-  classes' keys, it moves to that class's line as a pair of blocks (-n on the line, +n there,
-  both carries as they were, dated the publication's day) when 12 <= n <= R - 12 - (the parts
-  of the line that moved before it in that publication), R being what the line had released
-  before the publication (its blocks, pairs included); otherwise it is settled: it stays counted
-  in the line for good and no later publication looks at it again, however much the line
-  releases later. (The line keeps at least a step of what it released, 12 for COVID reports,
-  the kind the programme is over (misconduct's step is 1): its own area holds at least one of its
-  reports, so a part of n >= R would tell that the carry is at least n + 1 - R; and right after a
-  release its carry is known to be 0, so what the old area keeps, R - n, is exact and must not
-  be a small count.) The attacker knows none of this for sure: which parts of a line's ground
-  hold any of its reports (that decides the class it takes), whether each part moved or
-  settled, and if it settled whether it held at most 11 or more than the budget, which of two
-  lines of one class is older. Each way is a programme of its own (a
-  `Choice`, its facts as rows: a part that holds reports has at least 1, one that holds none is
-  0, a part that moved holds 12 or more and no more than its budget, one settled as small at
-  most 11, one settled as large 12 or more and more than its budget; the age of lines through
-  binaries saying which exist after each publication), and the attacker takes every way that
-  explains what was published. The old rule (before ledger lines): lines are
-  classes; reports that moved leave their old class's line and join the new one through both
-  carries. The attacker takes the first rule whose programmes explain what was published, and
-  says which.
+- Pieces: the ground cut by every map of the run — the cells of the common refinement of every
+  version of every area layer that was published at some publication (shapely overlays of what
+  `/collections/{layer}/items` served). A piece lies in one area class under each map (a class:
+  a combination of areas across the area layers, hall H08 in zone Z1; a point belongs to the
+  first area by id whose closure covers it). The unknowns are the reports verified in each
+  publication interval on each piece (whole numbers); every planted cell is a sum of them.
+- Lines, the rule with identities: new reports of class c, at the first publication that sees
+  them, join the line whose IDENTITY is c's on the maps then — per area layer published then,
+  the stored geometry of c's area there (served geometries compared as text), or none — opened
+  by them when no line has it (with its origin: c and the layers' versions then); a report stays
+  in its line for good. (ATTACK_IDENTITY=births: per layer, c's area's id and birth, the smallest
+  version of its layer with an area of that id and exactly that geometry: a renamed area opens
+  new lines.) A line's class at any publication is a function of its ORIGIN (per area layer
+  published when it was opened: the version and its area, or none) and the maps alone: per layer
+  L published at version v, the origin's area if its version is v; else the area of L@v with the
+  same id and exactly the same geometry; else the area of L@v holding the interior point
+  (PointOnSurface) of the origin's area; none for an origin outside every area of L; for a layer
+  new to the line, the area holding the interior point of its origin's area in the first layer by
+  name where it has one. So the attacker computes every possible line (one per identity of a
+  class of some map: origins of one identity have areas of the same geometries, so the same class
+  under every map), the class it has at every publication and the class whose new reports it
+  takes, all from the maps: an unchanged (or renamed) hall keeps its line; a changed one (an edge,
+  a merge, a split; a new layer changes every class) opens new lines, and the old ones keep their
+  carries, stranded where their origins lie; a rollback brings back the old geometries and their
+  lines. Which lines exist is unknown and does not matter: a line no report opened is one whose
+  inflow was 0 throughout. (Before identities, new reports joined the OLDEST line of their class,
+  and line age told which halls had had a report: `merge-line-age`.)
+- Releases: each line has a carry and blocks dated the publication day. Every public number read
+  (any layer, area, window, total, export cell, also those read between a new map and the next
+  publication) is the sum of the blocks of the lines whose class at the latest publication has
+  that area. At a publication where a number the attacker can follow moved, the interval gate
+  was open (at least 12 changes: the interval's verifications and revocations sum to 12 or
+  more) and each line is either released (its carry becomes 0 and its block, its whole carry,
+  is at least 12 either way) or keeps its block 0 and a carry of at most 11; where the attacker
+  sees a line alone (one line behind a hall, or behind a zone minus its halls, or beside lines
+  that cannot release then) the data decide which, elsewhere a binary does (HiGHS MILP). A line
+  that took no report and lost none since a publication at which the gate was known open (every
+  carry within k after it) cannot release. Where nothing moved nothing was released, and a
+  binary says whether the gate was open (then every carry is at most 11) or shut (then the
+  interval's verifications less its revocations were at most 11).
+- Side knowledge: when revocations happened and how many (not where: a revoked report leaves a
+  line that held it); where a scenario says so, exactly how many reports were verified in an
+  interval.
 
-A scenario's checks: the attacker's programme holds the truth (the numbers the campus planted,
+A scenario's checks: the attacker's programme holds the truth (the reports the campus planted,
 run through the rule, give exactly what was published), every planted small count keeps a range
-of at least k = 11 that holds it (over every way of the rule that explains the numbers: they
-publish the same, so the attacker cannot tell them apart), and the behaviour the scenario is about (nothing moves, a sum
-matches, a number shows, a list stays).
+of at least k = 11 that holds it (or, where side knowledge caps an interval's reports below k,
+the whole range 0..cap), and the behaviour the scenario is about (nothing moves, a line goes to
+the area holding its origin's interior point, a sum matches, a number shows, a list stays).
 """
 
 import collections
 import csv
-import itertools
 import datetime
 import json
 import os
@@ -93,8 +100,15 @@ import urllib.request
 K = 11
 STEP = K + 1
 WINDOWS = {"7d": 7, "14d": 14, "28d": 28}
+EPS_AREA = 1e-11            # square degrees: a piece smaller than about a tenth of a square metre is an overlay's rounding
 
 A = None            # the attack module: call, report, Campus, numbers_of, total_numbers
+# What names a line's identity per area layer (`LineIdentity` in Sources): "geometry", the class's
+# area's stored geometry (a renamed area, its ground unchanged, keeps its lines), or "births", the
+# area's id and birth (the first version with that id and geometry: a renamed area opens new
+# lines). ATTACK_IDENTITY=births checks a build of the second kind.
+IDENTITY = os.environ.get("ATTACK_IDENTITY", "geometry")
+assert IDENTITY in ("geometry", "births"), IDENTITY
 
 
 def utc_today():
@@ -115,11 +129,20 @@ def rect(x0, y0, x1, y1):
     return [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]
 
 
+def interior_point(geometry):
+    """GEOS PointOnSurface of a GeoJSON geometry, as (lon, lat)."""
+    from shapely.geometry import shape
+    p = shape(geometry).point_on_surface()
+    return (p.x, p.y)
+
+
 # --- the campus side ---------------------------------------------------------------------------------
 
 class Session:
     """One scenario on one fresh server: plants reports, publishes, and reads everything after each
-    publication as the attacker does."""
+    publication as the attacker does. The campus's truth: reports by (interval, point), the
+    interval being the publication that first sees them; revocations by (interval, the report's
+    interval, point)."""
 
     def __init__(self, name, url, email, password):
         self.name, self.url = name, url
@@ -134,7 +157,11 @@ class Session:
         self.campus = A.Campus(url, self.token)
         self.zone_of = self.campus.zone_of
         self.today = utc_today()
-        self.truth = collections.Counter()       # piece -> verified reports
+        self.truth = collections.Counter()       # (interval, point) -> verified reports
+        self.revoked = []                        # (interval, interval verified, point)
+        self.revocations = collections.Counter() # interval -> revocations (the attacker knows when and how many)
+        self.side = {}                           # interval -> verifications, where the attacker is told
+        self.ids = collections.defaultdict(list) # (interval, point) -> report ids
         self.days = []                           # publication days
         self.reads = []                          # what the attacker read after each publication
         self.extra_reads = []                    # (publication, read) between a change of the map and the next publication
@@ -150,23 +177,62 @@ class Session:
         _, found = A.call(f"{self.url}/v1/areas/containing?lon={lon}&lat={lat}")
         return klass(*((a["layer"], a["id"]) for a in found.get("areas", [])))
 
+    def interval(self):
+        return len(self.days)
+
     def verify(self, report_id):
         status, body = A.call(f"{self.url}/v1/reports/{report_id}/transitions", "POST", {"transition": "verify"}, self.token)
         assert status == 200, (status, body)
 
-    def covid(self, piece, n, day, hall=None, point=None):
-        """n verified COVID reports naming `hall` or at `point`, counted in the campus's truth as `piece`."""
+    def named_point(self, hall):
+        """Where a report naming `hall` lies for the rule: the hall's interior point in the version
+        published now (the service places it in the hall, and in other layers by that point)."""
+        status, feature = A.call(f"{self.url}/collections/halls/items/{hall}")
+        assert status == 200, (status, feature)
+        return interior_point(feature["geometry"])
+
+    def submit(self, day, hall=None, point=None):
+        draft = {"kind": "covid", "affiliation": "student", "phone": "+1 336 555 0142", "testDate": day.isoformat(),
+                 "lastOnCampus": day.isoformat()}
+        if point:
+            draft["location"] = {"lon": point[0], "lat": point[1], "accuracyM": 5}
+        else:
+            draft["area"] = {"layer": "halls", "id": hall}
+        status, body = A.call(f"{self.url}/v1/reports", "POST", draft)
+        assert status == 201, (status, body)
+        return body["id"]
+
+    def covid(self, n, day, hall=None, point=None):
+        """n verified COVID reports naming `hall` or at `point`, in the campus's truth at the point
+        (a named hall's interior point)."""
+        if not n:
+            return
+        where = tuple(point) if point else self.named_point(hall)
+        key = (self.interval(), where)
         for _ in range(n):
-            draft = {"kind": "covid", "affiliation": "student", "phone": "+1 336 555 0142", "testDate": day.isoformat(),
-                     "lastOnCampus": day.isoformat()}
-            if point:
-                draft["location"] = {"lon": point[0], "lat": point[1], "accuracyM": 5}
-            else:
-                draft["area"] = {"layer": "halls", "id": hall}
-            status, body = A.call(f"{self.url}/v1/reports", "POST", draft)
-            assert status == 201, (status, body)
-            self.verify(body["id"])
-        self.truth[piece] += n
+            report_id = self.submit(day, hall, point)
+            self.verify(report_id)
+            self.ids[key].append(report_id)
+        self.truth[key] += n
+
+    def verify_pending(self, ids, where):
+        """Verifies reports submitted earlier (pending), counted where they lie for the rule now."""
+        key = (self.interval(), tuple(where))
+        for report_id in ids:
+            self.verify(report_id)
+            self.ids[key].append(report_id)
+        self.truth[key] += len(ids)
+
+    def revoke(self, interval, point):
+        """Revokes one report verified in an earlier interval at `point`."""
+        key = (interval, tuple(point))
+        assert interval < self.interval() and self.ids[key], key
+        report_id = self.ids[key].pop()
+        status, body = A.call(f"{self.url}/v1/reports/{report_id}/transitions", "POST",
+                              {"transition": "revoke", "reason": "planted revocation"}, self.token)
+        assert status == 200, (status, body)
+        self.revoked.append((self.interval(), interval, tuple(point)))
+        self.revocations[self.interval()] += 1
 
     def misconduct(self, point, day, verify=True):
         draft = {"kind": "misconduct", "occurredAt": f"{day.isoformat()}T00:00:01Z",
@@ -190,6 +256,12 @@ class Session:
         assert status == 201 and body.get("published"), (status, body)
         return body
 
+    def rollback(self, layer, version):
+        """Publishes an older version of a layer again (`POST /v1/layers/{layer}/versions/{v}/publish`)."""
+        status, body = A.call(f"{self.url}/v1/layers/{layer}/versions/{version}/publish", "POST", None, self.token)
+        assert status in (200, 201), (status, body)
+        return body
+
     def publish(self, day=None):
         status, made = A.call(f"{self.url}/v1/publications", "POST", {"day": day.isoformat()} if day else {}, self.token)
         assert status == 201, (status, made)
@@ -197,13 +269,15 @@ class Session:
         self.reads.append(self.read())
         return made
 
-    def area_layers(self):
+    def layer_versions(self):
         _, body = A.call(f"{self.url}/v1/layers")
-        return sorted(l["name"] for l in body["layers"] if l["kind"] == "areas" and l.get("publishedVersion"))
+        return {l["name"]: l["publishedVersion"] for l in body["layers"] if l["kind"] == "areas" and l.get("publishedVersion")}
 
     def read(self):
-        """Every area layer, both kinds, and a researcher's exports in every bucket."""
-        snapshot = {"items": {}, "exports": {}, "layers": self.area_layers()}
+        """Every area layer (its published version and areas), both kinds, and a researcher's
+        exports in every bucket."""
+        versions = self.layer_versions()
+        snapshot = {"items": {}, "exports": {}, "layers": sorted(versions), "versions": versions}
         for layer in snapshot["layers"]:
             for kind in ("covid", "misconduct"):
                 status, body = A.call(f"{self.url}/collections/{layer}/items?limit=1000&kind={kind}")
@@ -216,28 +290,41 @@ class Session:
                     snapshot["exports"][(layer, kind, bucket)] = export
         return snapshot
 
+    def read_between(self):
+        """A read between a change of the map and the next publication, kept for the programme."""
+        between = self.read()
+        if self.days:
+            self.extra_reads.append((len(self.days) - 1, between))
+        return between
+
     def shown(self, read, layer, prop="verified_all", kind="covid"):
         return {f["id"]: f["properties"][prop] for f in read["items"][(layer, kind)]["features"]}
 
 
 def changed(held, between, layers):
-    """What differs between two reads of the layers' numbers (both kinds), as text; empty when nothing."""
+    """What differs between two reads of the layers' numbers (both kinds) for the areas both have,
+    as text; empty when nothing."""
     out = []
     for layer in layers:
         for kind in ("covid", "misconduct"):
-            a = {f["id"]: f["properties"] for f in held["items"][(layer, kind)]["features"]}
-            b = {f["id"]: f["properties"] for f in between["items"][(layer, kind)]["features"]}
-            out += [f"{layer} {kind} {i}" for i in sorted(set(a) | set(b)) if a.get(i) != b.get(i)]
-            if held["items"][(layer, kind)]["statistics"]["total"] != between["items"][(layer, kind)]["statistics"]["total"]:
+            # The numbers only: a rate per 1,000 follows the area's capacity, which a new map may change.
+            a = {f["id"]: A.numbers_of(f["properties"]) for f in held["items"][(layer, kind)]["features"]}
+            b = {f["id"]: A.numbers_of(f["properties"]) for f in between["items"][(layer, kind)]["features"]}
+            out += [f"{layer} {kind} {i}" for i in sorted(set(a) & set(b)) if a.get(i) != b.get(i)]
+            # A line whose area the new map no longer has counts in no area until the next
+            # publication: a layer's total is compared only where the layer keeps its areas.
+            same = set(a) == set(b)
+            if same and held["items"][(layer, kind)]["statistics"]["total"] != between["items"][(layer, kind)]["statistics"]["total"]:
                 out.append(f"{layer} {kind} total")
     return ", ".join(out)
 
 
-def halls_collection(edit):
+def halls_collection(edit=None):
     """data/halls.geojson with `edit(features)` applied."""
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "halls.geojson")) as f:
         collection = json.load(f)
-    edit(collection["features"])
+    if edit:
+        edit(collection["features"])
     return collection
 
 
@@ -245,8 +332,7 @@ def halls_collection(edit):
 
 def class_key(c):
     """The ledger's text key of a class: `layer` US `area` pairs, sorted by layer, joined by RS.
-    Lines made in one publication get their numbers in this order, and a line's parts in other
-    classes are taken in it."""
+    Lines opened in one publication get their numbers in this order."""
     return "\x1e".join(f"{l}\x1f{a}" for l, a in sorted(c))
 
 
@@ -254,188 +340,262 @@ def hall_name(c):
     return area_in(c, "halls") or "/".join(a for _, a in c) or "outside"
 
 
+def polygonal(geometry):
+    """The polygons of an overlay's result (a GeometryCollection may hold lines and points too)."""
+    from shapely.geometry import MultiPolygon, Polygon
+    if geometry.is_empty:
+        return None
+    if isinstance(geometry, (Polygon, MultiPolygon)):
+        return geometry
+    parts = []
+    for g in getattr(geometry, "geoms", []):
+        if isinstance(g, Polygon):
+            parts.append(g)
+        elif isinstance(g, MultiPolygon):
+            parts.extend(g.geoms)
+    return MultiPolygon(parts) if parts else None
+
+
 class Geography:
-    """What the attacker reads off the maps: the classes before a change, the classes after, and
-    where the ground of each class before lies after (one class: it moves whole; more: it splits
-    into pieces whose shares the attacker does not know). `change` is the first publication after
-    the change."""
+    """The maps of a run as the attacker read them, and what the rule makes of them.
 
-    def __init__(self, before, after=None, split=None, change=None):
-        self.before, self.change = list(before), change
-        self.after = list(after) if after is not None else list(before)
-        self.split = split or {c: [c] for c in self.before}
+    `maps`: [(publication index from which the map is in force, {layer: (version, {area id:
+    GeoJSON geometry})})], one entry per change (a map read after publication i is in force at i:
+    reports of interval i are accounted under it). A map is a state: the published version of
+    every area layer, so a rollback returns to an earlier state, areas and all.
 
-    def changed_layers(self):
-        """The layers that changed (a new version, a new layer, a withdrawn one), as far as lines
-        can tell: those in which some class's ground now lies in another area, or in none."""
-        layers = {l for c in self.before + self.after for l, _ in c}
-        return sorted(l for l in layers if any(area_in(c, l) != area_in(t, l) for c in self.before for t in self.split[c]))
+    - `pieces`: the common refinement of every map's areas; each piece has an interior point
+      (`point`) and a class under each state (`cls[t][q]`).
+    - `remap(origin, t)`: the class a line of that origin has under state t (the rule above).
+    - `birth(layer, version, area)`, `identity(t, c)`: which line takes class c's new reports
+      under state t (see `Lines`)."""
 
-    def exists(self, layer, area):
-        """Whether the layer's version after the change still has the area."""
-        return any((layer, area) in t for t in self.after)
+    def __init__(self, maps, n):
+        from shapely.geometry import shape
+        from shapely.prepared import prep
+        self.n = n
+        self.versions, keys = [], {}
+        self.geometry, self.text, self.prepared = {}, {}, {}
+        starts = []
+        for start, layers in sorted(maps, key=lambda m: m[0]):
+            key = tuple(sorted((l, v) for l, (v, _) in layers.items()))
+            for layer, (version, areas) in layers.items():
+                if (layer, version) not in self.geometry:
+                    self.geometry[(layer, version)] = {a: shape(g) for a, g in areas.items()}
+                    self.text[(layer, version)] = {a: json.dumps(g, sort_keys=True) for a, g in areas.items()}
+                    self.prepared[(layer, version)] = [(a, prep(self.geometry[(layer, version)][a])) for a in sorted(areas)]
+            if key not in keys:
+                keys[key] = len(self.versions)
+                self.versions.append({l: v for l, v in key})
+            starts.append((start, keys[key]))
+        self.state_at = []
+        for i in range(n):
+            self.state_at.append([t for s, t in starts if s <= i][-1])
+        used = sorted(set(self.state_at))
+        self.states = used
+        self._interior, self._birth = {}, {}
+        self._refine()
 
-    def destination(self, c, held):
-        """The class a line of class c takes at the change when its reports lie in the classes
-        `held` (those holding at least one), per changed layer in name order: its area while it
-        still exists and holds any of them (or the line holds none), else the smallest area id
-        holding any of them, else none of the layer."""
-        areas = dict(c)
-        for layer in self.changed_layers():
-            inside = {area_in(t, layer) for t in held}            # None: outside every area of the layer
-            area = areas.get(layer)
-            if area is not None and self.exists(layer, area) and (not held or area in inside):
+    @classmethod
+    def from_reads(cls, session):
+        """The maps read after each publication (the attacker's own view of them)."""
+        maps, last = [], None
+        for i, r in enumerate(session.reads):
+            key = tuple(sorted(r["versions"].items()))
+            if key == last:
                 continue
-            named = sorted(a for a in inside if a is not None)
-            if named:
-                areas[layer] = named[0]
+            last = key
+            layers = {layer: (r["versions"][layer], {f["id"]: f["geometry"] for f in r["items"][(layer, "covid")]["features"]})
+                      for layer in r["layers"]}
+            maps.append((i, layers))
+        return cls(maps, len(session.reads))
+
+    def locate(self, t, layer, point):
+        """The area of `layer` under state t that holds the point: the first by id whose closure covers it."""
+        from shapely.geometry import Point
+        version = self.versions[t].get(layer)
+        if version is None:
+            return None
+        p = Point(point)
+        return next((a for a, g in self.prepared[(layer, version)] if g.covers(p)), None)
+
+    def interior(self, layer, version, area):
+        key = (layer, version, area)
+        if key not in self._interior:
+            p = self.geometry[(layer, version)][area].point_on_surface()
+            self._interior[key] = (p.x, p.y)
+        return self._interior[key]
+
+    def class_at(self, t, point):
+        return klass(*((layer, a) for layer in self.versions[t] for a in [self.locate(t, layer, point)] if a is not None))
+
+    def _refine(self):
+        from shapely.ops import unary_union
+        shapes, seen = [], set()
+        for t in self.states:
+            for layer, version in sorted(self.versions[t].items()):
+                for a, g in sorted(self.geometry[(layer, version)].items()):
+                    if g.wkb not in seen:
+                        seen.add(g.wkb)
+                        shapes.append(g)
+        pieces = [unary_union(shapes)]
+        for g in shapes:
+            box = g.bounds
+            out = []
+            for p in pieces:
+                b = p.bounds
+                if b[0] > box[2] or b[2] < box[0] or b[1] > box[3] or b[3] < box[1] or not p.intersects(g):
+                    out.append(p)
+                    continue
+                for part in (p.intersection(g), p.difference(g)):
+                    part = polygonal(part)
+                    if part is not None and part.area > EPS_AREA:
+                        out.append(part)
+            pieces = out
+        found = []
+        for p in pieces:
+            point = p.point_on_surface()
+            found.append(((point.x, point.y), p))
+        self.cls = {t: {} for t in self.states}
+        rows = []
+        for point, p in found:
+            classes = {t: self.class_at(t, point) for t in self.states}
+            if not any(classes.values()):
+                continue                   # ground in no area of any layer: no report can lie there
+            rows.append((tuple(class_key(classes[t]) for t in self.states), point, p, classes))
+        rows.sort(key=lambda r: (r[0], r[1]))
+        self.pieces, self.point, self.shape = [], {}, {}
+        for q, (_, point, p, classes) in enumerate(rows):
+            self.pieces.append(q)
+            self.point[q], self.shape[q] = point, p
+            for t in self.states:
+                self.cls[t][q] = classes[t]
+        self.ground = {t: sorted({self.cls[t][q] for q in self.pieces}, key=class_key) for t in self.states}
+
+    def piece_label(self, q):
+        names = []
+        for t in self.states:
+            name = hall_name(self.cls[t][q])
+            if not names or names[-1] != name:
+                names.append(name)
+        return "→".join(names)
+
+    def piece_of(self, point):
+        """The piece a planted point lies in."""
+        from shapely.geometry import Point
+        p = Point(point)
+        for q in self.pieces:
+            if self.shape[q].covers(p):
+                return q
+        raise AssertionError(f"a planted point lies in no piece of ground: {point}")
+
+    def piece_class(self, i, q):
+        """The class of piece q at publication i."""
+        return self.cls[self.state_at[i]][q]
+
+    def origin(self, t, c):
+        """The origin of a line opened for class c under state t: (layer, version, area or None)."""
+        return tuple((layer, v, area_in(c, layer)) for layer, v in sorted(self.versions[t].items()))
+
+    def remap(self, origin, t):
+        """The class of a line of this origin under state t (see the module's docstring)."""
+        versions = self.versions[t]
+        entries = {l: (u, a) for l, u, a in origin}
+        reference = next(((l, u, a) for l, u, a in origin if a is not None), None)
+        areas = []
+        for layer in sorted(versions):
+            v = versions[layer]
+            if layer in entries:
+                u, a = entries[layer]
+                if a is None:
+                    continue
+                if u == v:
+                    areas.append((layer, a))
+                    continue
+                same = self.text[(layer, v)].get(a)
+                if same is not None and same == self.text[(layer, u)][a]:
+                    areas.append((layer, a))
+                    continue
+                found = self.locate(t, layer, self.interior(layer, u, a))
+            elif reference is not None:
+                found = self.locate(t, layer, self.interior(*reference))
             else:
-                areas.pop(layer, None)
-        return klass(*areas.items())
+                found = None
+            if found is not None:
+                areas.append((layer, found))
+        return klass(*areas)
 
-    def choices(self, n):
-        """Every way the rule may have gone at the change, as the attacker sees it: which of the
-        classes a line's ground split into hold any of its reports (that decides the class it
-        takes), for each part in another class how the first publication after the change decided
-        it, once: settled as small (at most k), moved as a pair (at least k + 1 and no more than
-        the line's budget: what it had released, less a step, less the parts that moved before it),
-        or settled as large (at least k + 1 and more than that budget); and, where two lines take
-        one class, which of them is older (new reports join it). One programme each."""
-        g = self.change
-        if g is None or g >= n:
-            return [Choice({c: None for c in self.before}, {c: c for c in self.before}, [], {c: c for c in self.before})]
-        when = ["small", g, "large"]         # decided at publication g, never again
-        per_line = []
-        for c in self.before:
-            targets = sorted(self.split[c], key=class_key)
-            if len(targets) == 1:
-                # The line takes where all of its reports lie; with none, it is not a line at all.
-                per_line.append([(None, self.destination(c, targets), ())])
-                continue
-            options = []
-            for r in range(len(targets) + 1):
-                for held in itertools.combinations(targets, r):
-                    dest = self.destination(c, held)
-                    parts = [t for t in held if t != dest]
-                    for timing in itertools.product(when, repeat=len(parts)):
-                        options.append((frozenset(held), dest, tuple(zip(parts, timing))))
-            per_line.append(options)
-        out = []
-        for combo in itertools.product(*per_line):
-            support = {c: held for c, (held, _, _) in zip(self.before, combo)}
-            dest = {c: d for c, (_, d, _) in zip(self.before, combo)}
-            parts = [(c, t, w) for c, (_, _, ps) in zip(self.before, combo) for t, w in ps]
-            candidates = collections.defaultdict(list)
-            for c in self.before:
-                if support[c] is None or support[c]:
-                    candidates[dest[c]].append(c)
-            shared = sorted((x for x in candidates if len(candidates[x]) > 1), key=class_key)
-            for mains in itertools.product(*[candidates[x] for x in shared]):
-                main = {x: lines[0] for x, lines in candidates.items()}
-                main.update(zip(shared, mains))
-                out.append(Choice(support, dest, parts, main, {x: candidates[x] for x in shared}))
-        return out
+    def pieces_in(self, layer, area, i):
+        """The pieces lying in an area at publication i (the reports of interval i there)."""
+        return [q for q in self.pieces if (layer, area) in self.piece_class(i, q)]
 
-    def piece(self, interval, now, before=None):
-        """The piece of a report verified in `interval`, in class `now` at the publication that
-        ends it (for a report before the change: `before`, its class then)."""
-        if self.change is None or interval >= self.change:
-            return (interval, now, now)
-        return (interval, before or now, now)
+    def birth(self, layer, version, area):
+        """What names the area in a line's identity, as "id@version" (`IDENTITY`): "geometry", the
+        first area (by version, then id) of the layer's versions published in the run with exactly
+        its geometry, so equal geometries, whatever their ids, get one name; "births", its id and
+        birth, the smallest version with an area of that id and exactly that geometry."""
+        key = (layer, version, area)
+        if key not in self._birth:
+            text = self.text[(layer, version)][area]
+            same = [(u, a) for (l, u), areas in self.text.items() if l == layer for a, g in areas.items() if g == text
+                    and (IDENTITY == "geometry" or a == area)]
+            u, a = min(same)
+            self._birth[key] = f"{a}@{u}"
+        return self._birth[key]
 
-    def pieces(self, n):
-        out = []
-        for j in range(n):
-            if self.change is None or j < self.change:
-                out += [(j, c, c2) for c in self.before for c2 in (self.split[c] if self.change is not None else [c])]
-            else:
-                out += [(j, c, c) for c in self.after]
-        return out
-
-
-class Choice:
-    """One way the rule went at the change: per line before it, the classes holding any of its
-    reports (`support`, None where the line's ground lies in one class: then it goes there,
-    whatever it holds), the class it took (`dest`), its parts in other classes and when each
-    moved (`parts`: (line, class, "small" | publication | "large"): settled holding at most k, moved
-    as a pair at that publication, settled holding more than its budget), and for each class the line
-    new reports join (`main`; `shared`: the classes several lines took, and which)."""
-
-    def __init__(self, support, dest, parts, main, shared=None):
-        self.support, self.dest, self.parts, self.main, self.shared = support, dest, parts, main, shared or {}
-
-    def describe(self):
-        out = []
-        for c, held in self.support.items():
-            if held is None:
-                continue
-            if not held:
-                out.append(f"{hall_name(c)}'s line holds no report")
-                continue
-            took = "keeps it" if self.dest[c] == c else f"takes {hall_name(self.dest[c])}"
-            out.append(f"{hall_name(c)}'s line has reports in {', '.join(hall_name(t) for t in sorted(held, key=class_key))} and {took}")
-            for line, t, when in self.parts:
-                if line == c:
-                    out.append({"small": f"its part in {hall_name(t)} holds at most {K} and settles",
-                                "large": f"its part in {hall_name(t)} holds {STEP} or more, more than its budget, and settles"}.get(
-                                    when, f"its part in {hall_name(t)} moves as a pair at publication {when}"))
-        for x, lines in self.shared.items():
-            names = " and ".join(hall_name(c) + "'s" for c in lines)
-            out.append(f"{names} lines both take {hall_name(x)}, the older is {hall_name(self.main[x])}'s")
-        return "; ".join(out)
+    def identity(self, t, c):
+        """The identity of the line that takes class c's new reports under state t: per area layer
+        published then, (layer, the name `birth` gives c's area there, or None)."""
+        return tuple((layer, self.birth(layer, v, a) if a is not None else None)
+                     for layer, v in sorted(self.versions[t].items()) for a in [area_in(c, layer)])
 
 
 class Lines:
-    """The ledger lines under a rule: when each exists, its class at each publication, what enters
-    its carry in each interval (pieces with coefficients), and under the rule of lines the parts
-    that stay or move as pairs (`parts`, `transfers`) for one `Choice`."""
+    """The possible ledger lines of a run under the rule with identities. A line is named by its
+    identity (`Geography.identity`): new reports of class c under state t join the line of
+    identity(t, c), opened by them if no report had that identity before. Per line: the
+    publications at which it takes new reports (`takes[(line, i)]`: the class whose reports it
+    takes then), its class at each publication from the first of them (`cls`: from its origin and
+    the maps alone, `Geography.remap`; origins of one identity have one area geometry in every
+    layer, so they agree under every state). Which lines exist does not matter: a line no report
+    opened is a line whose inflow was 0 at every publication (its carry and blocks 0), so the
+    programme keeps every possible line from the first publication that could open it."""
 
-    def __init__(self, rule, geo, n, choice=None):
-        self.rule, self.n = rule, n
-        self.start, self.cls, self.inflow, self.transfers, self.parts = {}, {}, collections.defaultdict(dict), [], []
-        g = geo.change if geo.change is not None else n
-        before = [p for p in geo.pieces(n) if p[0] < g]
-        after = [p for p in geo.pieces(n) if p[0] >= g]
+    def __init__(self, geo):
+        n, self.geo = geo.n, geo
+        column = {t: k for k, t in enumerate(geo.states)}
+        self.column = column
+        self.opener, self.trajectory = {}, {}
+        for t in geo.states:
+            for c in geo.ground[t]:
+                line = geo.identity(t, c)
+                self.opener[(t, c)] = line
+                path = tuple(geo.remap(geo.origin(t, c), u) for u in geo.states)
+                assert self.trajectory.setdefault(line, path) == path, (line, path, self.trajectory[line])
+                assert path[column[t]] == c, (line, t, c, path)
+        self.openable = collections.defaultdict(list)
+        self.takes, self.taker = {}, {}
+        for i in range(n):
+            t = geo.state_at[i]
+            for c in geo.ground[t]:
+                line = self.opener[(t, c)]
+                self.openable[line].append(i)
+                self.takes[(line, i)] = c
+                self.taker[(c, i)] = line
+        self.start = {line: at[0] for line, at in self.openable.items()}
+        self.lines = sorted(self.start, key=lambda line: (self.start[line], class_key(self.trajectory[line][column[geo.state_at[self.start[line]]]]),
+                                                           line))
+        self.cls = {line: [self.trajectory[line][column[geo.state_at[i]]] if i >= self.start[line] else None for i in range(n)]
+                    for line in self.lines}
 
-        def add(line, i, piece, coefficient=1):
-            terms = self.inflow[(line, i)]
-            terms[piece] = terms.get(piece, 0) + coefficient
-
-        for c in geo.before:
-            self.start[c] = 0
-            self.cls[c] = [c] * n
-        for j, c, c2 in before:
-            add(c, j, (j, c, c2))
-        if rule == "new":
-            # A line keeps its history and carry and takes the class of the choice; new reports
-            # of a class join the oldest line of it, or a line made for them.
-            owner = dict(choice.main)
-            for c in geo.before:
-                for i in range(g, n):
-                    self.cls[c][i] = choice.dest[c]
-            for c in geo.after:
-                if c not in owner:
-                    line = ("new", c)
-                    self.start[line], self.cls[line], owner[c] = g, [None] * g + [c] * (n - g), line
-            for c, t, when in choice.parts:
-                part = [p for p in before if p[1] == c and p[2] == t]
-                self.parts.append((c, t, when, part))
-                if when not in ("small", "large"):
-                    self.transfers.append((when, c, owner[t], part))
-            for j, c, _ in after:
-                add(owner[c], j, (j, c, c))
-        else:
-            for c in geo.after:
-                if c not in self.start:
-                    self.start[c], self.cls[c] = g, [None] * g + [c] * (n - g)
-            if g < n:
-                for p in before:
-                    if p[2] != p[1]:
-                        add(p[1], g, p, -1)
-                        add(p[2], g, p, 1)
-            for j, c, _ in after:
-                add(c, j, (j, c, c))
-        self.lines = sorted(self.start, key=repr)
+    def name(self, line):
+        i = self.start[line]
+        names = []
+        for c in self.trajectory[line]:
+            if not names or names[-1] != hall_name(c):
+                names.append(hall_name(c))
+        births = "/".join(b for _, b in line if b is not None)
+        return f"line {'→'.join(names)} (of {births}, from {i})"
 
     def exists(self, line, i):
         return self.start[line] <= i
@@ -528,46 +688,75 @@ def window_span(days, i, name):
     return end - datetime.timedelta(days=n - 1), end
 
 
-def attack_model(session, geo, rule, choice=None):
-    """The attacker's programme over everything read, under `rule` (for the rule of lines, one
-    `Choice` of how it went at the change). Returns (program, lines, inconsistencies, busy,
-    simulate) where `simulate(truth)` runs the rule over the truth."""
+
+
+def attack_model(session, geo):
+    """The attacker's programme over everything read, under the rule with identities. Returns
+    (program, lines, inconsistencies, busy, simulate) where `simulate(session)` runs the rule over
+    the campus's truth and gives every variable's value."""
     days, reads, n = session.days, session.reads, len(session.days)
-    lines = Lines(rule, geo, n, choice)
+    lines = Lines(geo)
     p = Program()
-    for piece in geo.pieces(n):
-        p.var(("p",) + piece, integer=True)          # whole reports
-    g = geo.change if geo.change is not None else n
-    if rule == "new":
-        # Which of the classes a line's ground split into hold any of its reports: that decided
-        # the class it took.
-        for c, held in choice.support.items():
-            if held is None:
-                continue
-            for t in geo.split[c]:
-                part = [("p",) + q for q in geo.pieces(n) if q[0] < g and q[1] == c and q[2] == t]
-                if t in held:
-                    p.row({q: 1 for q in part}, 1, float("inf"), f"{hall_name(c)}'s line holds reports in {hall_name(t)}")
-                else:
-                    for q in part:
-                        p.bound(q, 0, 0)
+    alltime = [{(layer, f["id"]): f["properties"]["verified_all"] for layer in r["layers"] for f in r["items"][(layer, "covid")]["features"]}
+               for r in reads]
+    largest = max([sum(v for (layer, _), v in a.items() if layer == "zones") for a in alltime] + [0])
+    M = 2 * largest + STEP * len(lines.lines) + sum(session.side.values()) + 200
+    for i in range(n):
+        for q in geo.pieces:
+            p.var(("x", i, q), 0, M, integer=True)          # whole reports
+    of_class = collections.defaultdict(list)
+    for i in range(n):
+        for q in geo.pieces:
+            of_class[(geo.piece_class(i, q), i)].append(q)
+
+    def X(c, i):
+        return {("x", i, q): 1 for q in of_class.get((c, i), [])}
+
+    revoking = sorted(i for i, count in session.revocations.items() if count)
     for line in lines.lines:
         for i in range(lines.start[line], n):
             p.var(("b", line, i), float("-inf"))
             p.var(("c", line, i), float("-inf"))
+            if i in revoking:
+                p.var(("r", line, i), 0, session.revocations[i], integer=True)
+
+    def plus(*terms):
+        out = {}
+        for sign, t in terms:
+            for k_, v in t.items():
+                out[k_] = out.get(k_, 0) + sign * v
+        return out
+
+    def inflow(line, i):
+        """The new reports the line takes at publication i: those of the class whose identity is
+        the line's on the maps then (a function of the maps alone)."""
+        c = lines.takes.get((line, i))
+        return X(c, i) if c is not None else {}
+
+    # Revocations: when and how many are known, not where; a revoked report leaves a line that held it.
+    for i in revoking:
+        p.row({("r", line, i): 1 for line in lines.lines if lines.exists(line, i)}, session.revocations[i], session.revocations[i],
+              f"{session.revocations[i]} revoked in interval {i}")
+        for line in lines.lines:
+            if not lines.exists(line, i) or lines.start[line] == i:
+                if lines.exists(line, i):
+                    p.bound(("r", line, i), 0, 0)
+                continue
+            held = {}
+            for j in range(lines.start[line], i):
+                held = plus((1, held), (1, inflow(line, j)), (-1, {("r", line, j): 1} if j in revoking else {}))
+            p.row(plus((1, held), (-1, {("r", line, i): 1})), 0, float("inf"), f"{lines.name(line)} held what was revoked at {i}")
+    for i, count in session.side.items():
+        p.row({("x", i, q): 1 for q in geo.pieces}, count, count, f"side knowledge: {count} verified in interval {i}")
 
     # What each read shows per line: the areas its class has in the layers as read.
     present = [{(layer, f["id"]) for layer in r["layers"] for f in r["items"][(layer, "covid")]["features"]} for r in reads]
-    alltime = [{(layer, f["id"]): f["properties"]["verified_all"] for layer in r["layers"] for f in r["items"][(layer, "covid")]["features"]}
-               for r in reads]
 
     def mapped(line, i, shown=None):
-        """The areas of the line's class at publication i that a read shows (by default the read
-        right after publication i)."""
         shown = present[i] if shown is None else shown
         return tuple(pair for pair in lines.cls[line][i] if pair in shown) if lines.exists(line, i) else ()
 
-    def group(line, i):
+    def group_of(line, i):
         """The lines the attacker sees together with `line` at read i, and their all-time sum
         (None when the read does not show them apart)."""
         m = mapped(line, i)
@@ -584,29 +773,14 @@ def attack_model(session, geo, rule, choice=None):
             return members, alltime[i][("zones", zone)] - sum(alltime[i][("halls", h)] for h in halls)
         return [line], None
 
-    moving = collections.defaultdict(set)
-    for i, source, target, _ in lines.transfers:
-        moving[i] |= {source, target}
-    seen = {}                      # (line, i) -> its block when the attacker sees the line alone
-    for line in lines.lines:
-        for i in range(lines.start[line], n):
-            members, value = group(line, i)
-            if members != [line] or value is None or line in moving[i]:
-                continue
-            if i == lines.start[line]:
-                seen[(line, i)] = value
-            else:
-                previous, before = group(line, i - 1)
-                if previous == [line] and before is not None:
-                    seen[(line, i)] = value - before
-    # A publication was busy (it released every line whose carry reached the step) when some
-    # number the attacker can follow moved by anything but a transfer: a group of lines, or a
-    # layer's total, whose lines are those of the read before (and new ones, which held nothing).
+    # A publication was busy (the gate was open) when some number the attacker can follow moved:
+    # a group of lines, or a layer's total, whose lines are those of the read before (and new
+    # ones, which held nothing).
     def followed(i):
         out = {}
         for line in lines.lines:
             if lines.exists(line, i):
-                members, value = group(line, i)
+                members, value = group_of(line, i)
                 if value is not None:
                     out[("group", frozenset(members))] = (frozenset(members), value)
         for layer in reads[i]["layers"]:
@@ -619,104 +793,97 @@ def attack_model(session, geo, rule, choice=None):
         now, before = followed(i), followed(i - 1) if i else {}
         moved = False
         for key, (members, value) in now.items():
-            if members & moving[i]:
-                continue
             was_members, was = before.get(key, (frozenset(), 0))
-            if key[0] == "total" and key not in before:
-                was_members, was = frozenset(), 0
             if was_members <= members and all(lines.start[l] == i for l in members - was_members) and value != was:
                 moved = True
         busy.append(moved)
-    inconsistent = [f"{line} moved by {v} at publication {i}, less than a block" for (line, i), v in seen.items() if v and abs(v) < STEP]
+    # A line that took no report and lost none since a publication the gate is known to have been
+    # open at (which left every carry within k) cannot have reached the step: it releases nothing.
+    # Lines a change left behind (their class's new reports now join another line) are such.
+    frozen = set()
+    for line in lines.lines:
+        clean = True                # no carry before the line's first publication
+        for i in range(lines.start[line], n):
+            touched = (line, i) in lines.takes or i in revoking
+            if busy[i] and clean and not touched:
+                frozen.add((line, i))
+            clean = busy[i] or (clean and not touched)
 
-    M = 2 * max([sum(v for (layer, _), v in a.items() if layer == "zones") for a in alltime] + [0]) + STEP * len(lines.lines) + 1000
-    tin, tout = collections.defaultdict(dict), collections.defaultdict(dict)
-    for k, (i, source, target, parts) in enumerate(lines.transfers):
-        # A pair: -n on the line, +n on the line new reports of the part's class join.
-        p.var(("t", k), 0, M)
-        p.row({("t", k): 1, **{("p",) + q: -1 for q in parts}}, 0, 0, f"transfer {k}: the whole part moves at {i}")
-        tout[(source, i)][("t", k)] = 1
-        tin[(target, i)][("t", k)] = 1
+    # (line, i) -> its block, when the attacker sees the line alone (one line behind a hall, or
+    # behind a zone minus its halls), or beside lines that release nothing then.
+    seen = {}
+    for line in lines.lines:
+        for i in range(lines.start[line], n):
+            members, value = group_of(line, i)
+            if value is None or line not in members:
+                continue
+            others = [l for l in members if l != line]
+            if not all((l, i) in frozen for l in others):
+                continue
+            if i == lines.start[line]:
+                # A new line: alone, or beside lines that read i - 1 showed together.
+                if not others:
+                    seen[(line, i)] = value
+                elif all(lines.exists(l, i - 1) for l in others):
+                    previous, before = group_of(others[0], i - 1)
+                    if before is not None and set(previous) == set(others):
+                        seen[(line, i)] = value - before
+                continue
+            previous, before = group_of(line, i - 1)
+            if before is not None and set(previous) == set(members):
+                seen[(line, i)] = value - before
 
-    # How the first publication after the change decided each part, once. Its budget: what its
-    # line had released before that publication (its blocks, pairs included) less a step, less the
-    # parts of the line that moved before it there (in the order of their classes' keys). It
-    # moved when it held a step or more and no more than the budget; otherwise it settled, holding
-    # at most k ("small") or a step or more and more than the budget ("large").
-    for c, t, when, part in lines.parts:
-        size = {("p",) + q: 1 for q in part}
-        label = f"{hall_name(c)}'s part in {hall_name(t)}"
-        if when == "small":
-            p.row(size, float("-inf"), K, f"{label} holds at most {K}: it settles")
-            continue
-        p.row(size, STEP, float("inf"), f"{label} holds at least {STEP}")
-        over = dict(size)                   # n - R + the parts that moved before it
-        for j in range(lines.start[c], g):
-            over[("b", c, j)] = over.get(("b", c, j), 0) - 1
-        for c2, t2, when2, part2 in lines.parts:
-            if c2 == c and when2 == g and class_key(t2) < class_key(t):
-                for q in part2:
-                    over[("p",) + q] = over.get(("p",) + q, 0) + 1
-        # The budget is R - 12 - those parts: n <= budget is over <= -12.
-        if when == "large":
-            p.row(over, 1 - STEP, float("inf"), f"{label} more than its line's budget at {g} (what it had released, less {STEP}): it settles")
+    inconsistent = [f"{lines.name(line)} moved by {v} at publication {i}, less than a block" for (line, i), v in seen.items() if v and abs(v) < STEP]
+
+    changes = {}
+    for i in range(n):
+        changes[i] = plus((1, {("x", i, q): 1 for q in geo.pieces}),
+                          (1, {("r", line, i): 1 for line in lines.lines if i in revoking and lines.exists(line, i)}))
+        net = plus((1, {("x", i, q): 1 for q in geo.pieces}),
+                   (-1, {("r", line, i): 1 for line in lines.lines if i in revoking and lines.exists(line, i)}))
+        if busy[i]:
+            p.row(changes[i], STEP, float("inf"), f"the gate was open at {i}: at least {STEP} changes")
         else:
-            p.row(over, float("-inf"), -STEP, f"{label} no more than its line's budget at {g} (what it had released, less {STEP}): it moves")
-
-    # Where lines took one class, new reports of it joined the oldest: a line is made at the
-    # publication that first accounts a report of its class, those made at one publication
-    # numbered in the order of their classes' keys. e: the line exists after publication j.
-    if rule == "new":
-        for x, group in choice.shared.items():
-            for c in group:
-                for j in range(g):
-                    made = {("p",) + q: 1 for q in geo.pieces(n) if q[0] <= j and q[1] == c}
-                    p.var(("e", c, j), 0, 1, integer=True)
-                    p.row({**made, ("e", c, j): -1}, 0, float("inf"), f"{hall_name(c)}'s line made by publication {j}")
-                    p.row({**made, ("e", c, j): -M}, float("-inf"), 0, f"{hall_name(c)}'s line not made by publication {j}")
-            main = choice.main[x]
-            for c in group:
-                if c == main:
-                    continue
-                for j in range(g):
-                    label = f"{hall_name(main)}'s line is older than {hall_name(c)}'s"
-                    if class_key(main) < class_key(c):
-                        p.row({("e", main, j): 1, ("e", c, j): -1}, 0, float("inf"), label)
-                    elif j == 0:
-                        p.bound(("e", c, 0), 0, 0)
-                    else:
-                        p.row({("e", main, j - 1): 1, ("e", c, j): -1}, 0, float("inf"), label)
+            # Nothing moved: nothing was released. Either the gate was shut (at most 11 changes,
+            # so the net of them is within 11) or it was open and no line had reached the step.
+            g = ("g", i)
+            p.var(g, 0, 1, integer=True)
+            p.row(plus((1, net), (-M, {g: 1})), float("-inf"), K, f"gate shut at {i}: at most {K} changes")
+            p.row(plus((1, net), (M, {g: 1})), -K, float("inf"), f"gate shut at {i}: at most {K} changes")
+            p.row(plus((1, changes[i]), (-M, {g: 1})), STEP - M, float("inf"), f"gate open at {i}: at least {STEP} changes")
 
     for line in lines.lines:
         for i in range(lines.start[line], n):
             rel = {("b", line, i): 1}
-            for name in tin[(line, i)]:
-                rel[name] = rel.get(name, 0) - 1
-            for name in tout[(line, i)]:
-                rel[name] = rel.get(name, 0) + 1
-            carry = {("c", line, i): 1, **{("p",) + q: -coefficient for q, coefficient in lines.inflow[(line, i)].items()}}
-            if i > lines.start[line]:
-                carry[("c", line, i - 1)] = -1
-            for name, coefficient in rel.items():
-                carry[name] = carry.get(name, 0) + coefficient
-            p.row(carry, 0, 0, f"carry of {line} at {i}")
+            carry = plus((1, {("c", line, i): 1}), (-1, inflow(line, i)), (1, rel),
+                         (1, {("r", line, i): 1} if i in revoking else {}),
+                         (-1, {("c", line, i - 1): 1} if i > lines.start[line] else {}))
+            p.row(carry, 0, 0, f"carry of {lines.name(line)} at {i}")
             if not busy[i]:
-                p.row(rel, 0, 0, f"nothing released at quiet publication {i}: {line}")
+                p.row(rel, 0, 0, f"nothing released at quiet publication {i}: {lines.name(line)}")
+                g = ("g", i)
+                p.row({("c", line, i): 1, g: M}, float("-inf"), K + M, f"gate open at {i}: {lines.name(line)} below the step")
+                p.row({("c", line, i): -1, g: M}, float("-inf"), K + M, f"gate open at {i}: {lines.name(line)} below the step")
+            elif (line, i) in frozen:
+                p.row(rel, 0, 0, f"{lines.name(line)} took no report since the gate was last open: nothing to release at {i}")
+                p.bound(("c", line, i), -K, K)
             elif (line, i) in seen:
                 if seen[(line, i)]:
                     p.bound(("c", line, i), 0, 0)
                 else:
-                    p.row(rel, 0, 0, f"{line} not released at {i}")
+                    p.row(rel, 0, 0, f"{lines.name(line)} not released at {i}")
                     p.bound(("c", line, i), -K, K)
             else:
                 p.bound(("c", line, i), -K, K)
-                z, y = p.var(("z", line, i), 0, 1, integer=True), p.var(("y", line, i), 0, 1, integer=True)
-                p.row({("c", line, i): 1, ("z", line, i): K}, float("-inf"), K, f"released {line} at {i}: carry 0")
-                p.row({("c", line, i): -1, ("z", line, i): K}, float("-inf"), K, f"released {line} at {i}: carry 0")
-                p.row({**rel, ("z", line, i): -M}, float("-inf"), 0, f"unreleased {line} at {i}: no block")
-                p.row({**{k_: -v for k_, v in rel.items()}, ("z", line, i): -M}, float("-inf"), 0, f"unreleased {line} at {i}: no block")
-                p.row({**rel, ("z", line, i): -STEP, ("y", line, i): -M}, -M, float("inf"), f"a block of {line} at {i} is at least {STEP}")
-                p.row({**rel, ("z", line, i): STEP, ("y", line, i): -M}, float("-inf"), 0, f"a block of {line} at {i} is at least {STEP}")
+                p.var(("z", line, i), 0, 1, integer=True)
+                p.var(("y", line, i), 0, 1, integer=True)
+                z, y = ("z", line, i), ("y", line, i)
+                p.row({("c", line, i): 1, z: K}, float("-inf"), K, f"released {lines.name(line)} at {i}: carry 0")
+                p.row({("c", line, i): -1, z: K}, float("-inf"), K, f"released {lines.name(line)} at {i}: carry 0")
+                p.row({**rel, z: -M}, float("-inf"), 0, f"unreleased {lines.name(line)} at {i}: no block")
+                p.row({**{k_: -v for k_, v in rel.items()}, z: -M}, float("-inf"), 0, f"unreleased {lines.name(line)} at {i}: no block")
+                p.row({**rel, z: -STEP, y: -M}, -M, float("inf"), f"a block of {lines.name(line)} at {i} is at least {STEP}")
+                p.row({**rel, z: STEP, y: -M}, float("-inf"), 0, f"a block of {lines.name(line)} at {i} is at least {STEP}")
 
     # Every public number read is a sum of blocks of the lines its area holds at that read.
     def blocks(members, i, first, last):
@@ -736,155 +903,171 @@ def attack_model(session, geo, rule, choice=None):
     # The reads after each publication, and those between a change of the map and the next
     # publication (they show the blocks of publication i in the areas of the new map).
     for i, r in list(enumerate(reads)) + list(getattr(session, "extra_reads", [])):
+        tag = f"read {i}{'' if r is reads[i] else ' (map changed)'}"
         shown = {(layer, f["id"]) for layer in r["layers"] for f in r["items"][(layer, "covid")]["features"]}
         alive = [l for l in lines.lines if lines.exists(l, i)]
         for layer in r["layers"]:
             body = r["items"][(layer, "covid")]
-            ids = [f["id"] for f in body["features"]]
-            members = {a: [l for l in alive if (layer, a) in mapped(l, i, shown)] for a in ids}
+            members = {f["id"]: [l for l in alive if (layer, f["id"]) in mapped(l, i, shown)] for f in body["features"]}
             for feature in body["features"]:
                 for name, value in A.numbers_of(feature["properties"]).items():
                     if value is not None:
-                        p.row(number(members[feature["id"]], i, name), value, value, f"read {i}{'' if r is reads[i] else ' (map changed)'} {layer} {feature['id']} {name}")
+                        p.row(number(members[feature["id"]], i, name), value, value, f"{tag} {layer} {feature['id']} {name}")
             everyone = [l for l in alive if area_in(mapped(l, i, shown), layer) is not None]
             for name, value in A.total_numbers(body["statistics"]).items():
                 if value is not None:
-                    p.row(number(everyone, i, name), value, value, f"read {i}{'' if r is reads[i] else ' (map changed)'} {layer} total {name}")
+                    p.row(number(everyone, i, name), value, value, f"{tag} {layer} total {name}")
             for bucket in ("day", "week", "month"):
                 for row in r["exports"][(layer, "covid", bucket)]["rows"]:
                     if row.get("verified") is None:
-                        continue          # withheld (a negative cell, after a move): nothing to add
+                        continue
                     first, last = datetime.date.fromisoformat(row["bucketStart"]), datetime.date.fromisoformat(row["bucketEnd"])
                     p.row(blocks(members.get(row["areaId"], []), i, first, last), row["verified"], row["verified"],
-                          f"read {i}{'' if r is reads[i] else ' (map changed)'} {layer} export {bucket} {row['areaId']} {row['bucketStart']}")
+                          f"{tag} {layer} export {bucket} {row['areaId']} {row['bucketStart']}")
     p.freeze()
 
-    def simulate(truth):
-        """The rule run over the campus's truth, as the programme's variables (under the choice,
-        which the programme's rows then check against the truth)."""
-        values = {("p",) + q: truth.get(q, 0) for q in geo.pieces(n)}
-        for name in p.index:
-            if name[0] == "e":
-                values[name] = int(sum(v for q, v in truth.items() if q[0] <= name[2] and q[1] == name[1]) >= 1)
-        carry = {}
-        for i in range(n):
-            moved = collections.Counter()
-            for k, (j, source, target, parts) in enumerate(lines.transfers):
-                if j == i:
-                    values[("t", k)] = sum(truth.get(q, 0) for q in parts)
-                    moved[source] -= values[("t", k)]
-                    moved[target] += values[("t", k)]
-            for line in lines.lines:
-                if not lines.exists(line, i):
-                    continue
-                pre = carry.get(line, 0) + sum(coefficient * truth.get(q, 0) for q, coefficient in lines.inflow[(line, i)].items())
-                released = pre if busy[i] and abs(pre) >= STEP else 0
-                carry[line] = pre - released
-                values[("c", line, i)] = carry[line]
-                values[("b", line, i)] = released + moved[line]
-                values[("z", line, i)] = int(released != 0)
-                values[("y", line, i)] = int(released > 0)
-        return values
+    def simulate(s):
+        """The rule run over the campus's truth, as the programme's variables."""
+        return run_rule(geo, lines, s)
 
     return p, lines, inconsistent, busy, simulate
 
 
+def run_rule(geo, lines, s):
+    """The rule with identities run over a session's truth (its reports by interval and point, its
+    revocations): every variable of the attacker's programme by name (a programme ignores those it
+    does not have): x the reports per interval and piece, r revocations per line, g the gate, and
+    per line and publication its block b and carry c (z, y: released, and upwards). New reports
+    join the line of their class's identity on the maps then (`Lines.taker`), for good."""
+    n = geo.n
+    truth = collections.Counter()
+    for (i, point), v in s.truth.items():
+        truth[(i, geo.piece_of(point))] += v
+    revoked = [(i, j, geo.piece_of(point)) for i, j, point in s.revoked]
+    values = {("x", i, q): v for (i, q), v in truth.items()}
+    assigned, carry = {}, collections.Counter()
+    for i in range(n):
+        inflow = collections.Counter()
+        for q in geo.pieces:
+            if truth.get((i, q)):
+                line = lines.taker[(geo.piece_class(i, q), i)]
+                inflow[line] += truth[(i, q)]
+                assigned[(i, q)] = line
+        out = collections.Counter(assigned[(j, q)] for k_, j, q in revoked if k_ == i)
+        for line in out:
+            values[("r", line, i)] = out[line]
+        gate = sum(abs(inflow[l] - out[l]) for l in set(inflow) | set(out)) >= STEP
+        values[("g", i)] = int(gate)
+        for line in lines.lines:
+            if not lines.exists(line, i):
+                continue
+            pre = carry[line] + inflow[line] - out[line]
+            released = pre if gate and abs(pre) >= STEP else 0
+            carry[line] = pre - released
+            values[("c", line, i)] = carry[line]
+            values[("b", line, i)] = released
+            values[("z", line, i)] = int(released != 0)
+            values[("y", line, i)] = int(released > 0)
+    return values
+
+
 def solve_and_check(session, geo, cells):
-    """The attacker's attack: the first rule that explains what was read, the truth check, and the
-    range of each planted cell. `cells`: (label, [pieces], true value)."""
+    """The attacker's attack: the programme of the rule, the truth check, and the range of each
+    planted cell. `cells`: (label, [("x", interval, piece)…], true value, cap) — cap: what side
+    knowledge allows the cell at most (None: nothing)."""
     if os.environ.get("ATTACK_DUMP"):          # for working on the programme without a server
         import pickle
         with open(os.path.join(os.environ["ATTACK_DUMP"], f"{session.name}.pickle"), "wb") as f:
-            pickle.dump((session, geo, cells), f)
+            pickle.dump((session, cells), f)
     started = time.monotonic()
-    usable = []
-    for rule in ("new", "old"):
-        title = "rule of lines" if rule == "new" else "old rule (lines are classes)"
-        options = geo.choices(len(session.days)) if rule == "new" else [None]
-        refused = []
-        for choice in options:
-            way = choice.describe() if choice is not None else ""
-            name = title + (f" ({way})" if way else "")
-            p, lines, inconsistent, busy, simulate = attack_model(session, geo, rule, choice)
-            if inconsistent:
-                refused.append(f"{name}: {inconsistent[0]}")
-            elif p.optimum({}, 1) is None:
-                refused.append(f"{name}: its programme has no solution")
-            else:
-                print(f"# {session.name}: the {name} explains the published numbers; {len(p.lo)} rows over {len(p.lb)} unknowns "
-                      f"({sum(k for name, k in zip(p.index, p.integer) if name[0] != 'p')} binary, pieces whole) from {len(session.reads)} publications", flush=True)
-                usable.append((name, p, simulate))
-        if len(options) > 1 or not usable:
-            print(f"# {session.name}: {len(usable)} of the {len(options)} ways the {title} may have gone at the change explain the published numbers",
-                  flush=True)
-        for why in refused if not usable or os.environ.get("ATTACK_VERBOSE") else []:
-            print(f"# {session.name}: the numbers do not follow the {why}", flush=True)
-        if usable:
-            break
-    if not usable:
-        session.check(False, "a rule explains the published numbers", "neither the rule of lines nor the old rule")
+    p, lines, inconsistent, busy, simulate = attack_model(session, geo)
+    binaries = sum(k for name, k in zip(p.index, p.integer) if name[0] != "x")
+    print(f"# {session.name}: {len(geo.versions)} maps, {len(geo.pieces)} pieces of ground, {len(lines.lines)} possible lines"
+          f"; {len(p.lo)} rows over {len(p.lb)} unknowns ({binaries} binary, pieces whole)"
+          f" from {len(session.reads)} publications", flush=True)
+    if inconsistent:
+        session.check(False, "the rule explains the published numbers", inconsistent[0])
         return
-    # The campus's truth run through the rule must give what was published, under one of them.
-    verdicts = [(name, p.violations(simulate(session.truth))) for name, p, simulate in usable]
-    holding = [name for name, bad in verdicts if not bad]
-    bad = verdicts[0][1]
-    session.check(bool(holding), f"the attacker's model holds the truth ({holding[0] if holding else verdicts[0][0]})",
+    if p.optimum({}, 1) is None:
+        session.check(False, "the rule explains the published numbers", "the programme has no solution: today's numbers do not follow the rule")
+        return
+    bad = p.violations(simulate(session))
+    session.check(not bad, "the attacker's model holds the truth (the planted reports through the rule give what was published)",
                   "; ".join(bad[:5]) + (f" … {len(bad)} in all" if len(bad) > 5 else ""))
-    for label, pieces, value in cells:
-        objective = {("p",) + q: 1 for q in pieces}
-        spans = [(p.optimum(objective, 1), p.optimum(objective, -1)) for _, p, _ in usable]
-        if any(low is None or high is None for low, high in spans):
+    for label, keys, value, cap in cells:
+        objective = {key: 1 for key in keys}
+        low, high = p.optimum(objective, 1), p.optimum(objective, -1)
+        if low is None or high is None:
             session.check(False, f"{label} ({value})", "the solver found no optimum (the programme has no solution?)")
             continue
-        low, high = min(s[0] for s in spans), max(s[1] for s in spans)
-        session.check(high - low >= K - 1e-6 and low - 1e-6 <= value <= high + 1e-6,
-                      f"{label} ({value}): feasible {low:g}..{high:g}, at least {K} wide", f"only {low:g}..{high:g}")
+        need = K if cap is None else min(K, cap)
+        session.check(high - low >= need - 1e-6 and low - 1e-6 <= value <= high + 1e-6,
+                      f"{label} ({value}): feasible {low:g}..{high:g}, at least {need} wide", f"only {low:g}..{high:g}")
     print(f"# {session.name}: solved in {time.monotonic() - started:.1f} s", flush=True)
 
 
-def cell(geo, session, hall, first, last=None):
-    """A planted small count: the pieces of a hall's reports verified in intervals first..last,
-    whatever class they went to. `hall` may be a tuple of names (an area renamed)."""
+def truth_of(session, geo, keys):
+    want = set(keys)
+    return sum(v for (i, point), v in session.truth.items() if ("x", i, geo.piece_of(point)) in want)
+
+
+def cell(geo, session, hall, first, last=None, cap=None):
+    """A planted small count: the reports of a hall (its area at each interval; `hall` may be a
+    tuple of names, an area renamed) verified in intervals first..last."""
     names = hall if isinstance(hall, tuple) else (hall,)
     last = first if last is None else last
-    out = [q for q in geo.pieces(len(session.days)) if first <= q[0] <= last and area_in(q[1], "halls") in names]
-    value = sum(session.truth.get(q, 0) for q in out)
+    keys = [("x", i, q) for i in range(first, last + 1) for name in names for q in geo.pieces_in("halls", name, i)]
     span = f"interval {first}" if first == last else f"intervals {first}-{last}"
-    return (f"{'/'.join(names)} {span}", out, value)
+    return (f"{'/'.join(names)} {span}", keys, truth_of(session, geo, keys), cap)
 
 
-def base_classes(session):
-    return [session.hall_class(h) for h in session.campus.halls] + [klass(("zones", z)) for z in session.campus.zones]
+def piece_cell(geo, session, label, first, last, test):
+    """The reports of the pieces for which test(q) holds, verified in intervals first..last."""
+    keys = [("x", i, q) for i in range(first, last + 1) for q in geo.pieces if test(q)]
+    span = f"interval {first}" if first == last else f"intervals {first}-{last}"
+    return (f"{label} {span}", keys, truth_of(session, geo, keys), None)
+
+
+def other_halls_still(s, g, keep, busy=("H01",)):
+    """Halls that moved at publication g though neither the change nor the busy hall touch them."""
+    h_before, h_after = s.shown(s.reads[g - 1], "halls"), s.shown(s.reads[g], "halls")
+    return {h: h_after[h] - h_before[h] for h in h_before if h in h_after and h not in keep + busy and h_after[h] != h_before[h]}
+
+
+def no_negative(s):
+    negative = {h: v for i in range(len(s.reads)) for h, v in s.shown(s.reads[i], "halls").items() if v < 0}
+    s.check(not negative, "no hall shows a negative number of reports", f"{negative}")
 
 
 # --- 1. a new layer between publications -----------------------------------------------------------
 
 def campus_layer(session):
+    """H10, H11 and H13 have a released block and then a carry of 2, 5 and 8; H12 holds 8, never
+    released, and 2 more after the change; H14 gets 3 after the change. The new layer's one polygon holds the
+    interior point of every line's origin hall (or zone): every line takes CAMPUS, and nothing
+    moves in halls or zones. A new layer gives every class a new identity (its CAMPUS area is
+    new), so the reports after it open new lines everywhere and the carries before it stay
+    stranded (H10's 2, H11's 5, H13's 8 and H12's 8; H12's 2 after it open its new line)."""
     s = session
     first = s.today - datetime.timedelta(days=7)
     s.first_day = first
-    before = base_classes(s)
-    campus = ("campus", "CAMPUS")
-    geo = Geography(before, [klass(*c, campus) for c in before], {c: [klass(*c, campus)] for c in before}, change=5)
-    # Beside the busy hall: H10, H11 and H13 have a released block and then a carry of 2, 5 and 8;
-    # H12 holds 8 and then 10, never released; H14 gets 3 after the change.
+    g = 5
     small = {0: [("H10", 12), ("H13", 13)], 1: [("H11", 12)], 2: [("H10", 2), ("H12", 8)], 3: [("H11", 5)], 4: [("H13", 8)],
              5: [("H12", 2), ("H14", 3)]}
     for d in range(7):
         day = first + datetime.timedelta(days=d)
-        if d == geo.change:
+        if d == g:
             held = s.read()
             s.upload("campus", {"type": "FeatureCollection", "features": [{
                 "type": "Feature", "id": "CAMPUS", "properties": {"name": "Campus"},
                 "geometry": {"type": "Polygon", "coordinates": [rect(-87.603, 41.787, -87.579, 41.8035)]}}]})
-            between = s.read()
-            s.extra_reads.append((len(s.days) - 1, between))
+            between = s.read_between()
             moved = changed(held, between, ("halls", "zones"))
-            s.check(not moved, "the new layer moves no number of halls or zones before a publication")
+            s.check(not moved, "the new layer moves no number of halls or zones before a publication", moved)
         for hall, n in [("H01", 13)] + small.get(d, []):
-            s.covid(geo.piece(d, s.hall_class(hall, campus), s.hall_class(hall)), n, day, hall=hall)
+            s.covid(n, day, hall=hall)
         s.publish(day)
-    g = geo.change
+    geo = Geography.from_reads(s)
     halls_before, halls_after = s.shown(s.reads[g - 1], "halls"), s.shown(s.reads[g], "halls")
     moved = {h: halls_after[h] - halls_before[h] for h in halls_before if h != "H01" and halls_after[h] != halls_before[h]}
     s.check(not moved, "at the publication after the new layer no hall moves but the busy one", f"moved: {moved}")
@@ -903,7 +1086,7 @@ def campus_layer(session):
     # The day of each planted count, and all that the hall gathered since its last block (what
     # the carry holds at the change).
     cells = [cell(geo, s, h, d) for h, d in (("H10", 2), ("H11", 3), ("H13", 4), ("H12", 2), ("H12", 5), ("H14", 5))]
-    cells += [cell(geo, s, h, first, g) for h, first in (("H10", 1), ("H11", 2), ("H13", 1), ("H12", 0))]
+    cells += [cell(geo, s, h, first_, g) for h, first_ in (("H10", 1), ("H11", 2), ("H13", 1), ("H12", 0))]
     solve_and_check(s, geo, cells)
 
 
@@ -911,31 +1094,32 @@ def campus_layer(session):
 
 H08_WEST, H08_EAST, H08_SOUTH, H08_NORTH = -87.6003253, -87.5995953, 41.7916097, 41.7925159
 H09_RING = rect(-87.59728, 41.7916727, -87.5965537, 41.7925923)
+SLIVER_EDGE = H08_WEST + 0.00006
 
 
 def hall_edge(session, edge=-87.5998, strip=(-87.59970, 41.79206), rest=(-87.60010, 41.79206),
-              plan=None, story="the strip moved as a pair of blocks, not through a carry", whole=False, settles=False,
-              shares=((1, None),)):
+              plan=None, story="", whole=False, shares=((1, None),)):
     """A new version of halls in which the part of H08 east of `edge` (the strip) becomes part of
-    H09 (a MultiPolygon: H09 and the strip). `plan`: day → [("strip" | "rest", n)] of H08's
-    reports, placed by location; `story`: how H08 and H09 together stay as they were; `whole`:
-    H08's line goes whole to H09 (none of its reports lies in what is left of H08); `settles`:
-    H08 keeps its line and the strip's part is settled in it (no pair, then or later); else H08
-    keeps its line and its reports in the strip move as a pair. `shares`: where the strip's part
-    settled, the intervals (first, last; None: the last before the change) over which the strip's
-    and the rest's shares of H08's reports are cells too."""
+    H09 (a MultiPolygon: H09 and the strip), before the reports of day 4. `plan`: day →
+    [("strip" | "rest", n)] of H08's reports, placed by location. Nothing is decided by counts:
+    H08's line takes the hall holding old H08's interior point (its centre): H08 itself when the
+    edge lies east of it, H09 (`whole`: the sliver edges, 5 m from H08's west side) with all its
+    history and its carry. New reports count where they lie, in new lines: both halls' geometry
+    changed (a new identity), so reports in the strip open a line of H09
+    and reports in what is left of H08 a new line of H08, and the old lines keep their carries,
+    stranded (they take no new report, so no busy interval releases them). `shares`: intervals
+    (first, last; None: the last before the change) over which the strip's and the rest's shares
+    of H08's reports are cells too."""
     s = session
     first = s.today - datetime.timedelta(days=6)
     s.first_day = first
-    before = base_classes(s)
-    a, b = s.hall_class("H08"), s.hall_class("H09")
+    g = 4
     assert s.zone_of["H08"] == s.zone_of["H09"]
-    geo = Geography(before, before, {**{c: [c] for c in before}, a: [a, b]}, change=4)
     for point in (strip, rest):
-        assert s.containing(*point) == a, (point, s.containing(*point))
+        assert s.containing(*point) == s.hall_class("H08"), (point, s.containing(*point))
     for d in range(6):
         day = first + datetime.timedelta(days=d)
-        if d == geo.change:
+        if d == g:
             held = s.read()
 
             def edit(features):
@@ -945,129 +1129,123 @@ def hall_edge(session, edge=-87.5998, strip=(-87.59970, 41.79206), rest=(-87.600
                     if f["id"] == "H09":
                         f["geometry"] = {"type": "MultiPolygon", "coordinates": [[H09_RING], [rect(edge, H08_SOUTH, H08_EAST, H08_NORTH)]]}
             s.upload("halls", halls_collection(edit))
-            assert s.containing(*strip) == b and s.containing(*rest) == a
-            between = s.read()
-            s.extra_reads.append((len(s.days) - 1, between))
+            assert s.containing(*strip) == s.hall_class("H09") and s.containing(*rest) == s.hall_class("H08")
+            between = s.read_between()
             moved = changed(held, between, ("halls", "zones"))
             s.check(not moved, "the new version moves no public number before a publication", moved)
-        s.covid(geo.piece(d, s.hall_class("H01"), s.hall_class("H01")), 13, day, hall="H01")
+        s.covid(13, day, hall="H01")
         for where, n in plan.get(d, []):
-            # Where the report lies in the new version; before the change it was H08's.
-            s.covid(geo.piece(d, b if where == "strip" else a, a), n, day, point=strip if where == "strip" else rest)
+            s.covid(n, day, point=strip if where == "strip" else rest)
         if d == 1:
-            s.covid(geo.piece(d, s.hall_class("H10")), 3, day, hall="H10")
+            s.covid(3, day, hall="H10")
         if d == 2:
-            s.covid(geo.piece(d, b), 12, day, hall="H09")
+            s.covid(12, day, hall="H09")
         s.publish(day)
-    g = geo.change
-    h_before, h_after = s.shown(s.reads[g - 1], "halls"), s.shown(s.reads[g], "halls")
-    moved = {h: h_after[h] - h_before[h] for h in h_before if h not in ("H01", "H08", "H09") and h_after[h] != h_before[h]}
+    geo = Geography.from_reads(s)
+    moved = other_halls_still(s, g, ("H08", "H09"))
     s.check(not moved, "at the publication after the new version no other hall moves but the busy one", f"moved: {moved}")
-    if settles:
-        # The part is decided once: no pair at the publication after the change, nor at any later
-        # one, however much H08 releases in between. H09 shows only its own block, H08 never falls.
-        shown = [(s.shown(s.reads[i], "halls")["H08"], s.shown(s.reads[i], "halls")["H09"]) for i in range(g - 1, len(s.reads))]
-        s.check(all(h09 == h_before["H09"] for _, h09 in shown) and all(b >= a for (a, _), (b, _) in zip(shown, shown[1:])),
-                f"{story}: H09 shows its own {h_before['H09']} at every publication from the change on, and H08 never falls",
-                f"(H08, H09) from publication {g - 1}: {shown}")
-    else:
-        pair = (h_after["H08"] + h_after["H09"]) - (h_before["H08"] + h_before["H09"])
-        s.check(pair == 0, f"H08 and H09 together are unchanged (H08 {h_before['H08']}→{h_after['H08']}, H09 {h_before['H09']}→{h_after['H09']}):"
-                f" {story}", f"together they moved by {pair}")
+    h_before = s.shown(s.reads[g - 1], "halls")
+    shown = [(s.shown(s.reads[i], "halls")["H08"], s.shown(s.reads[i], "halls")["H09"]) for i in range(g, len(s.reads))]
     if whole:
-        s.check(h_after["H08"] == 0 and h_after["H09"] == h_before["H08"] + h_before["H09"],
-                "H08's line took H09: H08 shows 0, H09 its own number and H08's", f"H08 {h_after['H08']}, H09 {h_after['H09']}")
-    elif not settles:
-        n = h_before["H08"] - h_after["H08"]
-        s.check(STEP <= n <= h_before["H08"] - STEP, f"the strip's {n} moved as a pair: at least {STEP}, and H08 keeps at least"
-                f" {STEP} of what it had released", f"H08 {h_before['H08']}→{h_after['H08']}")
-    negative = {h: v for i in range(len(s.reads)) for h, v in s.shown(s.reads[i], "halls").items() if v < 0}
-    s.check(not negative, "no hall shows a negative number of reports", f"{negative}")
+        # After the change H08 shows only a new line: the sliver's reports of publication g,
+        # released when they reach the step (nothing planted later does).
+        sliver = sum(n for where, n in plan.get(g, []) if where == "rest")
+        expect = sliver if sliver >= STEP else 0
+        s.check(all(x == (expect, h_before["H08"] + h_before["H09"]) for x in shown),
+                f"{story}: old H08's interior point lies in H09, so H08's line went there whole: H09 shows its own {h_before['H09']}"
+                f" and H08's {h_before['H08']}, H08 {expect} (only a new line's, of what came after the change) at every"
+                " publication from the change on (H08's carry stranded in H09)",
+                f"(H08, H09) before {h_before['H08'], h_before['H09']}, from publication {g}: {shown}")
+    else:
+        s.check(all(x == (h_before["H08"], h_before["H09"]) for x in shown),
+                f"{story}: old H08's interior point stays in H08, so nothing moves: H08 goes on showing its {h_before['H08']} (the"
+                f" strip's reports included) and H09 its own {h_before['H09']} at every publication from the change on; the"
+                " reports after the change open new lines of H08 and H09 (both changed), and H08's carry stays stranded though"
+                " every interval is busy",
+                f"(H08, H09) before {h_before['H08'], h_before['H09']}, from publication {g}: {shown}")
+    no_negative(s)
     # H08's carry, alone and with whatever else came before the change (and at the publication
-    # after it, when none of H08's reports came in then: else that publication's block holds them);
-    # where a strip settled, the strip's and the rest's shares (of the carry, or of the intervals
-    # `shares` names); H10 beside it; and each count planted after the change, in the hall it lies
-    # in then.
+    # after it, when none of H08's reports came in then: else that publication's block holds
+    # them); the strip's and the rest's shares; H10 beside it; and each count planted after the
+    # change, in the hall it lies in then.
     cells = [cell(geo, s, "H08", 1), cell(geo, s, "H08", 1, g if g not in plan else g - 1), cell(geo, s, "H10", 1)]
-    if settles:
-        a, b = s.hall_class("H08"), s.hall_class("H09")
-        for low, high in shares:
-            high = g - 1 if high is None else high
-            span = f"interval {low}" if low == high else f"intervals {low}-{high}"
-            for name, now in (("strip", b), ("rest", a)):
-                pieces = [q for q in geo.pieces(len(s.days)) if low <= q[0] <= high and q[1] == a and q[2] == now]
-                cells.append((f"H08's {name} {span}", pieces, sum(s.truth.get(q, 0) for q in pieces)))
-    cells += [cell(geo, s, "H09" if where == "strip" else "H08", d) for d in plan if d >= g for where, _ in plan[d]]
+    last = len(s.days) - 1
+    for low, high in shares:
+        high = g - 1 if high is None else high
+        for name, now in (("strip", "H09"), ("rest", "H08")):
+            cells.append(piece_cell(geo, s, f"H08's {name}", low, high,
+                                    lambda q, now=now: ("halls", "H08") in geo.cls[geo.state_at[0]][q]
+                                    and ("halls", now) in geo.piece_class(last, q)))
+    # (A count of twelve or more is no small count: the 12 of strip-waits open a line of their own
+    # and are released at once, exactly.)
+    cells += [cell(geo, s, "H09" if where == "strip" else "H08", d) for d in plan if d >= g for where, n in plan[d] if n <= K]
     solve_and_check(s, geo, cells)
 
 
 def hall_edge_strip(session):
     """The strip at H08's east edge holds 13 of the 40 reports of H08's first block and the 5 that
-    followed (its carry); H09 has a block of 12 two days later (its carry is 0). H08 keeps its
-    line (what is left of it holds 27 of its reports) and the strip's 18 move as a pair:
-    12 <= 18 <= 28, what the line had released less a step."""
-    hall_edge(session, plan={0: [("strip", 13), ("rest", 27)], 1: [("strip", 5)], 5: [("strip", 2)]})
+    followed (its carry); H09 has a block of 12 two days later. Old H08's interior point lies in
+    what is left of H08: the line stays, the strip's 18 keep counting in H08. Both halls changed,
+    so the 7 reports that arrive in what is left of H08 right after the change open a new line
+    of H08 (on the rule before identities they joined H08's line, whose carry of 5 reached 12 and was
+    released), and the 2 that arrive in the strip a day later a new line of H09: H08's carry of 5
+    stays stranded, and nothing moves."""
+    hall_edge(session, plan={0: [("strip", 13), ("rest", 27)], 1: [("strip", 5)], 4: [("rest", 7)], 5: [("strip", 2)]},
+              story="the strip's 18 stay in H08's line")
 
 
 def strip_waits(session):
     """The edge moved almost to H08's west side, as in hall-shrink, but the sliver left to H08
     holds 1 of the reports of its block of 13 (the other 12 lie in what becomes H09's), and the 8
-    that followed (its carry) lie in the strip too. H08 keeps its line; the strip's part of 20
-    is more than the line's budget (13 released, less a step: 1), so it settles: it stays counted
-    in H08 for good. 12 arrive in the sliver at the publication after the change, and H08
-    releases 20 there (its carry and those 12): at the next publication the line has released 33,
-    whose budget (21) the part would fit, but a settled part is not decided again (a part that
-    waited for the released total to grow and then moved told that the carry was at least 8)."""
-    hall_edge(session, edge=H08_WEST + 0.00006, strip=(-87.59990, 41.79206), rest=(-87.60030, 41.79206),
-              plan={0: [("strip", 12), ("rest", 1)], 1: [("strip", 8)], 4: [("rest", 12)]}, settles=True,
-              story="the strip's part of 20 settled in H08, then and after H08 released more")
+    that followed (its carry) lie in the strip too. Old H08's interior point lies in H09: the line
+    goes there whole, the sliver's one report with it. The 12 that arrive in the sliver at the
+    publication after the change open a line of H08 and are released there."""
+    hall_edge(session, edge=SLIVER_EDGE, strip=(-87.59990, 41.79206), rest=(-87.60030, 41.79206),
+              plan={0: [("strip", 12), ("rest", 1)], 1: [("strip", 8)], 4: [("rest", 12)]}, whole=True,
+              story="the sliver's one report went with H08's line")
 
 
 def strip_whole_release(session):
     """The edge moved almost to H08's west side: H08's block of 12 lies wholly in the strip, and
-    the 8 that followed (its carry) in the sliver left to H08. H08 keeps its line (the sliver
-    holds some of its reports); the strip's part of 12 equals what the line had released, more
-    than its budget (0), so it settles and H08 goes on showing 12 (a pair of -12 would have
-    left H08 at 0 while keeping its line, telling that the carry was at least 1). After the
-    change 2 reports arrive in the sliver and join H08's line."""
-    hall_edge(session, edge=H08_WEST + 0.00006, strip=(-87.59990, 41.79206), rest=(-87.60030, 41.79206),
-              plan={0: [("strip", 12)], 1: [("rest", 8)], 5: [("rest", 2)]}, settles=True,
-              story="the strip's part of 12, all that H08 had released, settled in H08")
+    the 8 that followed (its carry) in the sliver left to H08. Old H08's interior point lies in
+    H09: the line goes there with its block and its carry (whose reports lie in the sliver: they
+    stay in the line for good). After the change 2 reports arrive in the sliver and open a line
+    of H08."""
+    hall_edge(session, edge=SLIVER_EDGE, strip=(-87.59990, 41.79206), rest=(-87.60030, 41.79206),
+              plan={0: [("strip", 12)], 1: [("rest", 8)], 5: [("rest", 2)]}, whole=True,
+              story="H08's carry of 8 in the sliver went with its line")
 
 
 def pair_after_release(session):
     """The edge of hall-edge. H08's 13 reports all come on one day, 12 in the strip and 1 in
     what stays H08, and are released as one block at the publication before the change: right
-    after it, H08's carry is known to be 0. At the change the strip's part of 12 is more than the
-    line's budget (13 released, less a step: 1), so it settles and H08 goes on showing 13 (a
-    pair of 12 would have left H08 at 1, exactly what its part of the hall holds)."""
-    hall_edge(session, plan={3: [("strip", 12), ("rest", 1)]}, settles=True, shares=((0, 3), (3, 3)),
-              story="the strip's part of 12, right after H08 released 13, settled in H08")
+    after it, H08's carry is known to be 0. Nothing moves at the change (a pair of 12 would have
+    left H08 at 1, exactly what its part of the hall holds)."""
+    hall_edge(session, plan={3: [("strip", 12), ("rest", 1)]}, shares=((0, 3), (3, 3)),
+              story="right after H08 released 13, 12 of them in the strip")
 
 
 def pair_after_release_sliver(session):
     """The edge moved almost to H08's west side: H08 releases 33 (30 in the strip, 3 in the
     sliver left to it), then 13 more in the strip, released at the publication before the change
-    (its carry is known to be 0 after it). At the change the strip's part of 43 is more than the
-    line's budget (46 released, less a step: 34), so it settles and H08 goes on showing 46 (a pair
-    of 43 would have left H08 at 3, exactly what the sliver holds)."""
-    hall_edge(session, edge=H08_WEST + 0.00006, strip=(-87.59990, 41.79206), rest=(-87.60030, 41.79206),
-              plan={0: [("strip", 30), ("rest", 3)], 3: [("strip", 13)]}, settles=True, shares=((0, 3), (3, 3)),
-              story="the strip's part of 43, right after H08 released 13 more, settled in H08")
+    (its carry is known to be 0 after it). Old H08's interior point lies in H09: the line goes
+    there whole, and H08 shows 0 (a pair of 43 would have left H08 at 3, exactly what the sliver
+    holds)."""
+    hall_edge(session, edge=SLIVER_EDGE, strip=(-87.59990, 41.79206), rest=(-87.60030, 41.79206),
+              plan={0: [("strip", 30), ("rest", 3)], 3: [("strip", 13)]}, whole=True, shares=((0, 3), (3, 3)),
+              story="right after H08 released 13 more")
 
 
 def hall_shrink(session):
     """The same edge moved almost to H08's west side: H08 keeps a sliver 5 m wide that holds none
     of its line's reports, and the rest (its block of 12 and its carry of 8) becomes part of H09.
-    H08 still exists but holds none of them, so the line goes where they lie, H09, with its
-    history and its carry: H08 shows 0 and H09 its own 12 and H08's 12. No pair, so nothing falls
-    below zero (a pair of -20 against a released 12 would have shown H08 at -8, its carry). The
-    line stays apart from H09's own line (two carries); being the older, it is the one new
-    reports in H09 would join. After the change 2 reports arrive in the sliver: no line has H08
-    any more, so they start a new one."""
-    hall_edge(session, edge=H08_WEST + 0.00006, strip=(-87.59990, 41.79206), rest=(-87.60030, 41.79206),
+    Old H08's interior point lies in H09, so the line goes there with its history and its carry:
+    H08 shows 0 and H09 its own 12 and H08's 12. The line stays apart from H09's own line (two
+    carries), and new reports in H09 would join neither (H09's geometry changed: a new line).
+    After the change 2 reports arrive in the sliver: they open a new line of H08."""
+    hall_edge(session, edge=SLIVER_EDGE, strip=(-87.59990, 41.79206), rest=(-87.60030, 41.79206),
               plan={0: [("strip", 12)], 1: [("strip", 8)], 5: [("rest", 2)]}, whole=True,
-              story="H08's line went whole to H09, its history with it, and no pair of blocks")
+              story="H08 shrunk to a sliver")
 
 
 # --- 2b. a new version splitting an area in two --------------------------------------------------------
@@ -1075,111 +1253,100 @@ def hall_shrink(session):
 H20_WEST, H20_EAST, H20_SOUTH, H20_NORTH, H20_MIDDLE = -87.5846049, -87.5838182, 41.7935255, 41.7947198, -87.5842
 
 
-def hall_split_cut(session, plan, settles, story):
-    """H20 is replaced by H20a (its west half) and H20b (its east half). `plan`: day →
-    [("west" | "east", n)] of H20's reports, placed by location (the change comes before the
-    reports of day 3). No count is compared: H20 is gone, so its line takes H20a, the smallest id
-    holding any of its reports, with its history and its carry. The east half's part of its
-    reports is decided at the publication after the change: it moves to a new line of H20b as a
-    pair of blocks when 12 <= n <= R - 12, R being what the line had released; else (`settles`)
-    it stays counted in H20a for good. Reports that arrive in H20b after the change join H20b's
-    line. `story`: what the rule did."""
+def hall_split_cut(session, plan, middle, story):
+    """H20 is replaced by H20a (west of `middle`) and H20b (east of it). `plan`: day → [("west" |
+    "east", n)] of H20's reports, placed by location (the change comes before the reports of day
+    3). H20 is gone, so its line takes the half holding H20's interior point (its centre), with
+    its whole history and its carry; the other half shows only what arrives there after the
+    change. `story`: which half."""
     s = session
     first = s.today - datetime.timedelta(days=5)
     s.first_day = first
-    before = base_classes(s)
+    g = 3
     zone = s.zone_of["H20"]
-    old, west, east = s.hall_class("H20"), klass(("halls", "H20a"), ("zones", zone)), klass(("halls", "H20b"), ("zones", zone))
-    half = {"west": west, "east": east}
-    after = [c for c in before if c != old] + [west, east]
-    geo = Geography(before, after, {**{c: [c] for c in before}, old: [west, east]}, change=3)
-    points = {west: ((H20_WEST + H20_MIDDLE) / 2, 41.7941), east: ((H20_MIDDLE + H20_EAST) / 2, 41.7941)}
+    centre = (H20_WEST + H20_EAST) / 2
+    takes, other = ("H20a", "H20b") if centre < middle else ("H20b", "H20a")
+    points = {"west": ((H20_WEST + middle) / 2, 41.7941), "east": ((middle + H20_EAST) / 2, 41.7941)}
     for point in points.values():
-        assert s.containing(*point) == old, point
+        assert s.containing(*point) == s.hall_class("H20"), point
     for d in range(5):
         day = first + datetime.timedelta(days=d)
-        if d == geo.change:
+        if d == g:
             held = s.read()
 
             def edit(features):
                 h20 = next(f for f in features if f["id"] == "H20")
                 features.remove(h20)
-                for name, x0, x1 in (("H20a", H20_WEST, H20_MIDDLE), ("H20b", H20_MIDDLE, H20_EAST)):
+                for name, x0, x1 in (("H20a", H20_WEST, middle), ("H20b", middle, H20_EAST)):
                     features.append({"type": "Feature", "id": name, "properties": {**h20["properties"], "name": f"{h20['properties']['name']} {name[-1]}"},
                                      "geometry": {"type": "Polygon", "coordinates": [rect(x0, H20_SOUTH, x1, H20_NORTH)]}})
             s.upload("halls", halls_collection(edit))
-            assert s.containing(*points[west]) == west and s.containing(*points[east]) == east
-            between = s.read()
-            s.extra_reads.append((len(s.days) - 1, between))
+            assert s.containing(*points["west"])[0] == ("halls", "H20a") and s.containing(*points["east"])[0] == ("halls", "H20b")
+            between = s.read_between()
             moved = changed(held, between, ("zones",))
             s.check(not moved, "the new version moves no zone's number before a publication", moved)
-        s.covid(geo.piece(d, s.hall_class("H01")), 13, day, hall="H01")
+        s.covid(13, day, hall="H01")
         for where, n in plan.get(d, []):
-            s.covid(geo.piece(d, half[where], old), n, day, point=points[half[where]])
+            s.covid(n, day, point=points[where])
         if d == 1:
-            s.covid(geo.piece(d, s.hall_class("H21")), 4, day, hall="H21")
+            s.covid(4, day, hall="H21")
         s.publish(day)
-    g = geo.change
-    was, now = s.shown(s.reads[g - 1], "halls"), s.shown(s.reads[g], "halls")
-    s.check(now.get("H20a", 0) + now.get("H20b", 0) == was["H20"], "H20a and H20b together show what H20 showed",
-            f"H20 {was['H20']}, H20a {now.get('H20a')}, H20b {now.get('H20b')}")
-    if settles:
-        # Decided once: no pair at the publication after the change nor later; H20b shows only
-        # its own line (the reports that arrive there after the change), H20a all of H20's.
-        shown = [(s.shown(s.reads[i], "halls")["H20a"], s.shown(s.reads[i], "halls")["H20b"]) for i in range(g, len(s.reads))]
-        s.check(all(a == was["H20"] and b == 0 for a, b in shown), f"{story}: H20a shows H20's {was['H20']} and H20b 0 at every"
-                " publication from the change on", f"(H20a, H20b) from publication {g}: {shown}")
-    else:
-        n = now.get("H20b", 0)
-        s.check(STEP <= n <= was["H20"] - STEP, f"{story}: the east half's {n} moved to H20b as a pair, at least {STEP}, and H20a"
-                f" keeps at least {STEP} of what H20 had released", f"H20 {was['H20']}, H20a {now.get('H20a')}, H20b {now.get('H20b')}")
-    negative = {h: v for i in range(len(s.reads)) for h, v in s.shown(s.reads[i], "halls").items() if v < 0}
-    s.check(not negative, "no hall shows a negative number of reports", f"{negative}")
+    geo = Geography.from_reads(s)
+    was = s.shown(s.reads[g - 1], "halls")
+    shown = [(s.shown(s.reads[i], "halls")[takes], s.shown(s.reads[i], "halls")[other]) for i in range(g, len(s.reads))]
+    s.check(all(x == (was["H20"], 0) for x in shown), f"{story}: {takes} shows H20's {was['H20']} and {other} 0 at every publication"
+            " from the change on", f"({takes}, {other}) from publication {g}: {shown}")
+    no_negative(s)
     z_before, z_after = s.shown(s.reads[g - 1], "zones"), s.shown(s.reads[g], "zones")
     s.check(z_before[zone] == z_after[zone], f"{zone} (H20's zone) does not move", f"{z_before[zone]} → {z_after[zone]}")
     # H20's carry (what it gathered after its block, before the change), its east and west
-    # shares, H21 beside it, and the 2 that join H20b's line after the change.
-    cells = [cell(geo, s, "H20", 1), cell(geo, s, "H20", 1, g - 1), cell(geo, s, "H21", 1), cell(geo, s, "H20b", 4)]
-    for name, now_ in (("east", east), ("west", west)):
-        pieces = [q for q in geo.pieces(len(s.days)) if 1 <= q[0] < g and q[1] == old and q[2] == now_]
-        cells.append((f"H20's {name} half intervals 1-{g - 1}", pieces, sum(s.truth.get(q, 0) for q in pieces)))
+    # shares, H21 beside it, and what arrives after the change.
+    last = len(s.days) - 1
+    cells = [cell(geo, s, "H20", 1), cell(geo, s, "H20", 1, g - 1), cell(geo, s, "H21", 1)]
+    cells += [cell(geo, s, "H20a" if where == "west" else "H20b", d) for d in plan if d >= g for where, _ in plan[d]]
+    for half in ("H20a", "H20b"):
+        cells.append(piece_cell(geo, s, f"H20's part in {half}", 1, g - 1,
+                                lambda q, half=half: ("halls", "H20") in geo.cls[geo.state_at[0]][q] and ("halls", half) in geo.piece_class(last, q)))
     solve_and_check(s, geo, cells)
 
 
 def hall_split(session):
     """H20 had a block of 30 (20 in the west half, 10 in the east) and then a carry of 5 in the
-    east half. The east half's part (15) moves to a new line of H20b as a pair of blocks (-15,
-    +15): 12 <= 15 <= 18, what the line had released less a step. The 2 that arrive in H20b after
-    the change join H20b's line."""
-    hall_split_cut(session, {0: [("west", 20), ("east", 10)], 1: [("east", 5)], 4: [("east", 2)]}, settles=False,
-                   story="H20's line took H20a")
+    east half. Its centre lies in the west half: H20a takes the line, its 30 and its carry (whose
+    reports lie in the east half); H20b shows 0. The 2 that arrive in H20b after the change open
+    H20b's line."""
+    hall_split_cut(session, {0: [("west", 20), ("east", 10)], 1: [("east", 5)], 4: [("east", 2)]}, H20_MIDDLE,
+                   story="H20's line took H20a, the half holding its interior point")
 
 
-def hall_split_settles(session):
-    """H20 had a block of 24 (14 in the west half, 10 in the east) and then a carry of 5 in the
-    east half. The east half's part (15) is more than the line's budget (24 released, less a
-    step: 12), so it settles in H20a for good: H20a shows H20's 24 and H20b 0, then and after.
-    The 2 that arrive in H20b after the change start H20b's line."""
-    hall_split_cut(session, {0: [("west", 14), ("east", 10)], 1: [("east", 5)], 4: [("east", 2)]}, settles=True,
-                   story="H20's line took H20a and the east half's part of 15 settled in it")
+def hall_split_east(session):
+    """The same split cut 8 m west of H20's centre: the centre lies in the east half, so H20b
+    (not the smaller id) takes H20's line, its block of 24 and its carry; H20a shows 0 (14 of
+    H20's 24 lie in it). The 2 that arrive in H20a after the change open H20a's line."""
+    hall_split_cut(session, {0: [("west", 14), ("east", 10)], 1: [("east", 5)], 4: [("west", 2)]}, -87.5843,
+                   story="H20's line took H20b, the half holding its interior point")
 
 
 # --- 3. a new version renaming an area ---------------------------------------------------------------
 
 def rename(session):
+    """H20 becomes H20b (same geometry) before the reports of day 3. H20's reports are placed by
+    location: a block of 12, then a carry of 5; 2 more on day 4. Twelve reports that named H20
+    (the COVID form's pick) were submitted on day 2 and are verified on day 4, after the rename:
+    the service places them in the area holding H20's interior point, H20b. H20b has H20's
+    geometry, so H20's identity: the 2 and the 12 join H20's line, which releases its carry of 5
+    with them at publication 4 (19). (ATTACK_IDENTITY=births: H20b is a new id, so the 2 and the
+    12 open H20b's own line, released (14), and H20's carry of 5 stays stranded in H20b.)"""
     s = session
     first = s.today - datetime.timedelta(days=5)
     s.first_day = first
-    before = base_classes(s)
-    old, new = s.hall_class("H20"), klass(("halls", "H20b"), ("zones", s.zone_of["H20"]))
-    after = [new if c == old else c for c in before]
-    geo = Geography(before, after, {**{c: [c] for c in before}, old: [new]}, change=3)
+    g = 3
     inside = s.campus.point["H20"]
-    # H20's reports are placed by location (a report naming H20 would name an area that is gone):
-    # a block of 12, then a carry of 5; at the second publication after the rename 2 more.
+    named_at = s.named_point("H20")
+    pending = []
     for d in range(5):
         day = first + datetime.timedelta(days=d)
-        if d == geo.change:
+        if d == g:
             held = s.read()
 
             def edit(features):
@@ -1187,19 +1354,22 @@ def rename(session):
                     if f["id"] == "H20":
                         f["id"] = "H20b"
             s.upload("halls", halls_collection(edit))
-            assert s.containing(*inside) == new
-            between = s.read()
-            s.extra_reads.append((len(s.days) - 1, between))
+            assert s.containing(*inside) == klass(("halls", "H20b"), ("zones", s.zone_of["H20"]))
+            between = s.read_between()
             moved = changed(held, between, ("zones",))
             s.check(not moved, "the new version moves no zone's number before a publication", moved)
-        s.covid(geo.piece(d, s.hall_class("H01")), 13, day, hall="H01")
+        s.covid(13, day, hall="H01")
         n = {0: 12, 1: 5, 4: 2}.get(d)
         if n:
-            s.covid(geo.piece(d, new, old), n, day, point=inside)
+            s.covid(n, day, point=inside)
         if d == 1:
-            s.covid(geo.piece(d, s.hall_class("H21")), 4, day, hall="H21")
+            s.covid(4, day, hall="H21")
+        if d == 2:
+            pending = [s.submit(day, hall="H20") for _ in range(12)]
+        if d == 4:
+            s.verify_pending(pending, named_at)
         s.publish(day)
-    g = geo.change
+    geo = Geography.from_reads(s)
     before_read, after_read = s.reads[g - 1]["items"][("halls", "covid")], s.reads[g]["items"][("halls", "covid")]
     was = next(f for f in before_read["features"] if f["id"] == "H20")["properties"]
     now = next((f for f in after_read["features"] if f["id"] == "H20b"), {"properties": {}})["properties"]
@@ -1209,7 +1379,14 @@ def rename(session):
     z_before, z_after = s.shown(s.reads[g - 1], "zones"), s.shown(s.reads[g], "zones")
     zone = s.zone_of["H20"]
     s.check(z_before[zone] == z_after[zone], f"{zone} (H20's zone) does not move", f"{z_before[zone]} → {z_after[zone]}")
-    cells = [cell(geo, s, "H20", 1), cell(geo, s, ("H20", "H20b"), 1, g), cell(geo, s, "H21", 1), cell(geo, s, "H20b", 4)]
+    late = s.shown(s.reads[g + 1], "halls")["H20b"] - now.get("verified_all", 0)
+    if IDENTITY == "geometry":
+        s.check(late == 5 + 2 + 12, "the 12 reports that named H20, verified after the rename, count in H20b: H20b has H20's"
+                " geometry, so they join H20's line, which releases its carry of 5, the 2 and the 12 (19)", f"H20b moved by {late}")
+    else:
+        s.check(late == 2 + 12, "the 12 reports that named H20, verified after the rename, count in H20b: with the 2 placed there"
+                " they open H20b's own line (a new id), released (14), and H20's carry of 5 stays stranded", f"H20b moved by {late}")
+    cells = [cell(geo, s, "H20", 1), cell(geo, s, ("H20", "H20b"), 1, g), cell(geo, s, "H21", 1)]
     solve_and_check(s, geo, cells)
 
 
@@ -1222,8 +1399,8 @@ def weekly(session):
     weeks = 5
     start = s.today - datetime.timedelta(days=7 * weeks)
     s.first_day = start
-    geo = Geography(base_classes(s))
     steady, rotating = "H07", ["H10", "H11", "H12", "H13", "H15"]
+    points = {h: s.named_point(h) for h in [steady] + rotating}
     s.publish(start)                      # the installation's first publication, before any report
     for week in range(1, weeks + 1):
         rows = []
@@ -1237,7 +1414,7 @@ def weekly(session):
                 submitted = min(datetime.datetime.combine(day, datetime.time(9)), now).isoformat() + "Z"
                 rows.append({"kind": "covid", "status": "verified", "occurred_on": day.isoformat(), "submitted_at": submitted,
                              "verified_on": day.isoformat(), "area_layer": "halls", "area_id": hall, "group": "student"})
-                s.truth[geo.piece(week, s.hall_class(hall))] += 1
+                s.truth[(week, points[hall])] += 1
         with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, newline="") as f:
             writer = csv.DictWriter(f, fieldnames=list(rows[0]))
             writer.writeheader()
@@ -1246,13 +1423,14 @@ def weekly(session):
         os.unlink(f.name)
         assert done.returncode == 0, done.stderr or done.stdout
         s.publish(start + datetime.timedelta(days=7 * week))
+    geo = Geography.from_reads(s)
     shown = s.shown(s.reads[1], "halls")[steady]
     s.check(shown > 0, f"{steady} (3 a day, 21 in the first week) shows a number at the first weekly publication", f"it shows {shown}")
     late = []
     for i in range(1, weeks + 1):
         numbers = s.shown(s.reads[i], "halls")
         for hall in [steady] + rotating:
-            held = sum(v for (j, c, _), v in s.truth.items() if j <= i and area_in(c, "halls") == hall) - numbers[hall]
+            held = sum(v for (j, point), v in s.truth.items() if j <= i and point == points[hall]) - numbers[hall]
             if held > K:
                 late.append(f"{hall} at week {i}: {held} held back")
     s.check(not late, "every hall shows its reports within k at every weekly publication", "; ".join(late[:6]))
@@ -1312,9 +1490,18 @@ def misconduct_paging(session):
 
 SCENARIOS = {"campus-layer": campus_layer, "hall-edge": hall_edge_strip, "hall-shrink": hall_shrink, "strip-waits": strip_waits,
              "strip-whole-release": strip_whole_release, "pair-after-release": pair_after_release,
-             "pair-after-release-sliver": pair_after_release_sliver, "hall-split": hall_split, "hall-split-settles": hall_split_settles,
+             "pair-after-release-sliver": pair_after_release_sliver, "hall-split": hall_split, "hall-split-east": hall_split_east,
              "rename": rename, "weekly": weekly,
              "misconduct-paging": misconduct_paging}
+
+
+def scenario(name):
+    """The scenario of that name: those above, the fixed sequences of sequences.py, or
+    `sequence-SEED` (one generated sequence)."""
+    if name in SCENARIOS:
+        return SCENARIOS[name]
+    import sequences
+    return sequences.scenario(name)
 
 
 def run(module, name, url, email, password):
@@ -1322,8 +1509,9 @@ def run(module, name, url, email, password):
     A = module
     session = None
     try:
+        play = scenario(name)
         session = Session(name, url, email, password)
-        SCENARIOS[name](session)
+        play(session)
     except Exception as error:           # an assertion of the scenario, or anything unexpected
         import traceback
         traceback.print_exc()
@@ -1336,5 +1524,5 @@ def replay(module, path):
     A = module
     import pickle
     with open(path, "rb") as f:
-        session, geo, cells = pickle.load(f)
-    solve_and_check(session, geo, cells)
+        session, cells = pickle.load(f)
+    solve_and_check(session, Geography.from_reads(session), cells)
