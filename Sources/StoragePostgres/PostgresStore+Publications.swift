@@ -80,15 +80,11 @@ struct PostgresPublicationSteps: PublicationSteps {
         return out
     }
 
-    func areaRows(layer: String, version: Int) throws -> [StoredArea.Row] {
-        let s = try db.query("SELECT area_id, name, properties, geometry FROM areas WHERE layer = $1 AND version = $2 ORDER BY area_id",
-                             [.text(layer), .int(Int64(version))])
-        return (0..<s.count).map { (s.string($0, 0), s.text($0, 1), s.string($0, 2), s.string($0, 3)) }
-    }
-
-    func geometries(layer: String, version: Int, areas: Set<String>) throws -> [String: String] {
-        let r = try db.query("SELECT area_id, geometry FROM areas WHERE layer = $1 AND version = $2 AND area_id = ANY($3::text[])",
-                             [.text(layer), .int(Int64(version)), .textArray(Array(areas))])
+    func geometries(layer: String, version: Int, areas: Set<String>?) throws -> [String: String] {
+        let r = try areas.map {
+            try db.query("SELECT area_id, geometry FROM areas WHERE layer = $1 AND version = $2 AND area_id = ANY($3::text[])",
+                         [.text(layer), .int(Int64(version)), .textArray(Array($0))])
+        } ?? db.query("SELECT area_id, geometry FROM areas WHERE layer = $1 AND version = $2", [.text(layer), .int(Int64(version))])
         var out: [String: String] = [:]
         for i in 0..<r.count { out[r.string(i, 0)] = r.string(i, 1) }
         return out

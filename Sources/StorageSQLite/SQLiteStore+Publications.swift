@@ -91,17 +91,14 @@ struct SQLitePublicationSteps: PublicationSteps {
         return out
     }
 
-    func areaRows(layer: String, version: Int) throws -> [StoredArea.Row] {
-        let s = try db.prepare("SELECT area_id, name, properties, geometry FROM areas WHERE layer = ? AND version = ? ORDER BY area_id")
-            .bind(.text(layer), .int(Int64(version)))
-        var out: [StoredArea.Row] = []
-        while try s.step() { out.append((s.text(0)!, s.text(1), s.text(2)!, s.text(3)!)) }
-        return out
-    }
-
-    func geometries(layer: String, version: Int, areas: Set<String>) throws -> [String: String] {
-        let s = try db.cached("SELECT geometry FROM areas WHERE layer = ? AND version = ? AND area_id = ?")
+    func geometries(layer: String, version: Int, areas: Set<String>?) throws -> [String: String] {
         var out: [String: String] = [:]
+        guard let areas else {
+            let s = try db.prepare("SELECT area_id, geometry FROM areas WHERE layer = ? AND version = ?").bind(.text(layer), .int(Int64(version)))
+            while try s.step() { out[s.text(0)!] = s.text(1)! }
+            return out
+        }
+        let s = try db.cached("SELECT geometry FROM areas WHERE layer = ? AND version = ? AND area_id = ?")
         for area in areas {
             try s.bind(.text(layer), .int(Int64(version)), .text(area))
             defer { try? s.finish() }

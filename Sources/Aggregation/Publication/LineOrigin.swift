@@ -69,12 +69,6 @@ public struct LineOrigin: Hashable, Sendable {
         Dictionary(uniqueKeysWithValues: published.map { ($0.layer, $0.version) })
     }
 
-    /// By layer.
-    public var entries: [String: Entry] {
-        let areas = AreaClass(key: classKey)
-        return Dictionary(uniqueKeysWithValues: published.map { ($0.layer, Entry(version: $0.version, areaID: areas.area(in: $0.layer))) })
-    }
-
     /// The origin's entry for `layer`; nil when the layer had no published version then.
     public func entry(for layer: String) -> Entry? {
         published.first { $0.layer == layer }.map { Entry(version: $0.version, areaID: AreaClass(key: classKey).area(in: layer)) }

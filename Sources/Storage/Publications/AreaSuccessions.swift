@@ -8,43 +8,38 @@ import GeoCore
 /// area whose geometry covers the origin area's interior point (`GEOSPointOnSurface`), else no
 /// area. Nothing about reports is read, so the answer is what anyone holding the maps computes.
 ///
-/// A layer's version is read, and indexed, only when some question about it is not answered by
-/// an unchanged area: a rollback of one edge reads its 42 halls once.
+/// Origin areas are read by id; a target version is read whole once, and indexed only when some
+/// question about it is not answered by an unchanged area: a rollback of one edge reads its 42
+/// halls once and indexes them once.
 enum AreaSuccessions {
-    static func answer(_ questions: Set<AreaSuccession>, rows: (String, Int) throws -> [StoredArea.Row]) throws -> [AreaSuccession: String] {
+    /// - Parameter geometries: stored geometry text by area of one layer version, of the areas
+    ///   named (nil: of every area).
+    static func answer(_ questions: Set<AreaSuccession>, geometries: (String, Int, Set<String>?) throws -> [String: String]) throws -> [AreaSuccession: String] {
         guard !questions.isEmpty else { return [:] }
-        var stored: [String: [Int: [String: String]]] = [:]   // layer → version → area → geometry text
-        func geometries(_ layer: String, _ version: Int) throws -> [String: String] {
-            if let known = stored[layer]?[version] { return known }
-            var out: [String: String] = [:]
-            for row in try rows(layer, version) { out[row.id] = row.geometry }
-            stored[layer, default: [:]][version] = out
-            return out
-        }
-
-        var answers: [AreaSuccession: String] = [:]
-        var byPoint: [String: [Int: [AreaSuccession]]] = [:]
-        for q in questions.sorted() {
-            let from = try geometries(q.from.layer, q.from.version)[q.from.areaID]
-            if q.from.layer == q.layer, let from, try geometries(q.layer, q.version)[q.from.areaID] == from {
-                answers[q] = q.from.areaID
-            } else if from != nil {
-                byPoint[q.layer, default: [:]][q.version, default: []].append(q)
+        var origins: [VersionedArea: String] = [:]
+        for asked in Dictionary(grouping: questions.map(\.from), by: { "\($0.layer)\u{1F}\($0.version)" }).values {
+            let first = asked[0]
+            for (id, text) in try geometries(first.layer, first.version, Set(asked.map(\.areaID))) {
+                origins[VersionedArea(layer: first.layer, version: first.version, areaID: id)] = text
             }
         }
-        for (layer, versions) in byPoint {
-            for (version, asked) in versions {
-                let target = try StoredArea.read(rows: try rows(layer, version))
-                let index = AreaIndex(areas: target.map { IndexedArea(id: $0.id, polygons: $0.geometry.polygons) })
-                let origins = try asked.map { q -> IndexedArea in
-                    let text = try geometries(q.from.layer, q.from.version)[q.from.areaID]!
-                    let area = try StoredArea.read(rows: [(id: q.from.areaID, name: nil, properties: "{}", geometry: text)])[0]
-                    return IndexedArea(id: q.from.areaID, polygons: area.geometry.polygons)
-                }
-                for (q, point) in zip(asked, IndexedArea.interiorPoints(of: origins)) {
-                    guard let point, let area = index.area(containingLon: point.lon, lat: point.lat) else { continue }
-                    answers[q] = area.id
-                }
+        var answers: [AreaSuccession: String] = [:]
+        for asked in Dictionary(grouping: questions, by: { "\($0.layer)\u{1F}\($0.version)" }).values {
+            let layer = asked[0].layer, version = asked[0].version
+            let target = try geometries(layer, version, nil)
+            var byPoint: [AreaSuccession] = []
+            for q in asked.sorted() {
+                guard let from = origins[q.from] else { continue }
+                if q.from.layer == q.layer, target[q.from.areaID] == from { answers[q] = q.from.areaID } else { byPoint.append(q) }
+            }
+            guard !byPoint.isEmpty else { continue }
+            func area(_ id: String, _ text: String) throws -> IndexedArea {
+                IndexedArea(id: id, polygons: try StoredArea.read(rows: [(id: id, name: nil, properties: "{}", geometry: text)])[0].geometry.polygons)
+            }
+            let index = AreaIndex(areas: try target.map { try area($0.key, $0.value) })
+            let points = IndexedArea.interiorPoints(of: try byPoint.map { try area($0.from.areaID, origins[$0.from]!) })
+            for (q, point) in zip(byPoint, points) {
+                if let point, let found = index.area(containingLon: point.lon, lat: point.lat) { answers[q] = found.id }
             }
         }
         return answers

@@ -12,11 +12,10 @@ public protocol PublicationSteps {
     func ledger(lastDay: Day?) throws -> PublicationLedger
     /// The published version of each area layer (0 for one without a published version).
     func geography() throws -> [String: Int]
-    /// The stored areas of one version of a layer (empty when there is none), for the maps'
-    /// answers about lines' origins (`AreaSuccessions`).
-    func areaRows(layer: String, version: Int) throws -> [StoredArea.Row]
-    /// The stored geometry of `areas` of one version of a layer, by area (see `LineIdentity`).
-    func geometries(layer: String, version: Int, areas: Set<String>) throws -> [String: String]
+    /// The stored geometry text of `areas` of one version of a layer (nil: of every area), by
+    /// area: what the maps' answers about lines' origins (`AreaSuccessions`) and lines'
+    /// identities (`LineIdentities`) are computed from.
+    func geometries(layer: String, version: Int, areas: Set<String>?) throws -> [String: String]
     /// Verified reports by kind, verification day, area class and line; a report outside every
     /// area is in no class and counts nowhere.
     func verifiedByClass() throws -> [VerifiedClassCount]
@@ -43,7 +42,7 @@ extension PublicationSteps {
         // Where layers changed, the lines' classes follow their origins on the maps: the maps
         // answer, from geometry alone, before anything is planned.
         let answers = try AreaSuccessions.answer(PublicationPlanner.questions(ledger: ledger, geography: geography)) {
-            try areaRows(layer: $0, version: $1)
+            try geometries(layer: $0, version: $1, areas: $2)
         }
         let verified = try verifiedByClass()
         // Which line new reports join is the maps' too: their class's identity on them.

@@ -192,11 +192,11 @@ struct LedgerCampus {
             return cells
         }
         var areas: [String: String] = [:]
-        let reference = origin.entries.keys.sorted().lazy.compactMap { l in origin.entries[l]!.areaID.map { (l, origin.entries[l]!.version, $0) } }.first
+        let reference = origin.geography.keys.sorted().lazy.compactMap { l in origin.entry(for: l)!.areaID.map { (l, origin.entry(for: l)!.version, $0) } }.first
         for (layer, version) in published {
             let target = versions[layer]?[version] ?? [:]
             let from: Set<Int>?
-            if let entry = origin.entries[layer] {
+            if let entry = origin.entry(for: layer) {
                 if entry.version == version {
                     areas[layer] = entry.areaID
                     continue
