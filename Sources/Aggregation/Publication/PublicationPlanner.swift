@@ -115,8 +115,9 @@ public struct PublicationPlanner: Sendable {
             fresh[row.key, default: [:]][end, default: 0] += row.count
         }
 
-        var changes: [Day: [Int64: Int]] = [:]
-        var blocks: [PublishedBlock] = []
+        // What changed each line's carry, by the end of the interval it changed in.
+        var adjusted: [(line: Int64, delta: Int)] = []
+        var added: [(line: Int64, byEnd: [Day: Int])] = []
         var assignments: [LineAssignment] = []
         var movedLines = 0
         for (id, old) in ledger.lines {
@@ -136,7 +137,7 @@ public struct PublicationPlanner: Sendable {
             // change its carry on the publication day.
             let held = kept[id] ?? 0
             if line.accounted != held {
-                changes[day, default: [:]][id, default: 0] += held - line.accounted
+                adjusted.append((id, held - line.accounted))
                 line.accounted = held
             }
             if line != old { lines[id] = line }
@@ -173,36 +174,22 @@ public struct PublicationPlanner: Sendable {
 
         for key in fresh.keys.sorted() {
             let to = mainLine(key)
-            for (end, n) in fresh[key]! {
-                changes[end, default: [:]][to, default: 0] += n
-                lines[to]!.accounted += n
-            }
+            let byEnd = fresh[key]!
+            added.append((to, byEnd))
+            lines[to]!.accounted += byEnd.values.reduce(0, +)
             assignments.append(LineAssignment(kind: key.kind, from: nil, areaClass: key.areaClass, to: to))
             for stale in staleLines[key, default: []].sorted() {
                 assignments.append(LineAssignment(kind: key.kind, from: stale, areaClass: key.areaClass, to: to))
             }
         }
 
-        // Lines whose carry has reached their step, waiting for an interval busy enough.
-        var ready: [ReportKind: Set<Int64>] = [:]
-        for line in lines.values where abs(line.carry) >= policy.releaseStep(for: line.key.kind) { ready[line.key.kind, default: []].insert(line.id) }
-        for end in changes.keys.sorted() {
-            var activity: [ReportKind: Int] = [:]
-            for (id, delta) in changes[end]! where delta != 0 {
-                lines[id]!.carry += delta
-                let kind = lines[id]!.key.kind
-                activity[kind, default: 0] += abs(delta)
-                if abs(lines[id]!.carry) >= policy.releaseStep(for: kind) { ready[kind, default: []].insert(id) } else { ready[kind]?.remove(id) }
-            }
-            for kind in ReportKind.allCases {
-                guard let waiting = ready[kind], !waiting.isEmpty, activity[kind, default: 0] >= policy.releaseStep(for: kind) else { continue }
-                for id in waiting.sorted() {
-                    blocks.append(PublishedBlock(line: id, key: lines[id]!.key, day: end, value: lines[id]!.carry))
-                    lines[id]!.carry = 0
-                }
-                ready[kind] = []
-            }
+        var release = CarryRelease(lines: lines, policy: policy)
+        for (id, delta) in adjusted { release.add(delta, at: release.position(of: id), end: day) }
+        for (id, byEnd) in added {
+            let at = release.position(of: id)
+            for (end, n) in byEnd { release.add(n, at: at, end: end) }
         }
+        var blocks = release.release(into: &lines)
         blocks.sort { ($0.day, $0.line) < ($1.day, $1.line) }
         let next = PublicationLedger(lines: lines, lastDay: day, geography: geography)
         return PublicationPlan(blocks: blocks, ledger: next, assignments: assignments, movedLines: movedLines)
