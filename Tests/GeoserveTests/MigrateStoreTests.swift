@@ -45,6 +45,8 @@ struct MigrateStoreTests {
         c.keysPath = folder.appendingPathComponent("geoserve.keys").path
         c.logLevel = .error
         c.credentials = Credentials(workers: BcryptWorkers(threads: 2, queued: 10_000))
+        // Served in a zone other than the default: the copy carries it (run with no zone given).
+        c.timeZone = TimeZone(identifier: "America/Chicago")!
         let source = try openStore(c.database)
         try await source.migrate()
         _ = try await source.createAccount(email: TestService.adminEmail, role: .admin, passwordHash: await c.credentials.hash(password: TestService.password))
@@ -65,9 +67,11 @@ struct MigrateStoreTests {
         let postgres = try postgresTestDatabase()
         try await MigrateStoreCommand.parse(["--from", c.database, "--to", postgres, "--batch", "7"]).run()
         #expect(try await Contents(openStore(postgres)) == before)
+        #expect(try await openStore(postgres).existingSecret(named: StoreTimeZone.marker) == "America/Chicago")
         var onPostgres = c
         onPostgres.database = postgres
         onPostgres.demoDataPath = nil
+        onPostgres.timeZoneGiven = false
         try await buildApplication(onPostgres).test(.router) { client in
             let body = try await client.execute(uri: items, method: .get) { String(buffer: $0.body) }
             #expect(body == served)

@@ -37,8 +37,11 @@ package struct AppConfiguration: Sendable, RedactedDescription {
     package var drainDelay = Duration.seconds(2)
     /// Password hashing and token lifetime.
     var credentials = Credentials()
-    /// The campus's time zone: report days are its days.
+    /// The campus's time zone: report days are its days. Checked against the zone the store
+    /// records (`StoreTimeZone`), and replaced by it when not given.
     package var timeZone = TimeZone(identifier: "UTC")!
+    /// Whether `timeZone` was given (flag or environment) rather than left to the store.
+    package var timeZoneGiven = true
     /// Revisions kept per report (the newest).
     var revisionsKept = 5
     /// Largest attachment accepted, in bytes.
@@ -114,6 +117,8 @@ package struct AppConfiguration: Sendable, RedactedDescription {
     /// How often the store's data version is polled: another process's changes (a layer
     /// imported by the CLI, a second server) are served within this time.
     var dataVersionInterval = Duration.milliseconds(250)
+    /// How often the webhook backlog gauges are counted from the outbox.
+    var notificationBacklogInterval = Duration.seconds(10)
 
     /// How the store is opened.
     var storeSettings: StoreSettings {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import Storage
 
 /// Builds the service: opens and migrates the store, imports the demo data into an empty store,
@@ -16,13 +17,23 @@ package func buildApplication(_ configuration: AppConfiguration, metrics: Servic
     var settings = try configuration.storeSettings
     settings.observer = metrics
     let keysPath = try configuration.keysFile
-    let store = try openStore(settings)
-    try await store.migrate()
+    let opened = try openStore(settings)
+    try await opened.migrate()
     // Before anything writes: a trigger planted in the file would run with the first write.
     try StoreSchemaCheck.check(settings.location)
     // The keys before anything else writes: a process given the wrong key file (or none where one
     // existed) stops here, with nothing imported, seeded or published.
-    let keys = try await InstallationKeys.load(path: keysPath, store: store)
+    let keys = try await InstallationKeys.load(path: keysPath, store: opened)
+    // The zone the store counts its days in: recorded with it, and a zone given that is not the
+    // recorded one stops the process here.
+    let zone = try await StoreTimeZone.settle(opened, given: configuration.timeZoneGiven ? configuration.timeZone : nil)
+    let store = try StoreTimeZone.store(opened, opened: settings, in: zone)
+    try await keys.give(to: store)
+    if !zone.recorded {
+        logger.warning("this store does not record its time zone: its days are counted in UTC; set GEOSERVE_TIME_ZONE to the campus's zone to record it")
+    }
+    var configuration = configuration
+    configuration.timeZone = zone.zone
     // The attachments folder exists from the first start, the owner's alone: a backup copying it
     // from the first night finds it, and no file in it is ever readable by others.
     try FileManager.default.createDirectory(at: try configuration.attachmentsFolder, withIntermediateDirectories: true,
@@ -72,14 +83,20 @@ package func buildApplication(_ configuration: AppConfiguration, metrics: Servic
                                  receipts: Receipts(secretHex: keys.receipts), idempotency: IdempotencyKeys(secretHex: keys.receipts),
                                  metrics: metrics, readiness: readiness, drillCopy: drill)
     // The largest body any route takes is an attachment or a layer; JSON routes check their own smaller limit.
+    // The backlog is counted by every process, a drill copy's too: its alert is how a silent
+    // production shows.
+    var services: [any Service] = [watcher, NotificationBacklogGauge(outbox: store, metrics: metrics, logger: logger,
+                                                                                    interval: configuration.notificationBacklogInterval)]
+    if drill == nil {
+        services += [scheduler, NotificationDispatcher(outbox: store, configuration: configuration.webhooks, metrics: metrics, logger: logger)]
+    }
     let maxContentLength = max(configuration.maxAttachmentBytes, configuration.maxLayerUploadBytes)
     return Application(
         router: router,
         server: .guardedHTTP1(limits: configuration.connectionLimits, maxContentLength: maxContentLength, logger: logger),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "geoserve",
                              availableConnectionsDelegate: ConnectionCap(maximum: configuration.maxConnections, logger: logger)),
-        services: drill != nil ? [watcher] : [watcher, scheduler,
-                   NotificationDispatcher(outbox: store, configuration: configuration.webhooks, metrics: metrics, logger: logger)],
+        services: services,
         // People who start it want to look at it: the log names the page to open.
         onServerRunning: { [logger, base = configuration.publicURL ?? configuration.linkBase.listenAddress] _ in
             logger.notice("campus dashboard at \(base)/ (the API at \(base)/openapi.json)")
@@ -146,7 +163,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     MisconductSearchController(search: store, publications: watcher.publications).addRoutes(to: v1)
     PublicationsController(publications: watcher.publications,
                            publisher: Publisher(store: store, policy: configuration.disclosure, timeZone: configuration.timeZone, days: configuration.publicationSchedule.days),
-                           schedule: configuration.publicationSchedule, watcher: watcher).addRoutes(to: v1)
+                           schedule: configuration.publicationSchedule, watcher: watcher, drillCopy: drillCopy).addRoutes(to: v1)
     NoticesController(board: NoticeBoard(store: store)).addRoutes(to: v1)
     RevisionsController(reports: store, revisions: store, watcher: watcher, catalog: catalog, timeZone: configuration.timeZone,
                         keep: configuration.revisionsKept).addRoutes(to: v1)

@@ -7,7 +7,8 @@ import Support
 /// Delivers the outbox's status notifications to the configured webhooks, signed, at least once:
 /// an event stays in the outbox until every endpoint answered 2xx, and is tried again after a
 /// failure with a growing wait (5 s doubling, at most an hour), for as long as it takes. Every
-/// process runs one; the outbox's leases keep them from sending one event at once.
+/// process but a drill copy's runs one; the outbox's leases keep them from sending one event at
+/// once. The backlog gauges are kept apart (`NotificationBacklogGauge`), by every process.
 struct NotificationDispatcher: Service, RedactedDescription {
     let outbox: any NotificationOutbox
     let configuration: WebhookConfiguration
@@ -19,13 +20,10 @@ struct NotificationDispatcher: Service, RedactedDescription {
     var lease: TimeInterval = 60
     /// How long done events are kept.
     var keep: TimeInterval = 7 * 86_400
-    /// How often the backlog gauges are brought up to date.
-    var backlogInterval: TimeInterval = 10
 
     func run() async throws {
         let client = WebhookClient(timeout: configuration.timeout, allowsLocal: configuration.allowsLocal)
         var lastPrune = Date.distantPast
-        var lastCount = Date.distantPast
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             do {
                 let now = Date()
@@ -33,10 +31,6 @@ struct NotificationDispatcher: Service, RedactedDescription {
                     try await outbox.completeAllNotifications(at: now)
                 } else {
                     try await deliverDue(client, now: now)
-                }
-                if now.timeIntervalSince(lastCount) >= backlogInterval {
-                    try await countBacklog(now: now)
-                    lastCount = now
                 }
                 if now.timeIntervalSince(lastPrune) > 3600 {
                     try await outbox.pruneNotifications(doneBefore: now.addingTimeInterval(-keep))
@@ -47,13 +41,6 @@ struct NotificationDispatcher: Service, RedactedDescription {
             }
             try? await Task.sleep(for: interval)
         }
-    }
-
-    /// The backlog gauges: an endpoint that never answers shows as a failing age that only grows.
-    func countBacklog(now: Date) async throws {
-        let events = try await outbox.notificationBacklog()
-        let oldest = try await outbox.failingNotifications(limit: 1).first
-        metrics.webhookBacklog(events: events, oldestFailingSeconds: oldest.map { max(0, now.timeIntervalSince($0.at)) } ?? 0)
     }
 
     /// Claims what is due and sends each event to the endpoints it has not reached.

@@ -60,8 +60,14 @@ package struct InstallationKeys: Sendable, RedactedDescription {
         }
         // Only once the file holds it: a backup of the database no longer carries the receipt key.
         try await store.removeSecret(named: "receipts")
-        try await store.useAuditKey(AuditKey(hex: keys.audit, keyedFrom: keys.auditFrom))
+        try await keys.give(to: store)
         return keys
+    }
+
+    /// Gives the keys to `store`: another opening of a store `load` checked them against (the
+    /// store opened again in its own zone, `StoreTimeZone`).
+    package func give(to store: any GeoserveStore) async throws {
+        try await store.useAuditKey(AuditKey(hex: audit, keyedFrom: auditFrom))
     }
 
     static let fingerprintName = "key_fingerprint"

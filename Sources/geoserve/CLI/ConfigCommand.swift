@@ -45,6 +45,9 @@ struct ConfigCommand: ParsableCommand {
         if !c.webhooks.secret.isEmpty, c.webhookSecretFile == nil {
             notes.append("GEOSERVE_WEBHOOK_SECRET is set in the environment and not printed: put it in a file and name it with GEOSERVE_WEBHOOK_SECRET_FILE")
         }
+        if !c.timeZoneGiven {
+            notes.append("GEOSERVE_TIME_ZONE: none given, so the zone the store records is used (UTC for a new store, which records it)")
+        }
         if c.webhooks.endpoints.contains(where: { $0.shown.contains("***") }) {
             notes.append("GEOSERVE_WEBHOOKS: an address holding a token is masked (***), and refused if read back: give it from the original")
         }
@@ -73,7 +76,7 @@ struct ConfigCommand: ParsableCommand {
         ] + Self.passwordFile(c) + [
             ("", "GEOSERVE_DATABASE_CONNECTIONS", "\(c.databaseConnections)"),
             ("", "GEOSERVE_STATEMENT_TIMEOUT", seconds(c.statementTimeout)),
-            ("", "GEOSERVE_TIME_ZONE", c.timeZone.identifier),
+            ("", "GEOSERVE_TIME_ZONE", c.timeZoneGiven ? c.timeZone.identifier : ""),
             ("", "GEOSERVE_KEYS", (try? c.keysFile) ?? ""),
             ("", "GEOSERVE_ATTACHMENTS", (try? c.attachmentsFolder.path) ?? ""),
             ("", "GEOSERVE_INDEX_CACHE", (try? c.indexFiles?.directory.path) ?? "none"),

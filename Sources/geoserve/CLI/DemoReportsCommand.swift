@@ -19,10 +19,10 @@ struct DemoReportsCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard (1...90).contains(days) else { throw ValidationError("days must be 1 to 90") }
-        let db = try await store.open()
+        let opened = try await store.opened(), db = opened.store
         let catalog = LayerCatalog(indexFiles: try store.indexFiles())
         try await catalog.refresh(from: db)
-        let publisher = Publisher(store: db, policy: try publication.policy(), timeZone: try store.timeZone(), days: try publication.schedule().days)
+        let publisher = Publisher(store: db, policy: try publication.policy(), timeZone: opened.timeZone, days: try publication.schedule().days)
         do {
             let outcome = try await DemoSeeder(store: db, catalog: catalog, publisher: publisher, layer: layer,
                                                demo: DemoReports(days: days, seed: seed)).seed()

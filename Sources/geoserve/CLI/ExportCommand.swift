@@ -37,14 +37,14 @@ struct ExportAreaStatsCommand: AsyncParsableCommand {
             guard let kind = ReportKind(rawValue: raw) else { throw ValidationError("--kind must be covid or misconduct") }
             return kind
         }
-        let db = try await store.open()
+        let opened = try await store.opened(), db = opened.store
         guard let summary = try await db.layers().first(where: { $0.name == layer }), let version = summary.publishedVersion, summary.kind == .areas else {
             throw CommandFailure("no published area layer \"\(layer)\"")
         }
         // Ids and denominators are all an export needs of the areas: no index to build.
         let areas = try await db.areas(layer: layer, version: version)
         let publications = try await PublicationBook.loaded(from: db)
-        let export = AreaStatsExport(publications: publications, audit: db, policy: try publication.policy(), timeZone: try store.timeZone())
+        let export = AreaStatsExport(publications: publications, audit: db, policy: try publication.policy(), timeZone: opened.timeZone)
         let parameters = AreaStatsExport.Parameters(layer: layer, from: from, to: to, bucket: bucket, kind: kind)
         let (table, provenance) = try await export.run(parameters, areaIDs: areas.map(\.id), denominators: StoredArea.denominators(areas),
                                                        layerVersion: version, actor: "cli")

@@ -27,7 +27,8 @@ struct ImportReportsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let url = URL(fileURLWithPath: file)
-        let zone = try store.timeZone()
+        // Opened first: the rows' days are the store's zone's.
+        let opened = try await store.opened(), db = opened.store, zone = opened.timeZone
         let geoJSON = ["geojson", "json"].contains(url.pathExtension.lowercased())
         // Mapped, not read into memory: a 200 MB file is held once, in the page cache, where a
         // copy for reading and another for its rows took 400 MB. A file that cannot be mapped
@@ -37,7 +38,6 @@ struct ImportReportsCommand: AsyncParsableCommand {
         let reader = mapped.map { ReportFileReader(file: $0, geoJSON: geoJSON, now: Date(), timeZone: zone) }
             ?? ReportFileReader(data: bytes, geoJSON: geoJSON, now: Date(), timeZone: zone)
         try refuse(reader.problems)  // a header or a document that cannot be read
-        let db = try await store.open()
         let catalog = LayerCatalog(indexFiles: try store.indexFiles())
         try await catalog.refresh(from: db)
         // Rows are read, checked and placed while the store stores the ones before.

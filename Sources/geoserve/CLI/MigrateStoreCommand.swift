@@ -27,7 +27,7 @@ struct MigrateStoreCommand: AsyncParsableCommand {
     @Option(help: "Rows per page and per target transaction.")
     var batch = 5000
 
-    @Option(name: .customLong("time-zone"), help: ArgumentHelp("The campus's IANA time zone, for the counter check (env GEOSERVE_TIME_ZONE, default UTC).", valueName: "zone"))
+    @Option(name: .customLong("time-zone"), help: ArgumentHelp("The campus's IANA time zone, for the counter check (env GEOSERVE_TIME_ZONE; default the zone the source records, else UTC).", valueName: "zone"))
     var timeZoneName: String?
 
     @Option(help: ArgumentHelp("The installation's key file; the copy is the same installation and keeps using it (env GEOSERVE_KEYS, default the source's).", valueName: "file"))
@@ -35,16 +35,28 @@ struct MigrateStoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard (1...100_000).contains(batch) else { throw ValidationError("--batch must be 1 to 100000") }
-        let name = EnvironmentDefault.string(timeZoneName, "GEOSERVE_TIME_ZONE", "UTC")
-        guard let zone = TimeZone(identifier: name) else { throw ValidationError("unknown time zone \(name)") }
+        let name = EnvironmentDefault.string(timeZoneName, "GEOSERVE_TIME_ZONE", "")
+        let givenZone = name.isEmpty ? nil : TimeZone(identifier: name)
+        if !name.isEmpty, givenZone == nil { throw ValidationError("unknown time zone \(name)") }
         let (fromLocation, toLocation): (StoreLocation, StoreLocation)
         do { (fromLocation, toLocation) = (try StoreLocation(from), try StoreLocation(to)) } catch let refused as StoreLocation.Refused {
             throw ValidationError(refused.description)
         }
         guard fromLocation != toLocation else { throw ValidationError("--from and --to name the same store") }
-        let source = try openStore(StoreSettings(location: fromLocation, timeZone: zone))
+        let opened = StoreSettings(location: fromLocation, timeZone: givenZone ?? TimeZone(identifier: "UTC")!)
+        let unsettled = try openStore(opened)
+        try await unsettled.migrate()
+        // The source's zone, which its copied values carry to the target: the target is not
+        // settled itself, since recording a zone there would collide with the copied one.
+        let zone: TimeZone
+        let source: any GeoserveStore
+        do {
+            let settled = try await StoreTimeZone.settle(unsettled, given: givenZone)
+            (zone, source) = (settled.zone, try StoreTimeZone.store(unsettled, opened: opened, in: settled))
+        } catch let mismatch as StoreTimeZone.Mismatch {
+            throw CommandFailure(mismatch.description)
+        }
         let target = try openStore(StoreSettings(location: toLocation, timeZone: zone))
-        try await source.migrate()
         try await target.migrate()
         let given = EnvironmentDefault.string(keys, "GEOSERVE_KEYS", "")
         let keyFile: String

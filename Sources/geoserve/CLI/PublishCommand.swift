@@ -26,7 +26,7 @@ struct PublishCommand: AsyncParsableCommand {
     @OptionGroup(title: "Publication") var publication: PublicationOptions
 
     func run() async throws {
-        let db = try await store.open()
+        let opened = try await store.opened(), db = opened.store
         if list {
             for p in try await db.publications() {
                 print("\(p.id)\t\(p.day.iso)\t\(Timestamp.format(p.publishedAt))\t\(p.blocks) blocks" + (p.linesMoved > 0 ? "\t\(p.linesMoved) lines took new areas" : ""))
@@ -37,7 +37,7 @@ struct PublishCommand: AsyncParsableCommand {
             guard let d = Day(iso: text) else { throw ValidationError("--day must be a date YYYY-MM-DD") }
             return d
         }
-        let publisher = Publisher(store: db, policy: try publication.policy(), timeZone: try store.timeZone(), days: try publication.schedule().days)
+        let publisher = Publisher(store: db, policy: try publication.policy(), timeZone: opened.timeZone, days: try publication.schedule().days)
         guard let made = try await publisher.publish(day: parsedDay) else { return }
         printError("publication \(made.id) dated \(made.day.iso): \(made.blocks) blocks released")
     }

@@ -79,6 +79,7 @@ struct ServeOptions: ParsableArguments {
         let settings = try store.settings()
         config.database = store.location
         config.timeZone = settings.timeZone
+        config.timeZoneGiven = try store.givenTimeZone() != nil
         config.databaseConnections = settings.connections
         config.statementTimeout = settings.statementTimeout
         let folder = EnvironmentDefault.string(attachments, "GEOSERVE_ATTACHMENTS", "")

@@ -48,9 +48,11 @@ struct StoreOptions: ParsableArguments {
         EnvironmentDefault.string(database, "GEOSERVE_DATABASE", "var/geoserve.sqlite")
     }
 
-    /// The campus time zone in effect.
-    func timeZone() throws -> TimeZone {
-        let name = EnvironmentDefault.string(timeZoneName, "GEOSERVE_TIME_ZONE", "UTC")
+    /// The campus time zone given by flag or environment; nil when neither names one (the
+    /// store's recorded zone is used, see `StoreTimeZone`).
+    func givenTimeZone() throws -> TimeZone? {
+        let name = EnvironmentDefault.string(timeZoneName, "GEOSERVE_TIME_ZONE", "")
+        guard !name.isEmpty else { return nil }
         guard let zone = TimeZone(identifier: name) else { throw ValidationError("unknown time zone \(name) (use an IANA name such as America/Chicago)") }
         return zone
     }
@@ -61,7 +63,7 @@ struct StoreOptions: ParsableArguments {
         do { location = try StoreLocation(self.location) } catch let refused as StoreLocation.Refused {
             throw ValidationError(refused.description)
         }
-        var settings = StoreSettings(location: location, timeZone: try timeZone())
+        var settings = StoreSettings(location: location, timeZone: try givenTimeZone() ?? TimeZone(identifier: "UTC")!)
         settings.connections = try EnvironmentDefault.int(connections, "GEOSERVE_DATABASE_CONNECTIONS", settings.connections)
         guard (1...1000).contains(settings.connections) else { throw ValidationError("database connections must be 1 to 1000") }
         let seconds = try EnvironmentDefault.int(statementTimeout, "GEOSERVE_STATEMENT_TIMEOUT", 30)
@@ -70,23 +72,40 @@ struct StoreOptions: ParsableArguments {
         return settings
     }
 
-    /// Opens the store, brings its schema up to date and gives it the installation's keys, as
-    /// every command but `migrate` wants.
+    /// Opens the store, brings its schema up to date, gives it the installation's keys and
+    /// settles its zone, as every command but `migrate` wants.
     func open() async throws -> any GeoserveStore {
-        try await openWithKeys().store
+        try await opened().store
     }
 
-    /// `open`, also handing back the keys it gave the store.
-    func openWithKeys() async throws -> (store: any GeoserveStore, keys: InstallationKeys) {
+    /// A store opened for a command, with what opening it settled.
+    struct Opened {
+        let store: any GeoserveStore
+        let keys: InstallationKeys
+        /// The zone the store counts its days in (`StoreTimeZone`).
+        let timeZone: TimeZone
+        /// False for a store from before zones were recorded, opened with no zone given.
+        let zoneRecorded: Bool
+    }
+
+    /// `open`, also handing back the keys it gave the store and the store's zone.
+    func opened() async throws -> Opened {
         // Where the keys live is settled before the store is touched.
         let keysPath = try keysFile()
-        let store = try openStore(settings())
+        let settings = try settings()
+        let store = try openStore(settings)
         try await store.migrate()
-        do {
-            return (store, try await InstallationKeys.load(path: keysPath, store: store))
-        } catch let problem as InstallationKeys.Problem {
+        let keys: InstallationKeys
+        do { keys = try await InstallationKeys.load(path: keysPath, store: store) } catch let problem as InstallationKeys.Problem {
             throw CommandFailure(problem.description)
         }
+        let zone: StoreTimeZone.Settled
+        do { zone = try await StoreTimeZone.settle(store, given: try givenTimeZone()) } catch let mismatch as StoreTimeZone.Mismatch {
+            throw CommandFailure(mismatch.description)
+        }
+        let settled = try StoreTimeZone.store(store, opened: settings, in: zone)
+        try await keys.give(to: settled)
+        return Opened(store: settled, keys: keys, timeZone: zone.zone, zoneRecorded: zone.recorded)
     }
 }
 

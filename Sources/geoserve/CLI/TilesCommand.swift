@@ -44,7 +44,7 @@ struct TilesSeedCommand: AsyncParsableCommand {
     func run() async throws {
         let range = try zoomRange()
         guard QueryLimits.tileMetrics.contains(metric) else { throw ValidationError("--metric must be one of \(QueryLimits.tileMetrics.joined(separator: ", "))") }
-        let db = try await store.open()
+        let opened = try await store.opened(), db = opened.store
         let indexFiles = try store.indexFiles()
         let catalog = LayerCatalog(indexFiles: indexFiles)
         try await catalog.refresh(from: db)
@@ -52,7 +52,7 @@ struct TilesSeedCommand: AsyncParsableCommand {
         var query = TileQuery()
         query.metric = metric
         let publications = try await PublicationBook.loaded(from: db)
-        let statistics = StatisticsService(counters: db, publications: publications, policy: .default, timeZone: try store.timeZone())
+        let statistics = StatisticsService(counters: db, publications: publications, policy: .default, timeZone: opened.timeZone)
         let service = TileService(statistics: statistics, cacheBytes: 0, topologyFiles: indexFiles.map(TopologyFiles.init(beside:)))
         let tileLayer = try await service.tileLayer(published)
         let painting = try await service.painting(published, query: query, dataVersion: try await db.dataVersion())

@@ -12,12 +12,18 @@ struct PublicationsController {
     let publisher: Publisher
     let schedule: PublicationSchedule
     let watcher: DataVersionWatcher
+    /// When the store was marked a drill copy; nil for production. A drill copy makes no
+    /// scheduled publication, so it announces none.
+    var drillCopy: String?
 
     struct ScheduleView: Codable {
         /// Times of day, `HH:MM`; empty when only admins publish.
         let times: [String]
         let timeZone: String
+        /// The next scheduled publication; nil when none will be made (no times, or a drill copy).
         let next: String?
+        /// Why no scheduled publication is made although times are set (a drill copy).
+        let paused: String?
     }
 
     struct Listing: ResponseEncodable {
@@ -38,9 +44,11 @@ struct PublicationsController {
 
     func list() -> Listing {
         let zone = publisher.timeZone
+        let paused = drillCopy.map { _ in "this store is a drill copy: no scheduled publications until `geoserve drill promote`" }
         return Listing(publications: publications.all.map(PublicationView.init),
-                       schedule: ScheduleView(times: schedule.text, timeZone: zone.identifier,
-                                              next: schedule.nextSlot(after: Date(), in: zone).map(Timestamp.format)))
+                       schedule: ScheduleView(times: schedule.text, timeZone: StoreTimeZone.name(zone),
+                                              next: paused != nil ? nil : schedule.nextSlot(after: Date(), in: zone).map(Timestamp.format),
+                                              paused: paused))
     }
 
     func publish(_ request: Request, _ context: AppRequestContext) async throws -> EditedResponse<PublicationView> {

@@ -1,0 +1,34 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import Storage
+
+/// Keeps the webhook backlog gauges (`geoserve_webhook_backlog`, the oldest failing event's age)
+/// from the outbox, in every serving process. They were set by the sender alone, so a process
+/// that sends nothing — a drill copy, or production brought back as one — read 0 with 7 events
+/// waiting, and the documented backlog alert could not fire.
+struct NotificationBacklogGauge: Service {
+    let outbox: any NotificationOutbox
+    let metrics: ServiceMetrics
+    let logger: Logger
+    /// How often the gauges are brought up to date: a count of the outbox's waiting rows each time.
+    var interval: Duration = .seconds(10)
+
+    func run() async throws {
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            do {
+                try await update(now: Date())
+            } catch {
+                logger.warning("the notification outbox could not be counted", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// The gauges now: an endpoint that never answers shows as a failing age that only grows.
+    func update(now: Date) async throws {
+        let events = try await outbox.notificationBacklog()
+        let oldest = try await outbox.failingNotifications(limit: 1).first
+        metrics.webhookBacklog(events: events, oldestFailingSeconds: oldest.map { max(0, now.timeIntervalSince($0.at)) } ?? 0)
+    }
+}
