@@ -87,10 +87,18 @@ extension PostgresStore: StoreAdmin {
         _ = try await pool.run("ping") { db in try db.query("SELECT 1").firstInt }
     }
 
-    public func probeWrite() async throws {
+    public func probeWrite(bytes: Int) async throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         try await pool.run("probe a write", retry: .never) { db in
             try db.query("INSERT INTO meta (key, value) VALUES ('write_probe', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [.int(now)])
+            guard bytes > 0 else { return () }
+            // Hex of random digests: compression in the server's storage gains nothing on it.
+            try db.query("""
+                INSERT INTO secrets (name, value)
+                SELECT 'write_probe', string_agg(md5(random()::text), '') FROM generate_series(1, ($1::int + 31) / 32)
+                ON CONFLICT (name) DO UPDATE SET value = excluded.value
+                """, [.int(Int64(bytes))])
+            try db.query("DELETE FROM secrets WHERE name = 'write_probe'")
             return ()
         }
     }

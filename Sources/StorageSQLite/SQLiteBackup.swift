@@ -59,7 +59,9 @@ public enum SQLiteBackup {
         let folder = URL(fileURLWithPath: destination).deletingLastPathComponent()
         try manager.createDirectory(at: folder, withIntermediateDirectories: true)
         let temporary = folder.appendingPathComponent(".\(URL(fileURLWithPath: destination).lastPathComponent).\(UUID().uuidString).partial").path
-        defer { try? manager.removeItem(atPath: temporary) }
+        // With the files SQLite keeps beside it: a copy that failed (a full disk) left its
+        // `.partial-journal` beside the target.
+        defer { remove(temporary) }
         let from = try SQLiteConnection(path: source, readOnly: true)
         try from.execute("PRAGMA busy_timeout = 5000")
         // A file that is no store at all fails here, before anything is written.

@@ -80,11 +80,18 @@ public final class SQLiteStore: Sendable {
         try? db.execute("PRAGMA busy_timeout = 1000; PRAGMA wal_checkpoint(TRUNCATE); PRAGMA busy_timeout = 5000")
     }
 
-    /// A change large enough to leave a large log (imports, rebuilds), the log emptied after it.
+    /// A change large enough to leave a large log (imports, rebuilds), the log emptied after it,
+    /// also when it fails: a rolled-back import's pages stay in the log (7.5 MB of a failed
+    /// `import-reports` filled a disk, and every submission got 507).
     func bulkWrite<T: Sendable>(_ operation: StaticString = #function, _ body: @escaping @Sendable (SQLiteWrites) throws -> T) async throws -> T {
-        let result = try await write(operation, body)
-        try await run(operation) { Self.emptyLog($0) }
-        return result
+        do {
+            let result = try await write(operation, body)
+            try await run(operation) { Self.emptyLog($0) }
+            return result
+        } catch {
+            _ = try? await run(operation) { Self.emptyLog($0) }
+            throw error
+        }
     }
 
     /// Runs one of the store's changes in a transaction of its own, through the steps the shared
@@ -186,13 +193,19 @@ extension SQLiteStore: StoreAdmin {
         _ = try await run { db in try db.scalar("SELECT 1") }
     }
 
-    public func probeWrite() async throws {
+    public func probeWrite(bytes: Int) async throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         try await run { db in
             try db.transaction {
                 try db.cached("INSERT INTO meta (key, value) VALUES ('write_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
                     .bind(.int(now)).run()
+                // Random text, as a report's is: nothing on the way to the disk makes it smaller.
+                if bytes > 0 {
+                    try db.cached("INSERT INTO secrets (name, value) VALUES ('write_probe', hex(randomblob(?))) ON CONFLICT (name) DO UPDATE SET value = excluded.value")
+                        .bind(.int(Int64((bytes + 1) / 2))).run()
+                }
             }
+            if bytes > 0 { try db.transaction { try db.cached("DELETE FROM secrets WHERE name = 'write_probe'").bind().run() } }
         }
     }
 }

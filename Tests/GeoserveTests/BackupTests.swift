@@ -210,4 +210,27 @@ struct BackupTests {
         let (kept, keptError) = try await restore(drifted, ["--keep-failed"])
         #expect(keptError as? ExitCode == ExitCode(1) && FileManager.default.fileExists(atPath: kept))
     }
+
+    @Test("a backup that fails on a full disk leaves nothing beside its target, and the next one with room succeeds")
+    func backupOnAFullDisk() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        let db = service.configuration.database
+        guard !db.hasPrefix("postgres") else { return }  // PostgreSQL's backups are pg_dump's
+        try await service.run { client in
+            for hall in ["H01", "H02", "H03"] { _ = try await client.submit(Drafts.covid(hall: hall)) }
+        }
+        // A folder on a file system smaller than the store (the demo campus is over a megabyte).
+        let small = service.folder.appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
+        let mounted = try spawnAndWait("/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", small.path])
+        try #require(mounted == 0, "mounting a tmpfs needs root")
+        defer { _ = try? spawnAndWait("/bin/umount", ["-l", small.path]) }
+        let out = small.appendingPathComponent("campus.backup").path
+        await #expect(throws: (any Error).self) { try await BackupCommand.parse(["--database", db, "--out", out]).run() }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: small.path) == [], "nothing left beside the target")
+        let roomy = service.folder.appendingPathComponent("campus.backup").path
+        try await BackupCommand.parse(["--database", db, "--out", roomy]).run()
+        #expect(FileManager.default.fileExists(atPath: roomy))
+    }
 }

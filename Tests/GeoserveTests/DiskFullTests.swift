@@ -70,6 +70,42 @@ struct DiskFullTests {
         #expect(queued == acknowledged)
     }
 
+    @Test("readiness asks for the room of a report, not of a row: with 64 KiB free after a full disk, /readyz stays 503 until there is room, and the probe leaves nothing behind")
+    func readinessWantsARoomForAReport() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = folder.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        let mounted = try spawnAndWait("/bin/mount", ["-t", "tmpfs", "-o", "size=24m", "tmpfs", disk.path])
+        try #require(mounted == 0, "mounting a tmpfs needs root")
+        defer { _ = try? spawnAndWait("/bin/umount", ["-l", disk.path]) }
+        let db = disk.appendingPathComponent("g.sqlite").path
+        let server = try await LiveServer(database: db, demoData: repositoryRoot.appendingPathComponent("data").path,
+                                          arguments: ["--min-free-disk-mb", "0"], log: folder.appendingPathComponent("log"), logLevel: "notice")
+        #expect(try await LiveServer.post(port: server.port, path: "/v1/reports", body: Drafts.misconduct()).0 == 201)
+        let filler = disk.appendingPathComponent("filler")
+        fill(filler)
+        var refused = false
+        for _ in 0..<200 where !refused {
+            refused = try await LiveServer.post(port: server.port, path: "/v1/reports", body: Drafts.misconduct()).0 == 507
+        }
+        try #require(refused, "the disk never filled up")
+        // Room for a row of the probe's old kind (a page), not for the largest report (256 KiB).
+        let size = try FileManager.default.attributesOfItem(atPath: filler.path)[.size] as! UInt64
+        let handle = try FileHandle(forWritingTo: filler)
+        try handle.truncate(atOffset: size - 64 << 10)
+        try handle.close()
+        let (status, reason) = try await server.get("/readyz")
+        #expect(status == 503 && String(decoding: reason, as: UTF8.self).contains("disk is full"), "\(String(decoding: reason, as: UTF8.self))")
+        try FileManager.default.removeItem(at: filler)
+        #expect(try await server.get("/readyz").0 == 200)
+        #expect(try await LiveServer.post(port: server.port, path: "/v1/reports", body: Drafts.misconduct()).0 == 201)
+        _ = try await server.stop()
+        let store = try await openKeyedStore(db)
+        #expect(try await store.existingSecret(named: "write_probe") == nil, "the probe's row is gone")
+        #expect(try await store.checkCounters().isEmpty)
+    }
+
     /// Fills the disk to the last byte with `file`.
     private func fill(_ file: URL) {
         _ = FileManager.default.createFile(atPath: file.path, contents: nil)

@@ -22,11 +22,11 @@ struct SQLiteBackendTests {
         defer { t.remove() }
         let log = t.location + "-wal"
         func logBytes() throws -> Int { try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int ?? -1 }
-        try await t.store.probeWrite()
+        try await t.store.probeWrite(bytes: 0)
         #expect(try logBytes() > 0, "an ordinary commit stays in the log until a checkpoint")
         _ = try await t.store.rebuildCounters()
         #expect(try logBytes() == 0)
-        try await t.store.probeWrite()
+        try await t.store.probeWrite(bytes: 0)
         #expect(try logBytes() > 0)
     }
 
@@ -34,7 +34,7 @@ struct SQLiteBackendTests {
     func memoryStatisticsOff() async throws {
         let t = try await StoreBackend.sqlite.make()
         defer { t.remove() }
-        try await t.store.probeWrite()
+        try await t.store.probeWrite(bytes: 0)
         // With the statistics on, a migration and a write leave hundreds of kilobytes counted.
         #expect(sqlite3_memory_used() == 0)
         #expect(sqlite3_memory_highwater(0) == 0)

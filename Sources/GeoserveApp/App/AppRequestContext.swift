@@ -22,5 +22,9 @@ struct AppRequestContext: RequestContext {
     }
 
     /// JSON bodies are small: reports, logins, transitions. Uploads stream separately.
-    var maxUploadSize: Int { 256 * 1024 }
+    var maxUploadSize: Int { Self.maxJSONBodyBytes }
+
+    /// The largest JSON body, so the largest report a submission writes: readiness probes for
+    /// room for one.
+    static let maxJSONBodyBytes = 256 * 1024
 }

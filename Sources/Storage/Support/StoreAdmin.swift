@@ -12,7 +12,10 @@ public protocol StoreAdmin: Sendable {
     /// Succeeds when the database answers.
     func ping() async throws
 
-    /// Succeeds when the database takes a write (a committed, durable one): how readiness learns
-    /// that a full disk has room again.
-    func probeWrite() async throws
+    /// Succeeds when the database takes a committed, durable write of at least `bytes` (kept only
+    /// for the moment it takes): how readiness learns that a full disk has room again. A small
+    /// row fits where a report does not (a rolled-back import's log filled a disk to within a
+    /// page, every submission got 507 and readiness said 200), so readiness asks for the room of
+    /// the largest report.
+    func probeWrite(bytes: Int) async throws
 }

@@ -40,7 +40,7 @@ struct HealthController<Context: RequestContext> {
         }
         if health.needsProbe {
             do {
-                try await store.probeWrite()
+                try await store.probeWrite(bytes: AppRequestContext.maxJSONBodyBytes)
                 health.recovered(logger)
             } catch StorageError.diskFull {
                 health.diskFull(logger)
