@@ -274,6 +274,14 @@ struct OperationsTests {
         for arguments in [["--basemap", "https://tile.example.org/{z}/{x}/{y}.png"], ["--basemap-attribution", "x"], ["--basemap", "tiles/{z}/{x}/{y}", "--basemap-attribution", "x"]] {
             #expect(throws: ValidationError.self, "\(arguments)") { try ServeOptions.parse(arguments).configuration() }
         }
+        // A primary and its standby in one libpq URI: printed whole, without the password, and read
+        // back as the same location; masked in logs.
+        let pair = "postgres://geoserve:s3cret@db1.campus.example:5432,db2.campus.example:5432/geoserve?target_session_attrs=read-write&password=p2&sslmode=require"
+        let printed = ConfigCommand.render(try ServeOptions.parse(["--database", pair, "--keys", "k"]).configuration())
+        #expect(printed.contains("GEOSERVE_DATABASE=postgres://geoserve@db1.campus.example:5432,db2.campus.example:5432/geoserve?target_session_attrs=read-write&sslmode=require\n"), "\(printed)")
+        #expect(!printed.contains("s3cret") && !printed.contains("p2&"))
+        #expect(try StoreLocation(pair).description
+            == "postgres://geoserve:***@db1.campus.example:5432,db2.campus.example:5432/geoserve?target_session_attrs=read-write&password=***&sslmode=require")
         // Webhooks: the receiver's token in the address and the signing secret are masked too.
         let secretFile = NSTemporaryDirectory() + "geoserve-webhook-secret-\(UUID().uuidString)"
         try "a-signing-secret-of-more-than-32-characters\n".write(toFile: secretFile, atomically: true, encoding: .utf8)

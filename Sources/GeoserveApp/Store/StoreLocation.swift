@@ -66,20 +66,13 @@ package enum StoreLocation: Hashable, Sendable, CustomStringConvertible {
     /// then reads it from `PGPASSFILE`), so the printed file can be read back; and whether a
     /// password was left out.
     package var printable: (text: String, droppedPassword: Bool) {
-        guard case .postgres(let uri) = self, var parts = URLComponents(string: uri) else { return (description, false) }
-        let dropped = parts.password != nil || (parts.queryItems ?? []).contains { $0.name.lowercased() == "password" }
-        parts.password = nil
-        parts.queryItems = parts.queryItems.map { $0.filter { $0.name.lowercased() != "password" } }.flatMap { $0.isEmpty ? nil : $0 }
-        return (parts.string ?? description, dropped)
+        guard case .postgres(let uri) = self, let parts = PostgresURI(uri) else { return (description, false) }
+        return (parts.text(maskingPasswordWith: nil), parts.holdsPassword)
     }
 
     /// The URI without its password.
     static func redacted(_ uri: String) -> String {
-        guard var parts = URLComponents(string: uri) else { return "postgres://(unreadable location)" }
-        if parts.password != nil { parts.password = "***" }
-        parts.queryItems = parts.queryItems.map { items in
-            items.map { $0.name.lowercased() == "password" ? URLQueryItem(name: $0.name, value: "***") : $0 }
-        }
-        return parts.string ?? "postgres://(unreadable location)"
+        guard let parts = PostgresURI(uri) else { return "postgres://(unreadable location)" }
+        return parts.text(maskingPasswordWith: "***")
     }
 }
