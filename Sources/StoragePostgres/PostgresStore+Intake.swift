@@ -55,7 +55,8 @@ extension PostgresStore {
     /// next batch keeps growing instead of waiting, already formed, for its turn. (Taking the
     /// lock late, after a batch's reports were written, let two processes' batches overlap but
     /// halved each process's batch: the same reports then took twice the commits.)
-    /// 1. `BEGIN`, the writer lock and the audit chain's tail.
+    /// 1. `BEGIN`, the writer lock, the audit chain's tail and each area layer's published version
+    ///    (a report placed in others is refused, `ReportSubmission.checkPlacement`).
     /// 2. Only when some submission needs one of them: the keys already used and the reporters'
     ///    recent reports.
     /// 3. The reports, their areas, the audit entries, the counter changes and the commit.
@@ -86,7 +87,11 @@ extension PostgresStore {
         func keyOf(_ scope: String, _ key: String) -> String { scope + "\u{0}" + key }
         func priorOf(_ reporter: String, _ kind: ReportKind) -> String { reporter + "\u{0}" + kind.rawValue }
 
-        var audit = auditTail(try db.pipeline([PipelineStatement("BEGIN"), PipelineStatement(lockWriter), PipelineStatement(auditTailSQL)]).last!, db)
+        let opened = try db.pipeline([PipelineStatement("BEGIN"), PipelineStatement(lockWriter), PipelineStatement(auditTailSQL),
+                                      PipelineStatement("SELECT name, published_version FROM layers WHERE kind = 'areas' AND published_version IS NOT NULL")])
+        var audit = auditTail(opened[2], db)
+        var published: [String: Int] = [:]
+        for i in 0..<opened[3].count { published[opened[3].string(i, 0)] = Int(opened[3].string(i, 1)) }
         // Under the writer lock from here to the commit.
         let jobs = batch.jobs
         let reporters = Set(jobs.compactMap { $0.job.submission.record.reporterID }).sorted()
@@ -134,6 +139,11 @@ extension PostgresStore {
                 do { results.append(.success(try submission.replay(of: earlier.record, request: earlier.request))) } catch {
                     results.append(.failure(error))
                 }
+                continue
+            }
+            // Before the 14-day rule, which counts an accepted report for the reporter's next ones.
+            do { try submission.checkPlacement(published: published) } catch {
+                results.append(.failure(error))
                 continue
             }
             if let reporter = r.reporterID {

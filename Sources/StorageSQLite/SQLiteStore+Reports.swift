@@ -45,7 +45,16 @@ extension SQLiteStore: ReportStore {
     ///     so that each link of the chain is not read back from the table.
     ///
     /// Counters are left to the drain, which sums the batch's changes and writes them once.
-    static func store(_ job: IntakeJob, _ db: SQLiteConnection, audit: inout AuditTail) throws -> SubmissionOutcome {
+    /// Each area layer's published version, read inside the intake transaction (see
+    /// `ReportSubmission.checkPlacement`).
+    static func publishedAreaVersions(_ db: SQLiteConnection) throws -> [String: Int] {
+        let s = try db.cached("SELECT name, published_version FROM layers WHERE kind = 'areas' AND published_version IS NOT NULL")
+        var out: [String: Int] = [:]
+        while try s.step() { out[s.text(0)!] = Int(s.int(1)) }
+        return out
+    }
+
+    static func store(_ job: IntakeJob, _ db: SQLiteConnection, audit: inout AuditTail, published: [String: Int]) throws -> SubmissionOutcome {
         let r = job.submission.record
         let scope = job.submission.idempotencyScope
         if let key = job.submission.idempotencyKey {
@@ -67,6 +76,7 @@ extension SQLiteStore: ReportStore {
             }
             try job.submission.checkResubmission(after: prior)
         }
+        try job.submission.checkPlacement(published: published)
         let submitted = Timestamp.format(r.submittedAt)
         try db.cached("""
             INSERT INTO reports (id, kind, status, version, reporter_id, idempotency_scope, idempotency_key, idempotency_request,

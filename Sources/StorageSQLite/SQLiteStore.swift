@@ -145,6 +145,7 @@ public final class SQLiteStore: Sendable {
         do {
             try db.cached("BEGIN IMMEDIATE").bind().run()
             var audit = try Self.auditTail(db)
+            let published = try Self.publishedAreaVersions(db)
             var counters = CounterChanges(zone: timeZone)
             let savepoint = try db.cached("SAVEPOINT submission")
             let release = try db.cached("RELEASE submission")
@@ -153,7 +154,7 @@ public final class SQLiteStore: Sendable {
                 try savepoint.bind().run()
                 let auditBefore = audit
                 do {
-                    let outcome = try Self.store(job, db, audit: &audit)
+                    let outcome = try Self.store(job, db, audit: &audit, published: published)
                     try release.bind().run()
                     if case .created(let r) = outcome { counters.add(from: nil, to: r) }
                     results.append(.success(outcome))

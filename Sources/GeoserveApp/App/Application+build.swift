@@ -157,7 +157,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     auth.addRoutes(to: v1)
     SessionController(auth: auth, secureCookies: configuration.publicURL?.lowercased().hasPrefix("https://") ?? false).addRoutes(to: v1)
     AccountsController(accounts: store, credentials: credentials).addRoutes(to: v1)
-    ReportsController(reports: store, verification: store, catalog: catalog, receipts: receipts, timeZone: configuration.timeZone,
+    ReportsController(reports: store, verification: store, catalog: catalog, watcher: watcher, receipts: receipts, timeZone: configuration.timeZone,
                       intakeLimit: intakeLimit, metrics: metrics, idempotency: idempotency).addRoutes(to: v1)
     VerificationController(reports: store, verification: store, audit: store, watcher: watcher, metrics: metrics).addRoutes(to: v1)
     MisconductSearchController(search: store, publications: watcher.publications).addRoutes(to: v1)

@@ -9,9 +9,13 @@ public struct ReportSubmission: Sendable {
     /// request with the same key is refused (`IdempotencyKeyReused`) rather than answered with
     /// the first report.
     public let requestDigest: String?
+    /// The published version of every area layer the report was placed against; nil when the
+    /// store need not check them (see `checkPlacement`).
+    public let placedOn: [String: Int]?
 
-    public init(record: ReportRecord, idempotencyKey: String?, requestDigest: String? = nil) {
+    public init(record: ReportRecord, idempotencyKey: String?, requestDigest: String? = nil, placedOn: [String: Int]? = nil) {
         self.record = record
+        self.placedOn = placedOn
         self.idempotencyKey = idempotencyKey
         // Kept only beside a key: without one there is nothing to bind it to.
         self.requestDigest = idempotencyKey == nil ? nil : requestDigest

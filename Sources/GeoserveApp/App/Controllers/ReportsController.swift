@@ -2,6 +2,7 @@ import DomainKernel
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import ReportVerification
 import Storage
 
@@ -12,6 +13,8 @@ struct ReportsController {
     /// Review claims and viewer grants, for who may read a report.
     let verification: any VerificationStore
     let catalog: LayerCatalog
+    /// Brings the catalog up to date when another process published a version meanwhile.
+    let watcher: DataVersionWatcher
     let receipts: Receipts
     let timeZone: TimeZone
     let intakeLimit: IntakeRateLimit
@@ -41,17 +44,31 @@ struct ReportsController {
             throw APIError(status: .unprocessableContent, code: "invalid",
                            message: error.problems.map(\.description).joined(separator: "; "), field: first?.field, problems: error.problems)
         }
-        let placed = try ReportPlacement(layers: catalog.snapshot()).place(report.place)
         let anonymous: Bool = if case .misconduct(let m) = report { m.anonymous } else { false }
         let reporterID = anonymous ? nil : context.account?.id
         let id = TimeOrderedID.make()
         let now = Date()
-        let record = ReportRecord(id: id, kind: report.kind, status: .pending, version: 1, reporterID: reporterID,
-                                  submittedAt: now, updatedAt: now, occurredOn: report.occurredOn, payload: Data(report.storedJSON),
-                                  lon: placed.lon, lat: placed.lat, areas: placed.areas, group: report.breakdownGroup)
-        let submission = ReportSubmission(record: record, idempotencyKey: key.map(idempotency.digest),
-                                          requestDigest: key == nil ? nil : IdempotencyKeys.requestDigest(body))
-        let outcome = try await reports.submit(submission)
+        // Placed in this process's snapshot of the layers, and stored only beside the versions
+        // published at the commit (`StalePlacement`): when another process published a new
+        // version meanwhile, the catalog is brought up to date and the report placed again.
+        var outcome: SubmissionOutcome?
+        for attempt in 1...3 where outcome == nil {
+            let layers = catalog.snapshot()
+            let placed = try ReportPlacement(layers: layers).place(report.place)
+            let record = ReportRecord(id: id, kind: report.kind, status: .pending, version: 1, reporterID: reporterID,
+                                      submittedAt: now, updatedAt: now, occurredOn: report.occurredOn, payload: Data(report.storedJSON),
+                                      lon: placed.lon, lat: placed.lat, areas: placed.areas, group: report.breakdownGroup)
+            let submission = ReportSubmission(record: record, idempotencyKey: key.map(idempotency.digest),
+                                              requestDigest: key == nil ? nil : IdempotencyKeys.requestDigest(body),
+                                              placedOn: ReportPlacement.versions(of: layers))
+            do { outcome = try await reports.submit(submission) } catch let stale as StalePlacement {
+                context.logger.notice("the areas changed while a report was placed; placing it again", metadata: [
+                    "attempt": .stringConvertible(attempt), "placed": "\(stale.placedOn)", "published": "\(stale.published)",
+                ])
+                try await watcher.check()
+            }
+        }
+        guard let outcome else { throw APIError.unavailable("the areas changed while the report was placed; send it again") }
         let stored = outcome.record
         let submitted = SubmittedReport(id: stored.id, kind: stored.kind, status: stored.status, areas: stored.areas,
                                   receipt: stored.reporterID == nil ? receipts.token(reportID: stored.id) : nil)

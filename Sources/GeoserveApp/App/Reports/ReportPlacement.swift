@@ -17,6 +17,12 @@ package struct ReportPlacement {
         self.refusesOutside = refusesOutside
     }
 
+    /// The published version of every area layer of `layers`: what a placement in them is
+    /// checked against at the commit (`ReportSubmission.checkPlacement`).
+    package static func versions(of layers: [String: PublishedLayer]) -> [String: Int] {
+        layers.filter { $0.value.areaIndex != nil }.mapValues(\.info.version)
+    }
+
     /// The assignments and the exact location to store (nil for a report that names an area).
     package func place(_ place: ReportPlace) throws(PlacementRefused) -> (areas: [AreaAssignment], lon: Double?, lat: Double?) {
         switch place {
