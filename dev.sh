@@ -71,6 +71,15 @@ case "$command" in
     # The PostgreSQL deployment of docs/postgresql.md, followed on a throw-away cluster with
     # password authentication: two instances, the password file, the dump's mode, a restore drill.
     step Tests/Operations/postgres-recipe.sh .build/debug/geoserve
+    # The SQLite upgrade and rollback of docs/upgrades.md, its blocks run on an installation laid
+    # out as docs/deploy.md's: the rollback restores production as production (notifications
+    # delivered, publications scheduled), the reports from before the backup back, and the
+    # same backup restored without --as-production is a drill copy.
+    step Tests/Operations/sqlite-upgrade.sh .build/debug/geoserve
+    # The database machine dies: a primary with a synchronous streaming standby, geoserve on a
+    # two-host libpq URI under intake; the primary killed, the standby promoted. Every
+    # acknowledged report on the new primary, none twice, the first 201 within 10 s.
+    step Tests/Operations/failover.sh .build/debug/geoserve
     # A rolling restart of two processes behind nginx and behind Caddy, configured as
     # docs/deploy.md shows, under reads and report submissions: no failed request, no report lost
     # or doubled.

@@ -28,10 +28,15 @@ final class PostgresConnection {
         }
         guard let handle else { throw .unavailable("out of memory while connecting") }
         guard PQstatus(handle) == CONNECTION_OK else {
-            let message = Self.firstLine(PQerrorMessage(handle))
+            // Every line: with several hosts (a primary and its standby) libpq says why each
+            // refused, and the first named only the first host.
+            let message = Self.lines(PQerrorMessage(handle))
             PQfinish(handle)
             throw .unavailable("cannot connect: \(message)")
         }
+        // The server's notices ("terminating connection due to immediate shutdown") went to
+        // standard error as lines outside the JSON log; what matters of them arrives as errors.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
         conn = handle
     }
 
@@ -216,6 +221,13 @@ final class PostgresConnection {
     /// values of the row (those are in the detail, which is never read).
     private static let sqlstateField = Int32(UInt8(ascii: "C"))
     private static let messageField = Int32(UInt8(ascii: "M"))
+
+    /// Every non-empty line of a libpq message, joined with "; ".
+    static func lines(_ text: UnsafePointer<CChar>?) -> String {
+        guard let text else { return "unknown error" }
+        let all = String(cString: text).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return all.isEmpty ? "unknown error" : all.joined(separator: "; ")
+    }
 
     static func firstLine(_ text: UnsafePointer<CChar>?) -> String {
         guard let text else { return "unknown error" }

@@ -51,7 +51,7 @@ enum PostgresError: Error, Sendable {
             return .unavailable("connection lost while committing \(operation); the outcome is unknown")
         case .server(let state, let message):
             switch state {
-            case "57014": return .unavailable("\(operation) ran past the statement timeout")
+            case "57014": return .unavailable("\(operation) ran past the statement timeout (--statement-timeout, in seconds)")
             case "53300": return .unavailable("the server has no connection slots left")
             case "53100": return .diskFull("the server's disk is full")
             default: return .engine(operation: operation, code: 0, message: "\(state): \(message)")

@@ -5,11 +5,16 @@ import Storage
 
 extension PostgresStore: BulkReportStore {
     public func importReports(_ batches: any ReportBatches, actor: String, detail: @escaping @Sendable (Int) -> String) async throws -> Int {
+        let imported: Int
         do {
-            return try await write("import reports") { try $0.importReports(batches, actor: actor, detail: detail) }
+            imported = try await write("import reports") { try $0.importReports(batches, actor: actor, detail: detail) }
         } catch StorageError.engine(_, _, let message) where message.hasPrefix("23505") {
             throw StorageError.conflict("a report id of the import")
         }
+        // The planner's statistics of what was loaded: right after an import of 1,000,000
+        // reports, `aggregates check` ran 600 s into its timeout, and 3.5 s after an ANALYZE.
+        if imported > 0 { try await pool.run("analyze the import") { db in try db.execute("ANALYZE reports, report_areas, counters") } }
+        return imported
     }
 
     public func exportReports(to file: URL) async throws -> Int {

@@ -195,4 +195,22 @@ struct CommandTests {
             (error as? ValidationError)?.message.contains("unknown database scheme") == true
         }
     }
+
+    @Test("a command that only reads, given a store that does not exist, refuses and makes nothing there")
+    func readingCommandsMakeNoStore() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = folder.appendingPathComponent("typo/geoserve.sqlite").path
+        let store = ["--database", missing, "--keys", folder.appendingPathComponent("k").path]
+        let commands: [any AsyncParsableCommand] = [
+            try AggregatesCheckCommand.parse(store), try AuditVerifyCommand.parse(store), try LayersCommand.parse(store),
+            try TimeZoneShowCommand.parse(store), try ExportReportsCommand.parse(store + ["--out", folder.appendingPathComponent("out.csv").path]),
+        ]
+        for var command in commands {
+            await #expect(throws: CommandFailure.self, "\(type(of: command))") { try await command.run() }
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("typo").path), "no folder made")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("k").path), "no key file made")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.csv").path))
+    }
 }

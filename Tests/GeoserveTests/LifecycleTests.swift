@@ -141,6 +141,19 @@ struct LifecycleTests {
         #expect(try await store.verifyAuditChain() == nil)
     }
 
+    @Test("an idle process stops well inside a short grace, its background services with it: exit 0, not a grace run out")
+    func idleStopsInsideTheGrace() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = try await Self.storeWithAdmin(in: folder)
+        // A service that waits 10 s between its rounds without minding the stop (the webhook
+        // backlog gauge once did) runs the 3 s grace out, and the process exits 1.
+        let server = try await LiveServer(database: db, demoData: repositoryRoot.appendingPathComponent("data").path,
+                                          arguments: ["--shutdown-grace", "3", "--drain-delay", "0"])
+        #expect(try await server.get("/readyz").0 == 200)
+        #expect(try await server.stop(signal: SIGTERM, timeout: .seconds(20)) == 0)
+    }
+
     @Test("a request still running at the end of the grace is cut off: the process exits 1, within the grace and a few seconds")
     func graceRunsOut() async throws {
         let folder = try temporaryFolder()

@@ -90,6 +90,41 @@ struct PostgresFirstImportTests {
         #expect(try db.query("SELECT count(*) FROM reports").int(0, 0) == 500)
     }
 
+    @Test("an import leaves the planner's statistics of what it loaded (ANALYZE); a store without a statement timeout has none, and every connection checks that its client is still there")
+    func analysedAndSessionSettings() async throws {
+        let t = try await StoreBackend.postgres.make()
+        defer { t.remove() }
+        let db = try PostgresConnection(location: t.location, settings: [])
+        func analysed() throws -> [String: Int] {
+            let rows = try db.query("SELECT relname, analyze_count + autoanalyze_count FROM pg_stat_user_tables WHERE schemaname = current_schema() AND relname IN ('reports', 'report_areas', 'counters')",
+                                    prepare: false)
+            return Dictionary(uniqueKeysWithValues: (0..<rows.count).map { (rows.string($0, 0), Int(rows.string($0, 1)) ?? 0) })
+        }
+        let before = try analysed()
+        #expect(try await t.store.importReports(ReportArrayBatches(Self.records("a", 300), size: 64), actor: "test") { "rows=\($0)" } == 300)
+        // The statistics collector reports the counts a moment after the ANALYZE commits.
+        let after = try await waitFor { let now = try analysed(); return now.count == 3 && now.allSatisfy { $0.value > before[$0.key, default: 0] } ? now : nil }
+        #expect(after != nil, "reports, report_areas and counters analysed after \(before)")
+
+        let bulk = PostgresStore(location: t.location, statementTimeout: .zero)
+        let unbounded = try await bulk.pool.run("show") { db in try db.query("SHOW statement_timeout", prepare: false).string(0, 0) }
+        #expect(unbounded == "0")
+        let check = try await bulk.pool.run("show") { db in try db.query("SHOW client_connection_check_interval", prepare: false).string(0, 0) }
+        #expect(check == "1s")
+        let bounded = PostgresStore(location: t.location, statementTimeout: .seconds(30))
+        #expect(try await bounded.pool.run("show") { db in try db.query("SHOW statement_timeout", prepare: false).string(0, 0) } == "30s")
+    }
+
+    /// Polls `read` until it gives a value, for at most 30 s.
+    func waitFor<T>(_ read: () throws -> T?) async throws -> T? {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if let value = try read() { return value }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
     @Test("a first import that fails after storing a part, or on a repeated id, leaves the tables empty and their indexes as they were")
     func failedFirstImport() async throws {
         let t = try await StoreBackend.postgres.make()

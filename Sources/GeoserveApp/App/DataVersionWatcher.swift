@@ -75,7 +75,9 @@ final class DataVersionWatcher: Service, Sendable {
             do {
                 try await check()
             } catch {
-                logger.warning("data version check failed; retrying", metadata: ["error": "\(String(describing: type(of: error)))"])
+                // Why, where it is the database's absence (no data in it); else the error's type.
+                let reason = if case StorageError.unavailable(let why) = error { why } else { String(describing: type(of: error)) }
+                logger.warning("data version check failed; retrying", metadata: ["error": "\(reason)"])
             }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.interval) }
         }

@@ -15,13 +15,17 @@ struct NotificationBacklogGauge: Service {
     var interval: Duration = .seconds(10)
 
     func run() async throws {
-        while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            do {
-                try await update(now: Date())
-            } catch {
-                logger.warning("the notification outbox could not be counted", metadata: ["error": "\(error)"])
+        // Its wait ends with a stop: a loop that looked for the stop between waits of 10 s held
+        // every stop of the process for up to 10 s.
+        await cancelWhenGracefulShutdown { [self] in
+            while !Task.isCancelled {
+                do {
+                    try await update(now: Date())
+                } catch {
+                    logger.warning("the notification outbox could not be counted", metadata: ["error": "\(error)"])
+                }
+                try? await Task.sleep(for: interval)
             }
-            try? await Task.sleep(for: interval)
         }
     }
 

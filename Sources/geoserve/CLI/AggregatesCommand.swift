@@ -22,7 +22,7 @@ struct AggregatesCheckCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let opened = try await store.opened(), db = opened.store
+        let opened = try await store.opened(bulk: true, reading: true), db = opened.store
         let differences = try await db.checkCounters()
         guard differences.isEmpty else {
             for d in differences.prefix(50) {
@@ -58,7 +58,7 @@ struct AggregatesRebuildCommand: AsyncParsableCommand {
         + "`geoserve aggregates rebuild` runs only once the zone is known"
 
     func run() async throws {
-        let opened = try await store.opened(), db = opened.store
+        let opened = try await store.opened(bulk: true), db = opened.store
         guard opened.zoneRecorded else { throw CommandFailure(Self.unknownZone) }
         let repaired = try await db.rebuildCounters()
         try await db.recordEvent(actor: "cli", action: "rebuild-counters", detail: "cells repaired=\(repaired)")

@@ -24,7 +24,7 @@ struct AuditVerifyCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let opened = try await store.opened(), (db, keys) = (opened.store, opened.keys)
+        let opened = try await store.opened(reading: true), (db, keys) = (opened.store, opened.keys)
         if let head {
             let signed: AuditHead
             do { signed = try AuditHead(text: String(contentsOfFile: head, encoding: .utf8)) } catch {
@@ -57,7 +57,7 @@ struct AuditHeadCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let opened = try await store.opened(), (db, keys) = (opened.store, opened.keys)
+        let opened = try await store.opened(reading: true), (db, keys) = (opened.store, opened.keys)
         let tail = try await db.auditHead()
         print(AuditHead(sequence: tail.sequence, hash: tail.hash, keys: keys).text, terminator: "")
     }

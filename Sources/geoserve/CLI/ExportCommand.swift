@@ -37,7 +37,7 @@ struct ExportAreaStatsCommand: AsyncParsableCommand {
             guard let kind = ReportKind(rawValue: raw) else { throw ValidationError("--kind must be covid or misconduct") }
             return kind
         }
-        let opened = try await store.opened(), db = opened.store
+        let opened = try await store.opened(reading: true), db = opened.store
         guard let summary = try await db.layers().first(where: { $0.name == layer }), let version = summary.publishedVersion, summary.kind == .areas else {
             throw CommandFailure("no published area layer \"\(layer)\"")
         }

@@ -16,7 +16,7 @@ struct ExportReportsCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let db = try await store.open()
+        let db = try await store.open(bulk: true, reading: true)
         let count = try await db.exportReports(to: URL(fileURLWithPath: out))
         try await db.recordEvent(actor: "cli", action: "export-reports", detail: "rows=\(count)")
         printError("wrote \(count) reports to \(out)")

@@ -105,7 +105,7 @@ struct ImportAreasCommand: AsyncParsableCommand {
             printError("nothing imported: no usable features")
             throw ExitCode(1)
         }
-        let db = try await store.open()
+        let db = try await store.open(bulk: true)
         let catalog = LayerCatalog(indexFiles: indexFiles)
         try await catalog.refresh(from: db)
         let (info, moved) = try await LayerReassignment.importLayer(file.layerImport(name: layer), into: db, others: catalog.snapshot())

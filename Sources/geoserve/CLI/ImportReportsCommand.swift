@@ -28,7 +28,7 @@ struct ImportReportsCommand: AsyncParsableCommand {
     func run() async throws {
         let url = URL(fileURLWithPath: file)
         // Opened first: the rows' days are the store's zone's.
-        let opened = try await store.opened(), db = opened.store, zone = opened.timeZone
+        let opened = try await store.opened(bulk: true), db = opened.store, zone = opened.timeZone
         let geoJSON = ["geojson", "json"].contains(url.pathExtension.lowercased())
         // Mapped, not read into memory: a 200 MB file is held once, in the page cache, where a
         // copy for reading and another for its rows took 400 MB. A file that cannot be mapped

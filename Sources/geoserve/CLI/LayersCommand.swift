@@ -11,7 +11,7 @@ struct LayersCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let db = try await store.open()
+        let db = try await store.open(reading: true)
         for l in try await db.layers() {
             let published = l.publishedVersion.map { "v\($0)" } ?? "none"
             print("\(l.name) (\(l.kind.rawValue)), published \(published)")

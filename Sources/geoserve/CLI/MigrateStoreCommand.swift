@@ -43,7 +43,8 @@ struct MigrateStoreCommand: AsyncParsableCommand {
             throw ValidationError(refused.description)
         }
         guard fromLocation != toLocation else { throw ValidationError("--from and --to name the same store") }
-        let opened = StoreSettings(location: fromLocation, timeZone: givenZone ?? TimeZone(identifier: "UTC")!)
+        // A copy moves every row: no statement timeout, as for the other bulk commands.
+        let opened = StoreSettings(location: fromLocation, timeZone: givenZone ?? TimeZone(identifier: "UTC")!, statementTimeout: .zero)
         let unsettled = try openStore(opened)
         try await unsettled.migrate()
         // The source's zone, which its copied values carry to the target: the target is not
@@ -56,7 +57,7 @@ struct MigrateStoreCommand: AsyncParsableCommand {
         } catch let mismatch as StoreTimeZone.Mismatch {
             throw CommandFailure(mismatch.description)
         }
-        let target = try openStore(StoreSettings(location: toLocation, timeZone: zone))
+        let target = try openStore(StoreSettings(location: toLocation, timeZone: zone, statementTimeout: .zero))
         try await target.migrate()
         let given = EnvironmentDefault.string(keys, "GEOSERVE_KEYS", "")
         let keyFile: String

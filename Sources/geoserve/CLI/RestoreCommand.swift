@@ -79,7 +79,7 @@ struct RestoreCommand: AsyncParsableCommand {
     }
 
     private func check() async throws {
-        let db = try await store.open()
+        let db = try await store.open(bulk: true)
         var failed = false
         if let broken = try await db.verifyAuditChain() {
             printError("audit trail: broken at entry \(broken) (geoserve audit verify)")

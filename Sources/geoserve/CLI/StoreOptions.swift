@@ -12,7 +12,7 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("database-connections"), help: ArgumentHelp("PostgreSQL connections this process opens at most (env GEOSERVE_DATABASE_CONNECTIONS, default twice the cores, 2-16).", valueName: "n"))
     var connections: Int?
 
-    @Option(name: .customLong("statement-timeout"), help: ArgumentHelp("Seconds one PostgreSQL statement may run (env GEOSERVE_STATEMENT_TIMEOUT, default 30).", valueName: "seconds"))
+    @Option(name: .customLong("statement-timeout"), help: ArgumentHelp("Seconds one PostgreSQL statement may run (env GEOSERVE_STATEMENT_TIMEOUT, default 30; commands that move many rows: none unless given here).", valueName: "seconds"))
     var statementTimeout: Int?
 
     @Option(name: .customLong("time-zone"), help: ArgumentHelp("The campus's IANA time zone: report days are its days (env GEOSERVE_TIME_ZONE, default UTC).", valueName: "zone"))
@@ -57,8 +57,11 @@ struct StoreOptions: ParsableArguments {
         return zone
     }
 
-    /// Everything that opens the store, checked.
-    func settings() throws -> StoreSettings {
+    /// Everything that opens the store, checked. A bulk command (an import, a recount, an
+    /// export) runs without a statement timeout unless one is given on its command line: the
+    /// environment's is the service's, for requests, and a 1,000,000-report import ran into it
+    /// in 2 of 3 tries.
+    func settings(bulk: Bool = false) throws -> StoreSettings {
         let location: StoreLocation
         do { location = try StoreLocation(self.location) } catch let refused as StoreLocation.Refused {
             throw ValidationError(refused.description)
@@ -68,14 +71,14 @@ struct StoreOptions: ParsableArguments {
         guard (1...1000).contains(settings.connections) else { throw ValidationError("database connections must be 1 to 1000") }
         let seconds = try EnvironmentDefault.int(statementTimeout, "GEOSERVE_STATEMENT_TIMEOUT", 30)
         guard (1...86_400).contains(seconds) else { throw ValidationError("the statement timeout must be 1 to 86400 seconds") }
-        settings.statementTimeout = .seconds(seconds)
+        settings.statementTimeout = bulk && statementTimeout == nil ? .zero : .seconds(seconds)
         return settings
     }
 
     /// Opens the store, brings its schema up to date, gives it the installation's keys and
     /// settles its zone, as every command but `migrate` wants.
-    func open() async throws -> any GeoserveStore {
-        try await opened().store
+    func open(bulk: Bool = false, reading: Bool = false) async throws -> any GeoserveStore {
+        try await opened(bulk: bulk, reading: reading).store
     }
 
     /// A store opened for a command, with what opening it settled.
@@ -89,10 +92,18 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// `open`, also handing back the keys it gave the store and the store's zone.
-    func opened() async throws -> Opened {
+    /// - Parameters:
+    ///   - bulk: a command that moves many rows (no statement timeout unless given).
+    ///   - reading: a command that only reads, which refuses an embedded store that does not
+    ///     exist instead of creating an empty one (an export from a mistyped path wrote 0 reports,
+    ///     a check of it passed, and both exited 0).
+    func opened(bulk: Bool = false, reading: Bool = false) async throws -> Opened {
+        let settings = try settings(bulk: bulk)
+        if reading, case .sqlite(let path) = settings.location, !FileManager.default.fileExists(atPath: path) {
+            throw CommandFailure("no store at \(path): this command reads a store and makes none (check --database or GEOSERVE_DATABASE)")
+        }
         // Where the keys live is settled before the store is touched.
         let keysPath = try keysFile()
-        let settings = try settings()
         let store = try openStore(settings)
         try await store.migrate()
         let keys: InstallationKeys

@@ -44,7 +44,7 @@ struct TilesSeedCommand: AsyncParsableCommand {
     func run() async throws {
         let range = try zoomRange()
         guard QueryLimits.tileMetrics.contains(metric) else { throw ValidationError("--metric must be one of \(QueryLimits.tileMetrics.joined(separator: ", "))") }
-        let opened = try await store.opened(), db = opened.store
+        let opened = try await store.opened(reading: true), db = opened.store
         let indexFiles = try store.indexFiles()
         let catalog = LayerCatalog(indexFiles: indexFiles)
         try await catalog.refresh(from: db)

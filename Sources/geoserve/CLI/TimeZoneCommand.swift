@@ -19,7 +19,7 @@ struct TimeZoneShowCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let opened = try await store.opened()
+        let opened = try await store.opened(reading: true)
         print(opened.zoneRecorded ? StoreTimeZone.name(opened.timeZone)
               : "none recorded: days are counted in UTC; give the service's zone with --time-zone to any command to record it")
     }
@@ -37,7 +37,7 @@ struct TimeZoneSetCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let target = TimeZone(identifier: zone) else { throw ValidationError("unknown time zone \(zone) (use an IANA name such as America/Chicago)") }
-        var settings = try store.settings()
+        var settings = try store.settings(bulk: true)
         settings.timeZone = target
         let db = try openStore(settings)
         try await db.migrate()
