@@ -132,4 +132,29 @@ struct HTTPTests {
             try await client.execute(uri: "/v1/nothing", method: .delete) { r in #expect(r.status == .notFound) }
         }
     }
+
+    @Test("no answer of the API is kept by a cache unless its route allows it: a report's status, the queue, a submission, a refusal are no-store; the public misconduct search keeps its own rule")
+    func privateAnswersAreNotStored() async throws {
+        let service = try await TestService()
+        defer { service.remove() }
+        try await service.run { client in
+            let admin = try await client.login(TestService.adminEmail)
+            let (created, report, submitted) = try await client.submit(Drafts.misconduct())
+            #expect(created == .created && submitted[.cacheControl] == "no-store")
+            let id = report["id"] as? String ?? "", receipt = report["receipt"] as? String ?? ""
+            func cacheControl(_ uri: String, token: String? = nil, headers extra: HTTPFields = [:]) async throws -> (HTTPResponse.Status, String?) {
+                var headers = extra
+                if let token { headers[.authorization] = "Bearer \(token)" }
+                return try await client.execute(uri: uri, method: .get, headers: headers) { ($0.status, $0.headers[.cacheControl]) }
+            }
+            for (uri, token, extra) in [("/v1/reports/\(id)", admin, HTTPFields()), ("/v1/verification/queue", admin, HTTPFields()),
+                                        ("/v1/accounts", admin, HTTPFields()), ("/v1/accounts", nil, HTTPFields()),
+                                        ("/v1/reports/\(id)", nil, [.receiptToken: receipt]), ("/v1/reports/no-such-report", admin, HTTPFields())] {
+                let (status, caching) = try await cacheControl(uri, token: token, headers: extra)
+                #expect(caching == "no-store", "\(uri) (\(status)): \(caching ?? "none")")
+            }
+            let (_, search) = try await cacheControl("/v1/misconduct?layer=halls&area=H01")
+            #expect(search == "public, max-age=60")
+        }
+    }
 }

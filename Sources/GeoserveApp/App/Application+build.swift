@@ -120,6 +120,8 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     router.add(middleware: CrossOriginMiddleware(allowedOrigins: configuration.corsOrigins))
     router.add(middleware: PageSecurityMiddleware(policy: PagesController.contentSecurityPolicy(basemap: configuration.basemap)))
     let health = WriteHealth()
+    // Outside the error middleware, so that refusals are not kept either.
+    router.add(middleware: APICachingMiddleware())
     router.add(middleware: JSONErrorMiddleware(health: health))
     router.add(middleware: MethodNotAllowedMiddleware(routes: known))
     router.add(middleware: DataVersionMiddleware(watcher: watcher))
