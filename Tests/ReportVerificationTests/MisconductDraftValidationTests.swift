@@ -17,6 +17,31 @@ struct MisconductDraftValidationTests {
         #expect(report.occurredOn == "2026-11-17")
     }
 
+    @Test("text reads as it was typed: control and text-direction characters are refused in every field, named with the character; descriptions keep their line breaks")
+    func hiddenCharacters() throws {
+        var lines = Fixtures.misconduct()
+        lines.incidentDescription = "stopped\nsearched\tand let go"
+        guard case .misconduct(let r) = try lines.validated(now: Fixtures.now, timeZone: Fixtures.utc) else {
+            Issue.record("expected a misconduct report")
+            return
+        }
+        #expect(r.incidentDescription == "stopped\nsearched\tand let go")
+        // An override that shows "4711" for a badge typed "1174", an isolate, a bell, a line break in a name.
+        for (field, set) in [("badgeNumber", { (d: inout ReportDraft) in d.badgeNumber = "\u{202E}1174" }),
+                             ("officerDescription", { (d: inout ReportDraft) in d.officerDescription = "tall \u{2066}grey\u{2069}" }),
+                             ("incidentDescription", { (d: inout ReportDraft) in d.incidentDescription = "stopped\u{07}" }),
+                             ("officerName", { (d: inout ReportDraft) in d.officerName = "J.\nDoe" }),
+                             ("witnesses[0].statement", { (d: inout ReportDraft) in d.witnesses = [.init(contact: nil, statement: "saw \u{85}it")] })] {
+            var d = Fixtures.misconduct()
+            set(&d)
+            #expect(throws: ReportValidationError.self, "\(field)") { try d.validated(now: Fixtures.now, timeZone: Fixtures.utc) }
+            do { _ = try d.validated(now: Fixtures.now, timeZone: Fixtures.utc) } catch {
+                #expect(error.problems.map(\.field) == [field])
+                #expect(error.problems.first?.description.contains("text-direction") == true)
+            }
+        }
+    }
+
     @Test("a reporter may choose not to be anonymous; optional sections may be left out or blank")
     func optionalParts() throws {
         var d = Fixtures.misconduct()

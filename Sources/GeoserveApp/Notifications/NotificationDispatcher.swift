@@ -6,7 +6,7 @@ import Support
 
 /// Delivers the outbox's status notifications to the configured webhooks, signed, at least once:
 /// an event stays in the outbox until every endpoint answered 2xx, and is tried again after a
-/// failure with a growing wait (5 s doubling, at most an hour), for as long as it takes. Every
+/// failure with a growing wait (5 s doubling to an hour, each ×0.8–1.2), for as long as it takes. Every
 /// process but a drill copy's runs one; the outbox's leases keep them from sending one event at
 /// once. The backlog gauges are kept apart (`NotificationBacklogGauge`), by every process.
 struct NotificationDispatcher: Service, RedactedDescription {

@@ -43,7 +43,7 @@ package struct WebhookConfiguration: Sendable, RedactedDescription {
     package let allowsLocal: Bool
     /// How long one delivery may take.
     var timeout: TimeInterval = 10
-    /// Backoff after the n-th failure: 5 s doubling, at most an hour.
+    /// Backoff after the n-th failure: 5 s doubling, at most an hour, each wait ×0.8–1.2 (`retryDelay`).
     var firstRetry: TimeInterval = 5
     var longestRetry: TimeInterval = 3600
 

@@ -24,14 +24,20 @@ struct DraftValidator {
     }
 
     /// Trimmed text within a length. Blank counts as absent, because an empty form field is
-    /// what a client sends for "not filled in".
-    mutating func text(_ field: String, _ value: String?, max: Int, required: Bool = false) -> String? {
+    /// what a client sends for "not filled in". Control and text-direction characters are
+    /// refused (`HiddenCharacters`), as alerts refuse them: a verifier must read a report as it
+    /// was typed; `multiline` text keeps its line breaks and tabs.
+    mutating func text(_ field: String, _ value: String?, max: Int, required: Bool = false, multiline: Bool = false) -> String? {
         guard let trimmed = value.map(trimmingWhitespace), !trimmed.isEmpty else {
             if required { fail(field, .required, "is required") }
             return nil
         }
         guard trimmed.count <= max else {
             fail(field, .tooLong, "must be at most \(max) characters")
+            return nil
+        }
+        if let bad = HiddenCharacters.first(in: trimmed, multiline: multiline) {
+            fail(field, .badFormat, "must not hold control or text-direction characters (found U+\(String(bad.value, radix: 16, uppercase: true)))")
             return nil
         }
         return trimmed

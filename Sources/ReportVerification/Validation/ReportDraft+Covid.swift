@@ -14,7 +14,7 @@ extension ReportDraft {
         let testDate = v.day("testDate", self.testDate, required: true)
         let lastOnCampus = v.day("lastOnCampus", self.lastOnCampus, required: true)
         let diagnosis: Diagnosis? = v.choice("diagnosis", self.diagnosis, required: false)
-        let notes = v.text("notes", self.notes, max: ReportLimits.longText)
+        let notes = v.text("notes", self.notes, max: ReportLimits.longText, multiline: true)
         v.notApplicable([
             ("occurredAt", isGiven(occurredAt)), ("officerName", isGiven(officerName)), ("badgeNumber", isGiven(badgeNumber)),
             ("officerDescription", isGiven(officerDescription)), ("incidentDescription", isGiven(incidentDescription)),

@@ -6,8 +6,8 @@ extension ReportDraft {
         let occurredAt = v.instant("occurredAt", self.occurredAt)
         let officerName = v.text("officerName", self.officerName, max: ReportLimits.shortText)
         let badgeNumber = v.text("badgeNumber", self.badgeNumber, max: ReportLimits.shortText)
-        let officer = v.text("officerDescription", officerDescription, max: ReportLimits.longText, required: true)
-        let incident = v.text("incidentDescription", incidentDescription, max: ReportLimits.longText, required: true)
+        let officer = v.text("officerDescription", officerDescription, max: ReportLimits.longText, required: true, multiline: true)
+        let incident = v.text("incidentDescription", incidentDescription, max: ReportLimits.longText, required: true, multiline: true)
         let witnesses = checkedWitnesses(&v)
         let victim = checkedVictim(&v)
         let attachments = checkedAttachments(&v)
@@ -26,7 +26,7 @@ extension ReportDraft {
         v.count("witnesses", drafts.count, max: ReportLimits.witnesses, noun: "witnesses")
         return drafts.prefix(ReportLimits.witnesses).enumerated().compactMap { i, w in
             let contact = v.text("witnesses[\(i)].contact", w.contact, max: ReportLimits.shortText)
-            let statement = v.text("witnesses[\(i)].statement", w.statement, max: ReportLimits.longText)
+            let statement = v.text("witnesses[\(i)].statement", w.statement, max: ReportLimits.longText, multiline: true)
             if !isGiven(w.contact), !isGiven(w.statement) {
                 v.fail("witnesses[\(i)]", .required, "a witness needs a contact or a statement")
             }
@@ -38,7 +38,7 @@ extension ReportDraft {
         guard let d = self.victim else { return nil }
         let victim = Victim(race: v.text("victim.race", d.race, max: ReportLimits.shortText),
                             gender: v.text("victim.gender", d.gender, max: ReportLimits.shortText),
-                            comments: v.text("victim.comments", d.comments, max: ReportLimits.longText))
+                            comments: v.text("victim.comments", d.comments, max: ReportLimits.longText, multiline: true))
         // An all-blank victim section is an untouched form section, not a victim.
         return victim.race == nil && victim.gender == nil && victim.comments == nil ? nil : victim
     }

@@ -36,7 +36,7 @@ struct WebhookFailingCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "failing",
         abstract: "List the status notifications that have failed to reach a webhook, oldest first; exit 1 if there are any.",
-        discussion: "Each keeps being tried (5 s doubling, at most hourly) until every receiver answers 2xx. The last error says why: a receiver that is down, answers 4xx or 5xx, redirects (not followed), or resolves to a loopback or link-local address."
+        discussion: "Each keeps being tried (after 5 s doubling to an hour, each wait times 0.8–1.2 at random) until every receiver answers 2xx. The last error says why: a receiver that is down, answers 4xx or 5xx, redirects (not followed), or resolves to a loopback or link-local address."
     )
 
     @Option(help: "At most this many.")

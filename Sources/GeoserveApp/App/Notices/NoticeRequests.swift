@@ -81,7 +81,7 @@ struct NoticeCheck {
             fail(field, .tooLong, "must have at most \(max) characters")
             return nil
         }
-        if let bad = value.unicodeScalars.first(where: { Self.isHidden($0, multiline: multiline) }) {
+        if let bad = HiddenCharacters.first(in: value, multiline: multiline) {
             fail(field, .badFormat, "must not hold control or text-direction characters (found U+\(String(bad.value, radix: 16, uppercase: true)))")
             return nil
         }
@@ -91,16 +91,6 @@ struct NoticeCheck {
             return nil
         }
         return trimmed
-    }
-
-    /// C0 and C1 controls (line breaks and tabs allowed in a message), and the bidi embeddings,
-    /// overrides and isolates (U+202A–U+202E, U+2066–U+2069).
-    static func isHidden(_ scalar: Unicode.Scalar, multiline: Bool) -> Bool {
-        switch scalar.value {
-        case 0x0A, 0x09, 0x0D: return !multiline
-        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
-        }
     }
 
     mutating func choice<T: RawRepresentable & CaseIterable>(_ field: String, _ value: String, _ type: T.Type) -> T? where T.RawValue == String {
