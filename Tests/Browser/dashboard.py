@@ -111,6 +111,29 @@ class Notices(html.parser.HTMLParser):
             self._link[1] += data
 
 
+class Tooltips(html.parser.HTMLParser):
+    """The tags and text inside the map's labels (Leaflet tooltips) as the browser left them."""
+
+    def __init__(self):
+        super().__init__()
+        self.depth, self.tags, self.text, self.count = 0, [], "", 0
+
+    def handle_starttag(self, tag, attrs):
+        if "leaflet-tooltip" in (dict(attrs).get("class") or "").split():
+            self.depth, self.count = 1, self.count + 1
+        elif self.depth:
+            self.depth += tag not in ("br", "img", "input")
+            self.tags.append(tag)
+
+    def handle_endtag(self, tag):
+        if self.depth and tag not in ("br", "img", "input"):
+            self.depth -= 1
+
+    def handle_data(self, data):
+        if self.depth:
+            self.text += data
+
+
 def chromium(args, url):
     return subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                            f"--user-data-dir={WORK}/chromium", "--virtual-time-budget=15000", *args, url],
@@ -158,6 +181,22 @@ check(not {"script", "img"} & set(notices.tags), "an alert with <script> in its 
 check("<title>owned" not in run.stdout, "the alert's script did not run", "")
 check(("https://health.example.edu/covid", "Student health") in notices.links, "the resources list links the admin's resource",
       f"{notices.links}")
+
+# An area's name is text on the map too: a name carrying markup (from an upload or an import)
+# shows as its characters in the map's labels and makes no element there.
+marked = '<img src=x onerror="document.title=\'owned\'"><a href="https://evil.example/">Sign in again</a>'
+square = {"type": "FeatureCollection", "features": [{"type": "Feature", "id": "m1", "properties": {"name": marked}, "geometry": {
+    "type": "Polygon", "coordinates": [[[-87.6003, 41.7894], [-87.6000, 41.7894], [-87.6000, 41.7896], [-87.6003, 41.7896], [-87.6003, 41.7894]]]}}]}
+upload = urllib.request.Request(URL + "/v1/layers/marked/versions?publish=true", json.dumps(square).encode(),
+                                {"Content-Type": "application/geo+json", "Authorization": "Bearer " + token}, method="POST")
+with urllib.request.urlopen(upload, timeout=30) as answer:
+    check(answer.status == 201, "an area named with markup is uploaded and published", f"{answer.status}")
+run = chromium(["--dump-dom", "--window-size=800,700"], f"{URL}/#layer=marked&window=7d")
+labels = Tooltips()
+labels.feed(run.stdout)
+check(labels.count >= 1 and marked in labels.text, "the map labels the area with its name as written", f"{labels.count} labels: {labels.text[:200]}")
+check(not {"img", "a"} & set(labels.tags), "a name with <img> and <a> in it makes no element on the map", f"{labels.tags}")
+check("<title>owned" not in run.stdout, "the name's handler did not run", "")
 
 small = [f["id"] for f in items["features"] if 0 < f["properties"]["verified_14d"] <= 11]
 check(not small, "no area shows a count the threshold holds back (1 to 11)", f"{small}")

@@ -7,7 +7,7 @@
 (function () {
   // Node, for the tests, has no window: it takes the pure functions and runs nothing.
   const inNode = typeof window === "undefined";
-  const {$, el, getJSON} = inNode ? require("./dom.js") : dom;
+  const {$, el, getJSON, escaped} = inNode ? require("./dom.js") : dom;
   const WINDOWS = {"7d": "7 days", "14d": "14 days", "28d": "28 days"};
 
   const number = (v) => v === null || v === undefined ? "–" : Number(v).toLocaleString("en-US");
@@ -312,8 +312,9 @@
     state.outlines.eachLayer((layer) => {
       layer.unbindTooltip();
       const name = layer.feature.properties.name || layer.feature.id;
-      if (show) layer.bindTooltip(name, {permanent: true, direction: "center", className: "area-label"});
-      else layer.bindTooltip(tooltip(layer.feature), {sticky: true});
+      // Nodes, not strings: Leaflet puts a string in as markup, and area names come from uploads.
+      if (show) layer.bindTooltip(el("span", {}, name), {permanent: true, direction: "center", className: "area-label"});
+      else layer.bindTooltip(el("span", {}, tooltip(layer.feature)), {sticky: true});
     });
   }
 
@@ -325,7 +326,8 @@
     // An operator's base map under the numbers (--basemap): off by default, so the service runs
     // without the internet.
     const base = $("map").dataset;
-    if (base.basemap) L.tileLayer(base.basemap, {attribution: base.basemapAttribution || "", maxZoom: 19}).addTo(state.map);
+    // Attributions are text: the control takes markup, and a refresh planted there sent visitors away.
+    if (base.basemap) L.tileLayer(base.basemap, {attribution: escaped(base.basemapAttribution || ""), maxZoom: 19}).addTo(state.map);
   }
 
   // The nearest testing sites from the keyboard: to a chosen area, or to where the device is.
@@ -358,7 +360,7 @@
     const t = state.tilejson;
     const url = t.tiles[0];
     if (state.tiles) state.map.removeLayer(state.tiles);
-    state.tiles = L.tileLayer(url, {attribution: t.attribution, maxZoom: 20, minZoom: t.minzoom});
+    state.tiles = L.tileLayer(url, {attribution: escaped(t.attribution || ""), maxZoom: 20, minZoom: t.minzoom});
     state.tiles.addTo(state.map);
     if (!state.outlines || state.outlines.layerName !== state.layer) {
       if (state.outlines) state.map.removeLayer(state.outlines);

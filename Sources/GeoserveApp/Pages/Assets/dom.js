@@ -42,7 +42,11 @@ const dom = (() => {
   // The message of the API's error document, if the answer is one.
   const errorMessage = (body) => ((body && body.error) || {}).message;
 
-  return Object.freeze({$, el, say, getJSON, jsonOf, errorMessage});
+  // Text for a place that takes markup (Leaflet's attribution control): the characters markup is
+  // made of, escaped, so that a name carrying a link or a form shows as the characters it is.
+  const escaped = (text) => String(text == null ? "" : text).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"})[c]);
+
+  return Object.freeze({$, el, say, getJSON, jsonOf, errorMessage, escaped});
 })();
 
 if (typeof window === "undefined") module.exports = dom;

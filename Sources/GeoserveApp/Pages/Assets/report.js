@@ -240,7 +240,8 @@
     outlines().then((collection) => {
       if (!collection || !collection.features.length) { map.setView([0, 0], 2); return; }
       const drawn = L.geoJSON(collection, {style: {weight: 1, color: "#555", fillColor: "#0b5394", fillOpacity: 0.08}}).addTo(map);
-      drawn.eachLayer((l) => l.bindTooltip(l.feature.properties.name || l.feature.id));
+      // A node, not a string: Leaflet puts a string in as markup, and area names come from uploads.
+      drawn.eachLayer((l) => l.bindTooltip(el("span", {}, l.feature.properties.name || l.feature.id)));
       map.fitBounds(drawn.getBounds());
     }).catch(() => map.setView([0, 0], 2));
     let marker = null;
@@ -276,6 +277,12 @@
   // A changed form whose first version had already arrived: offered on the receipt page as a new report.
   const OFFER = "geoserve.report.offer";
   function attempts() { try { return JSON.parse(sessionStorage.getItem(STORE) || "{}"); } catch (e) { return {}; } }
+  // The outbox's writes, one after the other in the order keep() asked for them: each opens a
+  // connection of its own, so the removal of a report that went, asked for after its put, could
+  // land first and leave the report on the device (5 of 16 sends), and the next visit jumped to
+  // its old receipt.
+  let outboxWrites = Promise.resolve();
+  function inOrder(write) { outboxWrites = outboxWrites.then(write).catch(() => undefined); }
   // The tab's kept send, mirrored in the device's outbox so that it outlives the tab (a browser
   // without IndexedDB, or one that refuses it, still has the tab's copy).
   function keep(kind, attempt) {
@@ -284,8 +291,8 @@
     if (attempt) all[kind] = attempt; else delete all[kind];
     sessionStorage.setItem(STORE, JSON.stringify(all));
     if (typeof reportOutbox === "undefined") return;
-    if (earlier && (!attempt || earlier.key !== attempt.key)) reportOutbox.settled(earlier.key).catch(() => undefined);
-    if (attempt) reportOutbox.wait({key: attempt.key, kind, body: attempt.body}).catch(() => undefined);
+    if (earlier && (!attempt || earlier.key !== attempt.key)) inOrder(() => reportOutbox.settled(earlier.key));
+    if (attempt) inOrder(() => reportOutbox.wait({key: attempt.key, kind, body: attempt.body}));
   }
   function newKey() {
     const bytes = new Uint8Array(24);
