@@ -88,7 +88,7 @@ extension PostgresStore {
         func priorOf(_ reporter: String, _ kind: ReportKind) -> String { reporter + "\u{0}" + kind.rawValue }
 
         let opened = try db.pipeline([PipelineStatement("BEGIN"), PipelineStatement(lockWriter), PipelineStatement(auditTailSQL),
-                                      PipelineStatement("SELECT name, published_version FROM layers WHERE kind = 'areas' AND published_version IS NOT NULL")])
+                                      PipelineStatement(StalePlacement.publishedVersionsSQL)])
         var audit = auditTail(opened[2], db)
         var published: [String: Int] = [:]
         for i in 0..<opened[3].count { published[opened[3].string(i, 0)] = Int(opened[3].string(i, 1)) }

@@ -48,7 +48,7 @@ extension SQLiteStore: ReportStore {
     /// Each area layer's published version, read inside the intake transaction (see
     /// `ReportSubmission.checkPlacement`).
     static func publishedAreaVersions(_ db: SQLiteConnection) throws -> [String: Int] {
-        let s = try db.cached("SELECT name, published_version FROM layers WHERE kind = 'areas' AND published_version IS NOT NULL")
+        let s = try db.cached(StalePlacement.publishedVersionsSQL)
         var out: [String: Int] = [:]
         while try s.step() { out[s.text(0)!] = Int(s.int(1)) }
         return out

@@ -221,11 +221,9 @@ struct BackupTests {
             for hall in ["H01", "H02", "H03"] { _ = try await client.submit(Drafts.covid(hall: hall)) }
         }
         // A folder on a file system smaller than the store (the demo campus is over a megabyte).
-        let small = service.folder.appendingPathComponent("small")
-        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
-        let mounted = try spawnAndWait("/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", small.path])
-        try #require(mounted == 0, "mounting a tmpfs needs root")
-        defer { _ = try? spawnAndWait("/bin/umount", ["-l", small.path]) }
+        let disk = try SmallDisk(at: service.folder.appendingPathComponent("small"), size: "256k")
+        defer { disk.unmount() }
+        let small = disk.folder
         let out = small.appendingPathComponent("campus.backup").path
         await #expect(throws: (any Error).self) { try await BackupCommand.parse(["--database", db, "--out", out]).run() }
         #expect(try FileManager.default.contentsOfDirectory(atPath: small.path) == [], "nothing left beside the target")

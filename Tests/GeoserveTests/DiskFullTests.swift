@@ -11,12 +11,9 @@ struct DiskFullTests {
     func fullDisk() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let disk = folder.appendingPathComponent("disk")
-        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-        // A small file system of its own (the tests run as root, as the README's test command does).
-        let mounted = try spawnAndWait("/bin/mount", ["-t", "tmpfs", "-o", "size=24m", "tmpfs", disk.path])
-        try #require(mounted == 0, "mounting a tmpfs needs root")
-        defer { _ = try? spawnAndWait("/bin/umount", ["-l", disk.path]) }
+        let small = try SmallDisk(at: folder.appendingPathComponent("disk"), size: "24m")
+        defer { small.unmount() }
+        let disk = small.folder
         let db = disk.appendingPathComponent("g.sqlite").path
         let log = folder.appendingPathComponent("log")
         let server = try await LiveServer(database: db, demoData: repositoryRoot.appendingPathComponent("data").path,
@@ -74,11 +71,9 @@ struct DiskFullTests {
     func readinessWantsARoomForAReport() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let disk = folder.appendingPathComponent("disk")
-        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-        let mounted = try spawnAndWait("/bin/mount", ["-t", "tmpfs", "-o", "size=24m", "tmpfs", disk.path])
-        try #require(mounted == 0, "mounting a tmpfs needs root")
-        defer { _ = try? spawnAndWait("/bin/umount", ["-l", disk.path]) }
+        let small = try SmallDisk(at: folder.appendingPathComponent("disk"), size: "24m")
+        defer { small.unmount() }
+        let disk = small.folder
         let db = disk.appendingPathComponent("g.sqlite").path
         let server = try await LiveServer(database: db, demoData: repositoryRoot.appendingPathComponent("data").path,
                                           arguments: ["--min-free-disk-mb", "0"], log: folder.appendingPathComponent("log"), logLevel: "notice")

@@ -142,3 +142,21 @@ func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
     process.waitUntilExit()
     return Array(try Data(contentsOf: folder.appendingPathComponent("asset")))
 }
+
+/// A file system of its own at `folder`, a tmpfs of `size` (`24m`, `256k`), to fill as a real
+/// disk fills (the tests run as root, as the README's test command does). `unmount()` when done.
+struct SmallDisk {
+    struct Unavailable: Error, CustomStringConvertible {
+        var description: String { "mounting a tmpfs needs root" }
+    }
+
+    let folder: URL
+
+    init(at folder: URL, size: String) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        guard try spawnAndWait("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", folder.path]) == 0 else { throw Unavailable() }
+        self.folder = folder
+    }
+
+    func unmount() { _ = try? spawnAndWait("/bin/umount", ["-l", folder.path]) }
+}

@@ -26,9 +26,8 @@ package func buildApplication(_ configuration: AppConfiguration, metrics: Servic
     let keys = try await InstallationKeys.load(path: keysPath, store: opened)
     // The zone the store counts its days in: recorded with it, and a zone given that is not the
     // recorded one stops the process here.
-    let zone = try await StoreTimeZone.settle(opened, given: configuration.timeZoneGiven ? configuration.timeZone : nil)
-    let store = try StoreTimeZone.store(opened, opened: settings, in: zone)
-    try await keys.give(to: store)
+    let (store, zone) = try await StoreTimeZone.settled(opened, opened: settings, given: configuration.timeZoneGiven ? configuration.timeZone : nil,
+                                                        keys: keys)
     if !zone.recorded {
         logger.warning("this store does not record its time zone: its days are counted in UTC; set GEOSERVE_TIME_ZONE to the campus's zone to record it")
     }

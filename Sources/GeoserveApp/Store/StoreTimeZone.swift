@@ -67,13 +67,19 @@ package enum StoreTimeZone {
 }
 
 extension StoreTimeZone {
-    /// `store`, opened with `settings`, as it counts in its settled zone: itself when `settings`
-    /// named that zone, else the same location opened again in it.
-    package static func store(_ store: any GeoserveStore, opened settings: StoreSettings, in settled: Settled) throws -> any GeoserveStore {
-        guard settled.zone.identifier != settings.timeZone.identifier else { return store }
+    /// Settles the zone of `store` (opened with `settings`, migrated, its keys checked) and hands
+    /// back the store as it counts in that zone: itself when `settings` named it, else the same
+    /// location opened again in it, with `keys` given to it too (an opening without the audit
+    /// key writes entries no check can verify).
+    package static func settled(_ store: any GeoserveStore, opened settings: StoreSettings, given: TimeZone?,
+                                keys: InstallationKeys) async throws -> (store: any GeoserveStore, zone: Settled) {
+        let zone = try await settle(store, given: given)
+        guard zone.zone.identifier != settings.timeZone.identifier else { return (store, zone) }
         var settings = settings
-        settings.timeZone = settled.zone
-        return try openStore(settings)
+        settings.timeZone = zone.zone
+        let reopened = try openStore(settings)
+        try await keys.give(to: reopened)
+        return (reopened, zone)
     }
 }
 

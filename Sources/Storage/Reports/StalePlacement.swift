@@ -11,6 +11,12 @@ public struct StalePlacement: Error, Equatable, Sendable {
     public let published: [String: Int]
 }
 
+extension StalePlacement {
+    /// Each area layer's published version (name, version), read by the intake transaction under
+    /// the writer lock; the same SQL on both backends.
+    public static let publishedVersionsSQL = "SELECT name, published_version FROM layers WHERE kind = 'areas' AND published_version IS NOT NULL"
+}
+
 extension ReportSubmission {
     /// Refuses a submission placed in other area versions than `published` (each area layer's
     /// published version, read under the writer lock): with the lock held, no version is

@@ -47,26 +47,23 @@ struct MigrateStoreCommand: AsyncParsableCommand {
         let opened = StoreSettings(location: fromLocation, timeZone: givenZone ?? TimeZone(identifier: "UTC")!, statementTimeout: .zero)
         let unsettled = try openStore(opened)
         try await unsettled.migrate()
-        // The source's zone, which its copied values carry to the target: the target is not
-        // settled itself, since recording a zone there would collide with the copied one.
-        let zone: TimeZone
-        let source: any GeoserveStore
-        do {
-            let settled = try await StoreTimeZone.settle(unsettled, given: givenZone)
-            (zone, source) = (settled.zone, try StoreTimeZone.store(unsettled, opened: opened, in: settled))
-        } catch let mismatch as StoreTimeZone.Mismatch {
-            throw CommandFailure(mismatch.description)
-        }
-        let target = try openStore(StoreSettings(location: toLocation, timeZone: zone, statementTimeout: .zero))
-        try await target.migrate()
         let given = EnvironmentDefault.string(keys, "GEOSERVE_KEYS", "")
         let keyFile: String
         do { keyFile = given.isEmpty ? try InstallationKeys.defaultPath(for: fromLocation) : given } catch {
             throw CommandFailure(error.description)
         }
-        do { _ = try await InstallationKeys.load(path: keyFile, store: source) } catch let problem as InstallationKeys.Problem {
+        let sourceKeys: InstallationKeys
+        do { sourceKeys = try await InstallationKeys.load(path: keyFile, store: unsettled) } catch let problem as InstallationKeys.Problem {
             throw CommandFailure(problem.description)
         }
+        // The source's zone, which its copied values carry to the target: the target is not
+        // settled itself, since recording a zone there would collide with the copied one.
+        let (source, zone): (any GeoserveStore, StoreTimeZone.Settled)
+        do { (source, zone) = try await StoreTimeZone.settled(unsettled, opened: opened, given: givenZone, keys: sourceKeys) } catch let mismatch as StoreTimeZone.Mismatch {
+            throw CommandFailure(mismatch.description)
+        }
+        let target = try openStore(StoreSettings(location: toLocation, timeZone: zone.zone, statementTimeout: .zero))
+        try await target.migrate()
         guard try await target.isEmpty() else {
             throw CommandFailure("\(toLocation) already holds layers, accounts, reports or audit entries; migrate-store copies only into an empty store")
         }

@@ -110,13 +110,12 @@ struct StoreOptions: ParsableArguments {
         do { keys = try await InstallationKeys.load(path: keysPath, store: store) } catch let problem as InstallationKeys.Problem {
             throw CommandFailure(problem.description)
         }
-        let zone: StoreTimeZone.Settled
-        do { zone = try await StoreTimeZone.settle(store, given: try givenTimeZone()) } catch let mismatch as StoreTimeZone.Mismatch {
+        do {
+            let (settled, zone) = try await StoreTimeZone.settled(store, opened: settings, given: try givenTimeZone(), keys: keys)
+            return Opened(store: settled, keys: keys, timeZone: zone.zone, zoneRecorded: zone.recorded)
+        } catch let mismatch as StoreTimeZone.Mismatch {
             throw CommandFailure(mismatch.description)
         }
-        let settled = try StoreTimeZone.store(store, opened: settings, in: zone)
-        try await keys.give(to: settled)
-        return Opened(store: settled, keys: keys, timeZone: zone.zone, zoneRecorded: zone.recorded)
     }
 }
 
