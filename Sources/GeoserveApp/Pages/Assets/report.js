@@ -370,6 +370,9 @@
 
   async function toReceipt(kind, report, files) {
     await uploadLater(report, files);
+    // The outbox's writes finish before the page goes: one still queued when it leaves is lost,
+    // and the report that went would stay on the device.
+    await outboxWrites;
     location.assign("/report/receipt#" + receiptFragment(report.id, report.receipt || ""));
   }
 
@@ -518,7 +521,7 @@
       sessionStorage.removeItem(OFFER);
       if (!offer) return;
       keep(offer.kind, {key: newKey(), body: offer.body});
-      location.assign("/report#kind=" + encodeURIComponent(offer.kind));
+      outboxWrites.then(() => location.assign("/report#kind=" + encodeURIComponent(offer.kind)));
     });
     $("offer-discard").addEventListener("click", () => { sessionStorage.removeItem(OFFER); $("offer").hidden = true; });
     $("remember").addEventListener("click", () => {
