@@ -30,7 +30,7 @@ final class PostgresPool: Sendable {
         /// anything could commit, and again after a serialization failure or deadlock.
         case safe
         /// A statement outside a transaction that changes data: never again after a lost
-        /// connection, whose outcome is unknown.
+        /// connection, whose outcome is unknown; and a transaction whose body consumes a stream.
         case never
     }
 
@@ -68,9 +68,10 @@ final class PostgresPool: Sendable {
 
     /// Runs `body` in a transaction (see `PostgresConnection.transaction`), run again when the
     /// connection was lost before the commit or the server asked for a retry.
-    func transaction<T: Sendable>(_ operation: String, begin: String = "BEGIN",
+    /// With `retry: .never`, not run again at all (a body that consumes a stream).
+    func transaction<T: Sendable>(_ operation: String, begin: String = "BEGIN", retry: Retry = .safe,
                                   _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        try await run(operation) { db in try db.transaction(begin) { try body(db) } }
+        try await run(operation, retry: retry) { db in try db.transaction(begin) { try body(db) } }
     }
 
     /// Runs `body` in a transaction that holds the store's writer lock from its first statement.

@@ -5,9 +5,27 @@ import Storage
 
 extension PostgresStore: BulkReportStore {
     public func importReports(_ batches: any ReportBatches, actor: String, detail: @escaping @Sendable (Int) -> String) async throws -> Int {
+        // Rows placed in known versions go in before the writer lock, which the import then holds
+        // only for its counters, audit entry and placement check: a 1,000,000-report import held
+        // it for its whole length, and every submission waited up to 30 s and got 503. An
+        // installation's first import keeps the lock from the start instead: it builds the empty
+        // tables' indexes after the rows (`IndexesBuiltAfter`) under ACCESS EXCLUSIVE, which a
+        // submission holding the writer lock would wait for while the import waited for the
+        // writer lock (a deadlock); `/readyz` announces that window (`exclusiveHolds`).
+        let late: Bool
+        if batches.placedOn != nil {
+            late = try await pool.run("look for stored reports") { db in try db.query("SELECT EXISTS (SELECT 1 FROM reports)").string(0, 0) == "t" }
+        } else {
+            late = false
+        }
+        let zone = timeZone, limit = rebuildUpsertLimit
         let imported: Int
         do {
-            imported = try await write("import reports") { try $0.importReports(batches, actor: actor, detail: detail) }
+            // Never run again: the batches are a stream, and a second run would store only the rows
+            // after the first run's.
+            imported = try await pool.transaction("import reports", begin: late ? "BEGIN" : Self.beginWriting, retry: .never) { db in
+                try PostgresWrites(db: db, zone: zone, rebuildUpsertLimit: limit, lockedFromStart: !late).importReports(batches, actor: actor, detail: detail)
+            }
         } catch StorageError.engine(_, _, let message) where message.hasPrefix("23505") {
             throw StorageError.conflict("a report id of the import")
         }
@@ -44,7 +62,7 @@ extension PostgresWrites: BulkWrites {
         // checking and placing a file's rows then overlap with PostgreSQL's work. The area rows
         // are gathered on the way, for their COPY after. An installation's first import fills the
         // tables from empty and builds their indexes after the rows (`IndexesBuiltAfter`).
-        let indexes = try IndexesBuiltAfter.drop(on: ["reports", "report_areas"], db)
+        let indexes = lockedFromStart ? try IndexesBuiltAfter.drop(on: ["reports", "report_areas"], db) : nil
         let reports = ChunksAhead(AreaRowChunks()) { areaRows in
             guard let records = try batches.next() else {
                 areaRows.close()
@@ -68,6 +86,17 @@ extension PostgresWrites: BulkWrites {
         var areaChunks = try reports.result().chunks.makeIterator()
         try db.copyIn("COPY report_areas (report_id, layer, layer_version, area_id) FROM STDIN WITH (FORMAT csv)") { areaChunks.next() }
         try indexes?.build(db)
+    }
+
+    func takeWriterOrder() throws {
+        // Held already when the transaction began with it; taking it again would be a no-op.
+        guard !lockedFromStart else { return }
+        try db.execute(PostgresStore.lockWriter)
+    }
+
+    func publishedAreaVersions() throws -> [String: Int] {
+        let rows = try db.query(StalePlacement.publishedVersionsSQL)
+        return Dictionary(uniqueKeysWithValues: (0..<rows.count).map { (rows.string($0, 0), Int(rows.string($0, 1)) ?? 0) })
     }
 
     func writeBulkCounters(_ changes: CounterChanges) throws {

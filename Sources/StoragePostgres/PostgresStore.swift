@@ -87,6 +87,20 @@ extension PostgresStore: StoreAdmin {
         _ = try await pool.run("ping") { db in try db.query("SELECT 1").firstInt }
     }
 
+    public func exclusiveHolds() async throws -> [String] {
+        // `::regclass` looks the names up without locking them, and pg_locks is readable by
+        // every role: the probe itself never waits for the hold it looks for.
+        try await pool.run("look for exclusive holds") { db in
+            let rows = try db.query("""
+                SELECT DISTINCT c.relname::text FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+                WHERE l.locktype = 'relation' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND l.mode = 'AccessExclusiveLock' AND l.granted AND l.pid <> pg_backend_pid()
+                  AND l.relation IN ('reports'::regclass, 'report_areas'::regclass, 'counters'::regclass)
+                ORDER BY 1
+                """)
+            return (0..<rows.count).map { rows.string($0, 0) }
+        }
+    }
+
     public func probeWrite(bytes: Int) async throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         try await pool.run("probe a write", retry: .never) { db in

@@ -11,6 +11,9 @@ struct PostgresWrites: ReportWrites {
     let zone: TimeZone
     /// Up to how many wrong cells a counter repair writes one by one rather than replacing the table.
     var rebuildUpsertLimit = PostgresStore.defaultRebuildUpsertLimit
+    /// Whether the transaction took the writer lock with its `BEGIN`; false for an import that
+    /// stores its rows first and takes the lock after them (`PostgresStore.importReports`).
+    var lockedFromStart = true
 
     func report(id: String) throws -> ReportRecord? { try PostgresStore.loadReport(id: id, db) }
 

@@ -62,6 +62,11 @@ extension SQLiteWrites: BulkWrites {
 
     func writeBulkCounters(_ changes: CounterChanges) throws { try writeCounters(changes) }
 
+    /// The single writer's transaction holds the order from its first statement.
+    func takeWriterOrder() {}
+
+    func publishedAreaVersions() throws -> [String: Int] { try SQLiteStore.publishedAreaVersions(db) }
+
     /// SQLITE_CONSTRAINT: here, a report id that is taken.
     private static func isConstraintViolation(_ error: StorageError) -> Bool {
         if case .engine(_, let code, _) = error { return code & 0xff == 19 }

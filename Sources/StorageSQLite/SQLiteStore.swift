@@ -194,6 +194,9 @@ extension SQLiteStore: StoreAdmin {
         _ = try await run { db in try db.scalar("SELECT 1") }
     }
 
+    /// Readers of a write-ahead log never wait for the writer.
+    public func exclusiveHolds() async throws -> [String] { [] }
+
     public func probeWrite(bytes: Int) async throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         try await run { db in

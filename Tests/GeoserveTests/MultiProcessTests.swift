@@ -85,6 +85,23 @@ struct MultiProcessTests {
         }
     }
 
+    @Test("while another transaction holds the reports tables exclusively (an installation's first import), /readyz is 503 and names them; at its commit, 200")
+    func exclusiveHoldNotReady() async throws {
+        let db = try postgresTestDatabase()
+        try await LiveServer.prepareAdmin(database: db)
+        let server = try await LiveServer(database: db, demoData: Self.demo)
+        defer { server.process.terminate() }
+        #expect(try await server.get("/readyz").0 == 200)
+        // What a first import holds while it builds the empty tables' indexes after their rows.
+        let holder = try PostgresConnection(location: db, settings: [])
+        try holder.execute("BEGIN; LOCK TABLE reports, report_areas IN ACCESS EXCLUSIVE MODE")
+        let (status, body) = try await server.get("/readyz")
+        #expect(status == 503)
+        #expect(String(decoding: body, as: UTF8.self).contains("holds report_areas, reports exclusively"))
+        try holder.execute("COMMIT")
+        #expect(try await server.get("/readyz").0 == 200)
+    }
+
     @Test("the same report verified at once through two processes: one 200, one 409, counted once")
     func concurrentVerification() async throws {
         let db = try postgresTestDatabase()

@@ -5,14 +5,19 @@ import Foundation
 ///
 /// Concurrency contract: an import is one transaction under the same order as every other report
 /// change (the writer lock on PostgreSQL, the single writer on SQLite), so counters and the audit
-/// chain stay exact while the service runs.
+/// chain stay exact while the service runs. A backend may store the rows before it takes that
+/// order when the batches say which area versions they were placed in (`ReportBatches.placedOn`);
+/// the order then covers the counters, the audit entry and the check of the placement.
+/// An import is never run again by the store after a failure: its batches are a stream, and a
+/// second run would store only the rows after the first run's.
 public protocol BulkReportStore: Sendable {
     /// Stores every report `batches` gives with its area rows and counter changes, and one
     /// audit entry for the whole import (`detail` of the number of reports), in one
     /// transaction: all or nothing. Bumps the data version.
     /// - Returns: the number of reports stored; 0 when `batches` gave none (nothing written).
-    /// - Throws: `StorageError.conflict` when an id is already stored, or what `batches` threw;
-    ///   either way nothing is stored.
+    /// - Throws: `StorageError.conflict` when an id is already stored, `StalePlacement` when an
+    ///   area layer was published after the batches were placed, or what `batches` threw; in
+    ///   every case nothing is stored.
     func importReports(_ batches: any ReportBatches, actor: String, detail: @escaping @Sendable (Int) -> String) async throws -> Int
 
     /// Writes every report as `ReportCSV` rows, ordered by id, to `file`.

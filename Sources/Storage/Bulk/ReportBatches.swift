@@ -10,6 +10,20 @@ import Synchronization
 public protocol ReportBatches: AnyObject, Sendable {
     /// The next reports in order; nil after the last.
     func next() throws -> [ReportRecord]?
+
+    /// The published version of each area layer the reports are placed in, as the placement saw
+    /// them (`ReportSubmission.placedOn`); nil when the reports were placed with the store's own
+    /// order held (nothing can be published between their placement and the commit).
+    ///
+    /// With the versions known, a backend may store the rows before it takes the order of report
+    /// changes, so that intake goes on while a large file streams in; the import then checks
+    /// them against the versions published at its commit and refuses with `StalePlacement`,
+    /// writing nothing, when another process published in between.
+    var placedOn: [String: Int]? { get }
+}
+
+extension ReportBatches {
+    public var placedOn: [String: Int]? { nil }
 }
 
 /// Reports already in memory, handed over in parts of `size`.
@@ -53,6 +67,8 @@ final class CountedReportBatches: ReportBatches {
         }
         return records
     }
+
+    var placedOn: [String: Int]? { batches.placedOn }
 
     /// The reports passed so far and their counter changes.
     var counted: (count: Int, counters: CounterChanges) { tally.withLock { $0 } }

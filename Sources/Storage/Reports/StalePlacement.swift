@@ -12,6 +12,14 @@ public struct StalePlacement: Error, Equatable, Sendable {
 }
 
 extension StalePlacement {
+    /// Each layer whose version differs, as "layer placed → published" ("none" for a layer one
+    /// side lacks), in name order: what an operator is told.
+    public var changes: [String] {
+        Set(placedOn.keys).union(published.keys).sorted().filter { placedOn[$0] != published[$0] }.map { layer in
+            "\(layer) \(placedOn[layer].map(String.init) ?? "none") → \(published[layer].map(String.init) ?? "none")"
+        }
+    }
+
     /// Each area layer's published version (name, version), read by the intake transaction under
     /// the writer lock; the same SQL on both backends.
     public static let publishedVersionsSQL = "SELECT name, published_version FROM layers WHERE kind = 'areas' AND published_version IS NOT NULL"

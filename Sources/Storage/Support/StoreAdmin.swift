@@ -18,4 +18,11 @@ public protocol StoreAdmin: Sendable {
     /// page, every submission got 507 and readiness said 200), so readiness asks for the room of
     /// the largest report.
     func probeWrite(bytes: Int) async throws
+
+    /// The store's tables that another transaction holds so that every read of them waits until
+    /// it commits: on PostgreSQL, an installation's first import (it builds the empty tables'
+    /// indexes after their rows) or a counter rebuild that replaces the table. Readiness says so
+    /// rather than answer ready while pages wait into the serving timeout. Empty where readers
+    /// never wait for a writer (SQLite).
+    func exclusiveHolds() async throws -> [String]
 }

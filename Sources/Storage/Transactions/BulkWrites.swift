@@ -8,6 +8,11 @@ public protocol BulkWrites: StoreWrites {
     func insertReports(_ batches: any ReportBatches) throws
     /// Adds many counter changes at once (a backend may stream them rather than bind them).
     func writeBulkCounters(_ changes: CounterChanges) throws
+    /// Takes the order of report changes if the transaction does not hold it yet (a backend that
+    /// stored the rows before it, see `ReportBatches.placedOn`); holding it, does nothing.
+    func takeWriterOrder() throws
+    /// Each area layer's published version, read in the transaction (`StalePlacement.publishedVersionsSQL`).
+    func publishedAreaVersions() throws -> [String: Int]
 }
 
 extension BulkWrites {
@@ -18,6 +23,13 @@ extension BulkWrites {
         try insertReports(counting)
         let stored = counting.counted
         guard stored.count > 0 else { return 0 }
+        // From here on in the order of every report change: the counters, the audit chain and
+        // the data version take their turn, and no version is published before the commit.
+        try takeWriterOrder()
+        if let placedOn = batches.placedOn {
+            let published = try publishedAreaVersions()
+            guard placedOn == published else { throw StalePlacement(placedOn: placedOn, published: published) }
+        }
         try writeBulkCounters(stored.counters)
         try appendAudit(AuditFields(reportID: nil, actor: actor, at: Timestamp.now(), action: "import-reports", reason: detail(stored.count)))
         try bumpDataVersion()

@@ -35,24 +35,38 @@ struct ImportReportsCommand: AsyncParsableCommand {
         // (empty, a pipe) is read whole, as layer files are (`AreaFile`).
         let mapped = try? MappedFile(url: url)
         guard let bytes = mapped?.data ?? FileManager.default.contents(atPath: file) else { throw CommandFailure("cannot read \(file)") }
-        let reader = mapped.map { ReportFileReader(file: $0, geoJSON: geoJSON, now: Date(), timeZone: zone) }
-            ?? ReportFileReader(data: bytes, geoJSON: geoJSON, now: Date(), timeZone: zone)
-        try refuse(reader.problems)  // a header or a document that cannot be read
         let catalog = LayerCatalog(indexFiles: try store.indexFiles())
-        try await catalog.refresh(from: db)
-        // Rows are read, checked and placed while the store stores the ones before.
-        let rows = ReportFileImport(reader, placement: ReportPlacement(layers: catalog.snapshot(), refusesOutside: false))
         // The file's digest for the audit entry, computed beside the import (0.4 s for 200 MB).
         let digest = Background { withExtendedLifetime(mapped) { SHA256.hash(data: bytes).hexString } }, name = url.lastPathComponent
-        let imported: Int
-        do {
-            imported = try await db.importReports(rows, actor: "cli") { count in "file=\(name) rows=\(count) sha256=\(digest.value)" }
-        } catch let refused as ReportFileImport.Refused {
-            try refuse(refused.problems)
-            return
-        } catch StorageError.conflict(let what) {
-            printError("\(what) is already stored; nothing imported")
-            throw ExitCode(1)
+        var imported = 0, rows: ReportFileImport
+        var attempt = 0
+        while true {
+            attempt += 1
+            let reader = mapped.map { ReportFileReader(file: $0, geoJSON: geoJSON, now: Date(), timeZone: zone) }
+                ?? ReportFileReader(data: bytes, geoJSON: geoJSON, now: Date(), timeZone: zone)
+            try refuse(reader.problems)  // a header or a document that cannot be read
+            try await catalog.refresh(from: db)
+            // Rows are read, checked and placed while the store stores the ones before.
+            rows = ReportFileImport(reader, placement: ReportPlacement(layers: catalog.snapshot(), refusesOutside: false))
+            do {
+                imported = try await db.importReports(rows, actor: "cli") { count in "file=\(name) rows=\(count) sha256=\(digest.value)" }
+                break
+            } catch let refused as ReportFileImport.Refused {
+                try refuse(refused.problems)
+                return
+            } catch StorageError.conflict(let what) {
+                printError("\(what) is already stored; nothing imported")
+                throw ExitCode(1)
+            } catch let stale as StalePlacement {
+                // Another process published areas while the rows streamed in: nothing was stored,
+                // and the file is placed again in what is published now.
+                let changed = stale.changes
+                guard attempt < 3 else {
+                    printError("areas were published during each of \(attempt) attempts (\(changed.joined(separator: ", "))); nothing imported")
+                    throw ExitCode(1)
+                }
+                printError("areas were published while \(name) was imported (\(changed.joined(separator: ", "))); nothing was stored, importing again")
+            }
         }
         guard imported > 0 else {
             printError("\(file) holds no reports; nothing imported")

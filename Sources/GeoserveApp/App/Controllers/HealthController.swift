@@ -33,10 +33,15 @@ struct HealthController<Context: RequestContext> {
     func ready(_ logger: Logger) async throws -> Status {
         // First: a stopping process says so at once, so a load balancer drains it.
         guard !readiness.isDraining else { throw APIError.unavailable("draining: this process is stopping") }
+        let held: [String]
         do {
-            try await store.ping()
+            held = try await store.exclusiveHolds()
         } catch {
             throw APIError.unavailable("the store does not answer")
+        }
+        // Every read of these tables waits for the holder's commit, into the serving timeout.
+        guard held.isEmpty else {
+            throw APIError.unavailable("another transaction holds \(held.joined(separator: ", ")) exclusively (an installation's first import of reports, or a counter rebuild): reads of them wait until it commits")
         }
         if health.needsProbe {
             do {

@@ -26,6 +26,9 @@ package final class ReportFileImport: ReportBatches {
 
     private let state: Mutex<State>
     private let partSize: Int
+    /// The area versions the rows are placed in: the store checks them at the commit, so it may
+    /// take the rows before it takes its writer's order.
+    package let placedOn: [String: Int]?
 
     private struct State {
         var reader: ReportFileReader
@@ -49,6 +52,7 @@ package final class ReportFileImport: ReportBatches {
     }
 
     package init(_ reader: sending ReportFileReader, placement: ReportPlacement, partSize: Int = 4096) {
+        placedOn = ReportPlacement.versions(of: placement.layers)
         state = Mutex(State(reader: reader, placement: placement))
         self.partSize = max(1, partSize)
     }
