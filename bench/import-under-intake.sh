@@ -106,14 +106,4 @@ PY
     results+=("$line")
   done
 done
-printf '%s\n' "${results[@]}" | python3 -c '
-import json, statistics, sys
-rows = [json.loads(l) for l in sys.stdin]
-names = sys.argv[1:]
-print("| binary | import (s) | submissions during it | longest wait (ms) | p99 (ms) | not 201 | all stored |")
-print("|---|---|---|---|---|---|---|")
-for b, name in enumerate(names):
-    mine = [r for r in rows if r["binary"] == b]
-    med = lambda k: statistics.median(r[k] for r in mine)
-    print(f"| {name} | {med(\"import_s\"):.1f} | {med(\"during\"):.0f} | {med(\"longest_ms\"):.0f} | {med(\"p99_ms\"):.0f} | {sum(r[\"not_201\"] for r in mine)} | {all(r[\"complete\"] for r in mine)} |")
-' "${binaries[@]##*/}"
+printf '%s\n' "${results[@]}" | python3 "$root/bench/import_under_intake_table.py" "${binaries[@]##*/}"
