@@ -87,6 +87,10 @@ extension PostgresStore: StoreAdmin {
         _ = try await pool.run("ping") { db in try db.query("SELECT 1").firstInt }
     }
 
+    public func schemaDifferences() async throws -> [SchemaDifference] {
+        try await pool.run("compare the schema") { db in try PostgresSchema.differences(db) }
+    }
+
     public func exclusiveHolds() async throws -> [String] {
         // `::regclass` looks the names up without locking them, and pg_locks is readable by
         // every role: the probe itself never waits for the hold it looks for.

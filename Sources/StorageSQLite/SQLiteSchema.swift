@@ -9,14 +9,7 @@ import Storage
 /// migrated to the same schema version in memory; SQLite's own objects (`sqlite_…`: statistics,
 /// sequences, automatic indexes) and a backup's seal are left out.
 public enum SQLiteSchema {
-    /// One object that differs, named for the operator.
-    public struct Difference: Hashable, Sendable, CustomStringConvertible {
-        public enum Kind: String, Sendable { case extra = "not made by any migration", missing = "missing", changed = "changed" }
-        public let type: String
-        public let name: String
-        public let kind: Kind
-        public var description: String { "\(type) \(name): \(kind.rawValue)" }
-    }
+    public typealias Difference = SchemaDifference
 
     /// The differences between the store file at `path` and its schema version's migrations;
     /// empty for a store as the migrations made it.
@@ -29,35 +22,21 @@ public enum SQLiteSchema {
         let reference = try SQLiteConnection(path: ":memory:")
         try reference.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
         for migration in SQLiteMigrations.all where migration.version <= version { try reference.execute(migration.sql) }
-        let found = try objects(db), expected = try objects(reference)
-        var out: [Difference] = []
-        for (key, sql) in found.sorted(by: { $0.key < $1.key }) {
-            if let wanted = expected[key] {
-                if wanted != sql { out.append(Difference(type: key.type, name: key.name, kind: .changed)) }
-            } else {
-                out.append(Difference(type: key.type, name: key.name, kind: .extra))
-            }
-        }
-        for key in expected.keys.sorted() where found[key] == nil { out.append(Difference(type: key.type, name: key.name, kind: .missing)) }
+        var out = SchemaDifference.between(found: try objects(db), expected: try objects(reference))
         if try db.scalar("PRAGMA user_version") != 0 { out.append(Difference(type: "pragma", name: "user_version", kind: .changed)) }
         return out
     }
 
-    struct Key: Hashable, Comparable {
-        let type: String, name: String
-        static func < (a: Key, b: Key) -> Bool { (a.type, a.name) < (b.type, b.name) }
-    }
-
     /// Every object but SQLite's own and the seal's table, with its SQL (NULL for automatic ones).
-    private static func objects(_ db: SQLiteConnection) throws -> [Key: String] {
+    private static func objects(_ db: SQLiteConnection) throws -> [String: [String: String]] {
         // `_` is a wildcard in LIKE: escaped, so that a table named `sqliteXnotes` is not taken
         // for one of SQLite's own.
         let s = try db.prepare("""
             SELECT type, name, COALESCE(sql, '') FROM sqlite_master
             WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> ?
             """).bind(.text(SQLiteBackup.sealTable))
-        var out: [Key: String] = [:]
-        while try s.step() { out[Key(type: s.text(0)!, name: s.text(1)!)] = s.text(2)! }
+        var out: [String: [String: String]] = [:]
+        while try s.step() { out[s.text(0)!, default: [:]][s.text(1)!] = s.text(2)! }
         return out
     }
 }

@@ -194,6 +194,10 @@ extension SQLiteStore: StoreAdmin {
         _ = try await run { db in try db.scalar("SELECT 1") }
     }
 
+    public func schemaDifferences() async throws -> [SchemaDifference] {
+        try await run { db in try SQLiteSchema.differences(of: db) }
+    }
+
     /// Readers of a write-ahead log never wait for the writer.
     public func exclusiveHolds() async throws -> [String] { [] }
 

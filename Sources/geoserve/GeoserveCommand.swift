@@ -13,6 +13,6 @@ struct GeoserveCommand: AsyncParsableCommand {
         version: GeoserveVersion.current,
         subcommands: [ServeCommand.self, ImportAreasCommand.self, ImportReportsCommand.self, LayersCommand.self, UserCommand.self, AuditCommand.self, AggregatesCommand.self,
                       ExportCommand.self, TilesCommand.self, AssignCommand.self, BenchCommand.self, MigrateCommand.self,
-                      MigrateStoreCommand.self, PublishCommand.self, BackupCommand.self, RestoreCommand.self, ConfigCommand.self, DemoReportsCommand.self, WebhooksCommand.self, DrillCommand.self, TimeZoneCommand.self]
+                      MigrateStoreCommand.self, PublishCommand.self, BackupCommand.self, RestoreCommand.self, ConfigCommand.self, DemoReportsCommand.self, WebhooksCommand.self, DrillCommand.self, TimeZoneCommand.self, CheckCommand.self]
     )
 }

@@ -81,21 +81,33 @@ struct BackupTests {
         #expect(!FileManager.default.fileExists(atPath: elsewhere))
     }
 
-    @Test("a store holding a trigger no migration made is not served: the start refuses, naming it, before anything is written")
+    @Test("a store holding a trigger no migration made is not served: the start refuses, naming it, before anything is written; `check schema` names it too")
     func plantedTriggerRefusedAtStart() async throws {
         let service = try await TestService()
         defer { service.remove() }
         let db = service.configuration.database
-        guard !db.hasPrefix("postgres") else { return }  // the embedded store's schema check
-        try rawSQL("CREATE TRIGGER planted AFTER INSERT ON reports BEGIN UPDATE accounts SET role = 'admin'; END", on: db)
+        let postgres = db.hasPrefix("postgres")
+        let check = ["--database", db, "--keys", testKeysPath(for: db)]
+        try await CheckSchemaCommand.parse(check).run()
+        if postgres {
+            try rawSQL("""
+                CREATE FUNCTION planted() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE accounts SET role = 'admin'; RETURN NEW; END $$;
+                CREATE TRIGGER planted AFTER INSERT ON reports FOR EACH ROW EXECUTE FUNCTION planted()
+                """, on: db)
+        } else {
+            try rawSQL("CREATE TRIGGER planted AFTER INSERT ON reports BEGIN UPDATE accounts SET role = 'admin'; END", on: db)
+        }
+        let named = postgres ? "trigger reports.planted: not made by any migration" : "trigger planted: not made by any migration"
         let reports = try rawColumn("SELECT count(*) FROM reports", on: db)
         do {
             try await service.run { _ in Issue.record("a store with a planted trigger was served") }
         } catch let refused as StoreSchemaCheck.Foreign {
-            #expect(refused.description.contains("trigger planted: not made by any migration"), "\(refused)")
+            #expect(refused.description.contains(named), "\(refused)")
         }
         #expect(try rawColumn("SELECT count(*) FROM reports", on: db) == reports, "nothing was written")
-        try rawSQL("DROP TRIGGER planted", on: db)
+        await #expect(throws: ExitCode(1)) { try await CheckSchemaCommand.parse(check).run() }
+        try rawSQL(postgres ? "DROP TRIGGER planted ON reports; DROP FUNCTION planted()" : "DROP TRIGGER planted", on: db)
+        try await CheckSchemaCommand.parse(check).run()
         try await service.run { client in
             let (status, _) = try await client.json(.get, "/readyz")
             #expect(status == .ok)

@@ -262,8 +262,10 @@ localize <<<"$DRILL_BLOCK" >"$WORK/drill.sh"
 drop=$(tail -1 "$WORK/drill.sh")
 sed -i '$d' "$WORK/drill.sh"
 run_block drill "$WORK/drill.sh"; status=$?
-check "drill: createdb, pg_restore as geoserve, audit verify and aggregates check exit 0" "exit $status: $(tail -4 "$WORK/drill.log")" test "$status" -eq 0
+check "drill: createdb, pg_restore as geoserve, check schema, audit verify and aggregates check exit 0" "exit $status: $(tail -4 "$WORK/drill.log")" test "$status" -eq 0
 check "drill: audit trail intact" "$(grep -v '^+' "$WORK/drill.log" | head -3)" grep -q '^audit trail intact' "$WORK/drill.log"
+check "drill: the restored schema is as the migrations make it (check schema)" "$(grep -v '^+' "$WORK/drill.log" | head -3)" \
+  grep -q '^schema: as the migrations make it' "$WORK/drill.log"
 DRILL=postgres://geoserve@127.0.0.1:$DB_PORT/geoserve_drill
 out=$(geoserve_admin audit verify --database "$DRILL" --keys "$WORK/kept/other.keys" 2>&1); status=$?
 check "drill: audit verify refuses a missing key file" "exit $status: $out" test "$status" -eq 1

@@ -20,7 +20,7 @@ package func buildApplication(_ configuration: AppConfiguration, metrics: Servic
     let opened = try openStore(settings)
     try await opened.migrate()
     // Before anything writes: a trigger planted in the file would run with the first write.
-    try StoreSchemaCheck.check(settings.location)
+    try await StoreSchemaCheck.check(opened, at: settings.location, logger: logger)
     // The keys before anything else writes: a process given the wrong key file (or none where one
     // existed) stops here, with nothing imported, seeded or published.
     let keys = try await InstallationKeys.load(path: keysPath, store: opened)

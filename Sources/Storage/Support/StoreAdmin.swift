@@ -25,4 +25,9 @@ public protocol StoreAdmin: Sendable {
     /// rather than answer ready while pages wait into the serving timeout. Empty where readers
     /// never wait for a writer (SQLite).
     func exclusiveHolds() async throws -> [String]
+
+    /// Every object of the store's schema that differs from what its migrations make up to its
+    /// schema version (`SchemaDifference`); empty for a schema as the migrations made it.
+    /// - Throws: `SchemaCheckUnavailable` when the comparison cannot be made.
+    func schemaDifferences() async throws -> [SchemaDifference]
 }
