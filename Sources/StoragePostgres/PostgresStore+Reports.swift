@@ -84,6 +84,10 @@ extension PostgresStore: ReportStore {
         try await pool.run("read a report") { db in try Self.loadReport(id: id, db) }
     }
 
+    public func pendingAnonymousCount() async throws -> Int {
+        try await pool.run("count pending anonymous reports") { db in Int(try db.query("SELECT count(*) FROM reports WHERE status = 'pending' AND reporter_id IS NULL").firstInt ?? 0) }
+    }
+
     public func transition(reportID: String, _ transition: ReportTransition, reason: String?, actor: String,
                            expectedVersion: Int?) async throws -> ReportRecord {
         try await write("change a report's status") {

@@ -120,6 +120,10 @@ extension SQLiteStore: ReportStore {
         try await run { db in try Self.loadReport(id: id, db) }
     }
 
+    public func pendingAnonymousCount() async throws -> Int {
+        try await run { db in Int(try db.scalar("SELECT count(*) FROM reports WHERE status = 'pending' AND reporter_id IS NULL") ?? 0) }
+    }
+
     public func transition(reportID: String, _ transition: ReportTransition, reason: String?, actor: String,
                            expectedVersion: Int?) async throws -> ReportRecord {
         try await write { try $0.transition(reportID: reportID, transition, reason: reason, actor: actor, expectedVersion: expectedVersion) }

@@ -133,7 +133,7 @@ struct AbuseLimitTests {
         }
     }
 
-    @Test("token buckets refill at the configured rate and forget idle clients before growing past their capacity")
+    @Test("token buckets refill at the configured rate and forget idle clients before growing past their capacity; past it, new keys share one bucket")
     func buckets() {
         let limiter = RateLimiter(perMinute: 60, burst: 2, capacity: 4)
         #expect(limiter.take("a", now: 0) == nil && limiter.take("a", now: 0) == nil)
@@ -142,11 +142,74 @@ struct AbuseLimitTests {
         #expect(limiter.take("b", now: 1) == nil, "another address has its own budget")
         for n in 0..<20 {
             _ = limiter.take("spoofed-\(n)", now: 100)
-            #expect(limiter.tracked <= 4)
+            #expect(limiter.tracked <= 5, "four keys and the shared overflow bucket")
         }
-        #expect(limiter.take("a", now: 100) == nil)
-        limiter.charge("a", cost: 10, now: 100)
-        #expect(limiter.take("a", now: 100) == 10, "1 token left, 10 charged: 10 s at one a second")
+        // Forgotten while whole, "a" comes back during the flood: it shares the spent overflow bucket.
+        #expect(limiter.take("a", now: 100) != nil)
+        // The flood over, every bucket is whole again and forgotten: "a" has a budget of its own.
+        #expect(limiter.take("a", now: 200) == nil)
+        limiter.charge("a", cost: 10, now: 200)
+        #expect(limiter.take("a", now: 200) == 10, "1 token left, 10 charged: 10 s at one a second")
         #expect(RateLimiter(perMinute: 0).take("a") == nil, "0 disables the limit")
+    }
+
+    @Test("a flood of new addresses never refills a spent budget: past the capacity they share one bucket, and a spent key is never forgotten")
+    func evictionNeverRefills() {
+        let limiter = RateLimiter(perMinute: 1, burst: 2, capacity: 4)
+        for key in ["a", "b", "c", "d"] {
+            #expect(limiter.take(key, now: 0) == nil && limiter.take(key, now: 0) == nil)
+            #expect(limiter.take(key, now: 0) != nil, "\(key) spent its budget")
+        }
+        // Ten thousand new addresses: the first two take the shared bucket's budget, the rest wait.
+        var admitted = 0
+        for n in 0..<10_000 where limiter.take("flood-\(n)", now: Double(n) / 10_000) == nil { admitted += 1 }
+        #expect(admitted == 2)
+        #expect(limiter.tracked == 5)
+        for key in ["a", "b", "c", "d"] { #expect(limiter.take(key, now: 1) != nil, "\(key) is still spent") }
+        // Idle long enough to be whole again, the keys are forgotten and new ones get budgets of their own.
+        #expect(limiter.take("late", now: 1_000) == nil && limiter.take("late", now: 1_000) == nil)
+    }
+
+    @Test("an IPv6 client's budget is its /64 (or the configured prefix); an IPv4-mapped address is its IPv4 address")
+    func ipv6Prefix() {
+        let key = { (address: String) in AddressBudgetKey.of(address, ipv6Prefix: 64) }
+        #expect(key("2001:db8:1:2::1") == key("2001:db8:1:2:ffff:ffff:ffff:9"))
+        #expect(key("2001:db8:1:2::1") != key("2001:db8:1:3::1"))
+        #expect(key("2001:db8:1:2::1") == "20010db8000100020000000000000000/64")
+        #expect(AddressBudgetKey.of("2001:db8:1:2::1", ipv6Prefix: 48) == AddressBudgetKey.of("2001:db8:1:ff::1", ipv6Prefix: 48))
+        #expect(AddressBudgetKey.of("2001:db8:1:2::1", ipv6Prefix: 128) != AddressBudgetKey.of("2001:db8:1:2::2", ipv6Prefix: 128))
+        #expect(key("::ffff:192.0.2.7") == "192.0.2.7" && key("192.0.2.7") == "192.0.2.7")
+        #expect(key("fe80::1%eth0") == key("fe80::2"))
+        #expect(key("unknown") == "unknown")
+    }
+
+    @Test("past the bound on pending anonymous reports, anonymous intake answers 503 queue_full with Retry-After; accounts still file; once verifiers work the queue down, it takes reports again")
+    func pendingAnonymousBound() async throws {
+        var service = try await TestService()
+        defer { service.remove() }
+        let db = service.configuration.database
+        let pending = Int(try rawColumn("SELECT count(*) FROM reports WHERE status = 'pending' AND reporter_id IS NULL", on: db).first ?? "") ?? -1
+        service.configuration.maxPendingAnonymous = pending + 2
+        service.configuration.anonymousPerMinute = 0
+        try await service.run { client in
+            var ids: [String] = []
+            for _ in 0..<2 {
+                let (status, body, _) = try await client.submit(Drafts.misconduct())
+                #expect(status == .created)
+                ids.append(body["id"] as? String ?? "")
+            }
+            let (status, body, headers) = try await client.submit(Drafts.misconduct())
+            #expect(status == .serviceUnavailable && errorCode(body) == "queue_full")
+            #expect(headers[.retryAfter] == "60")
+            // Junk that does not validate is refused as such, not counted against the queue.
+            #expect(try await client.submit(#"{"kind":"misconduct"}"#).0 == .unprocessableContent)
+            let admin = try await client.login(TestService.adminEmail)
+            let reporter = try await client.account("reporter", admin: admin).token
+            #expect(try await client.submit(Drafts.misconduct(anonymous: false), token: reporter).0 == .created)
+            #expect(try await client.json(.post, "/v1/reports/\(ids[0])/transitions", token: admin, body: #"{"transition":"reject","reason":"junk"}"#).0 == .ok)
+            #expect(try await eventually(within: 10) { try await client.submit(Drafts.misconduct()).0 == .created })
+            let metrics = String(decoding: try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer \(admin)"]) { Data($0.body.readableBytesView) }, as: UTF8.self)
+            #expect(metrics.contains(#"geoserve_rate_limited_total{limit="pending_anonymous"}"#))
+        }
     }
 }

@@ -239,10 +239,23 @@ struct FeaturesTests {
             #expect(r.headers[.accessControlAllowOrigin] == "*")
             #expect(r.headers[.accessControlExposeHeaders]?.contains("ETag") == true)
             #expect(r.headers[.accessControlExposeHeaders]?.contains("Link") == true)
+            // Intake is not open to other web sites by default: no origin is allowed to file reports.
+            let refused = try await client.execute(uri: "/v1/reports", method: .options,
+                                                   headers: [.origin: "https://dash.example", .accessControlRequestMethod: "POST"]) { $0 }
+            #expect(refused.headers[.accessControlAllowOrigin] == nil)
+            let receipt = try await client.execute(uri: "/v1/reports/x", method: .get, headers: [.origin: "https://dash.example"]) { $0 }
+            #expect(receipt.headers[.accessControlAllowOrigin] == nil)
+        }
+        service.configuration.intakeOrigins = ["https://form.example"]
+        try await service.run { client in
             let pre = try await client.execute(uri: "/v1/reports", method: .options,
-                                               headers: [.origin: "https://dash.example", .accessControlRequestMethod: "POST"]) { $0 }
+                                               headers: [.origin: "https://form.example", .accessControlRequestMethod: "POST"]) { $0 }
             #expect(pre.status == .noContent)
+            #expect(pre.headers[.accessControlAllowOrigin] == "https://form.example")
             #expect(pre.headers[.accessControlAllowHeaders]?.contains("Idempotency-Key") == true)
+            let other = try await client.execute(uri: "/v1/reports", method: .options,
+                                                 headers: [.origin: "https://dash.example", .accessControlRequestMethod: "POST"]) { $0 }
+            #expect(other.headers[.accessControlAllowOrigin] == nil)
         }
         service.configuration.corsOrigins = ["https://dash.example"]
         try await service.run { client in

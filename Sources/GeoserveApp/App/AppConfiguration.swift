@@ -54,6 +54,11 @@ package struct AppConfiguration: Sendable, RedactedDescription {
     package var minFreeDiskBytes: Int64 = 256 << 20
     /// Anonymous reports and uploads per client address per minute; 0 for no limit.
     package var anonymousPerMinute = 30
+    /// The bits of an IPv6 client address that share one budget: a customer's network is a /64.
+    package var anonymousIPv6Prefix = 64
+    /// Anonymous reports awaiting verification at once before anonymous intake answers 503; 0
+    /// for no bound. Ten thousand is months of a campus's reports, and minutes of a flood.
+    package var maxPendingAnonymous = 10_000
     /// Bytes of anonymous uploads per client address per hour; 0 for no limit.
     package var anonymousUploadBytesPerHour = 1 << 30
     /// Reports and uploads per signed-in account per minute; 0 for no limit. A person reports a
@@ -83,6 +88,8 @@ package struct AppConfiguration: Sendable, RedactedDescription {
     package var indexCachePath: String?
     /// Origins allowed to read responses from browser code; `*` for every origin.
     package var corsOrigins = ["*"]
+    /// Origins whose browser code may file and read reports (`CrossOriginMiddleware.intakeOrigins`); none by default.
+    package var intakeOrigins: [String] = []
     /// Where status notifications are sent, signed; none by default.
     package var webhooks = WebhookConfiguration.none
     /// The file the webhook secret was read from, for `geoserve config` (nil when it came from
@@ -152,7 +159,8 @@ package struct AppConfiguration: Sendable, RedactedDescription {
         IntakeRateLimit(requests: RateLimiter(perMinute: anonymousPerMinute),
                         uploadBytes: RateLimiter(perMinute: anonymousUploadBytesPerHour / 60, burst: anonymousUploadBytesPerHour),
                         accounts: RateLimiter(perMinute: accountWritesPerMinute),
-                        addresses: ClientAddress(trustedProxies: trustedProxies))
+                        addresses: ClientAddress(trustedProxies: trustedProxies), ipv6Prefix: anonymousIPv6Prefix,
+                        pending: PendingAnonymousBound(limit: maxPendingAnonymous))
     }
 
     /// How links in responses are built.

@@ -116,7 +116,7 @@ func buildRouter(store: any GeoserveStore, catalog: LayerCatalog, watcher: DataV
     router.add(middleware: RequestLogMiddleware(jsonSink: configuration.logFormat.resolved == .json ? .standardError : nil))
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
     // Next, so that error responses carry the CORS headers too.
-    router.add(middleware: CrossOriginMiddleware(allowedOrigins: configuration.corsOrigins))
+    router.add(middleware: CrossOriginMiddleware(allowedOrigins: configuration.corsOrigins, intakeOrigins: configuration.intakeOrigins))
     router.add(middleware: PageSecurityMiddleware(policy: PagesController.contentSecurityPolicy(basemap: configuration.basemap)))
     let health = WriteHealth()
     // Outside the error middleware, so that refusals are not kept either.

@@ -24,6 +24,10 @@ public protocol ReportStore: Sendable {
     /// The report, or nil.
     func report(id: String) async throws -> ReportRecord?
 
+    /// Reports awaiting verification that no account filed (anonymous ones): what a flood of
+    /// anonymous submissions grows, and what intake bounds.
+    func pendingAnonymousCount() async throws -> Int
+
     /// Applies a status transition in one transaction with its audit entry and counter changes.
     /// With `expectedVersion`, the change only applies to that version (optimistic concurrency).
     func transition(reportID: String, _ transition: ReportTransition, reason: String?, actor: String,

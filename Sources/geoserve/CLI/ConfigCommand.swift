@@ -72,6 +72,7 @@ struct ConfigCommand: ParsableCommand {
             ("", "GEOSERVE_PUBLIC_URL", c.publicURL ?? ""),
             ("", "GEOSERVE_ALLOWED_HOSTS", c.allowedHosts.sorted().joined(separator: ",")),
             ("", "GEOSERVE_CORS_ORIGINS", c.corsOrigins.joined(separator: ",")),
+            ("", "GEOSERVE_INTAKE_ORIGINS", c.intakeOrigins.joined(separator: ",")),
             ("Store", "GEOSERVE_DATABASE", location),
         ] + Self.passwordFile(c) + [
             ("", "GEOSERVE_DATABASE_CONNECTIONS", "\(c.databaseConnections)"),
@@ -97,6 +98,8 @@ struct ConfigCommand: ParsableCommand {
             ("", "GEOSERVE_REPORT_ATTACHMENTS_MB", mb(c.attachmentLimits.totalBytes)),
             ("", "GEOSERVE_MIN_FREE_DISK_MB", "\(c.minFreeDiskBytes >> 20)"),
             ("", "GEOSERVE_ANONYMOUS_PER_MINUTE", "\(c.anonymousPerMinute)"),
+            ("", "GEOSERVE_ANONYMOUS_IPV6_PREFIX", "\(c.anonymousIPv6Prefix)"),
+            ("", "GEOSERVE_MAX_PENDING_ANONYMOUS", "\(c.maxPendingAnonymous)"),
             ("", "GEOSERVE_ANONYMOUS_UPLOAD_MB_PER_HOUR", mb(c.anonymousUploadBytesPerHour)),
             ("", "GEOSERVE_ACCOUNT_WRITES_PER_MINUTE", "\(c.accountWritesPerMinute)"),
             ("", "GEOSERVE_LOGIN_FAILURES_PER_ACCOUNT", "\(c.loginFailuresPerAccount)"),

@@ -20,6 +20,12 @@ struct LimitOptions: ParsableArguments {
     @Option(name: .customLong("anonymous-per-minute"), help: "Anonymous reports and uploads per client address per minute; 0 disables (env GEOSERVE_ANONYMOUS_PER_MINUTE, default 30).")
     var anonymousPerMinute: Int?
 
+    @Option(name: .customLong("anonymous-ipv6-prefix"), help: "Bits of an IPv6 client address that share one anonymous budget: one customer's network (env GEOSERVE_ANONYMOUS_IPV6_PREFIX, default 64).")
+    var anonymousIPv6Prefix: Int?
+
+    @Option(name: .customLong("max-pending-anonymous"), help: "Anonymous reports awaiting verification at once; past it anonymous intake answers 503 queue_full; 0 disables (env GEOSERVE_MAX_PENDING_ANONYMOUS, default 10000).")
+    var maxPendingAnonymous: Int?
+
     @Option(name: .customLong("anonymous-upload-mb-per-hour"), help: "MiB of anonymous uploads per client address per hour; 0 disables (env GEOSERVE_ANONYMOUS_UPLOAD_MB_PER_HOUR, default 1024).")
     var anonymousUploadMBPerHour: Int?
 
@@ -54,6 +60,10 @@ struct LimitOptions: ParsableArguments {
         let perMinute = try EnvironmentDefault.int(anonymousPerMinute, "GEOSERVE_ANONYMOUS_PER_MINUTE", config.anonymousPerMinute)
         let uploadMB = try Self.megabytes(anonymousUploadMBPerHour, "GEOSERVE_ANONYMOUS_UPLOAD_MB_PER_HOUR", config.anonymousUploadBytesPerHour >> 20)
         guard (0...1_000_000).contains(perMinute) else { throw ValidationError("GEOSERVE_ANONYMOUS_PER_MINUTE must be 0 to 1000000") }
+        config.anonymousIPv6Prefix = try EnvironmentDefault.int(anonymousIPv6Prefix, "GEOSERVE_ANONYMOUS_IPV6_PREFIX", config.anonymousIPv6Prefix)
+        guard (16...128).contains(config.anonymousIPv6Prefix) else { throw ValidationError("GEOSERVE_ANONYMOUS_IPV6_PREFIX must be 16 to 128 bits") }
+        config.maxPendingAnonymous = try EnvironmentDefault.int(maxPendingAnonymous, "GEOSERVE_MAX_PENDING_ANONYMOUS", config.maxPendingAnonymous)
+        guard (0...100_000_000).contains(config.maxPendingAnonymous) else { throw ValidationError("GEOSERVE_MAX_PENDING_ANONYMOUS must be 0 to 100000000") }
         for (flag, variable, path, least) in [(accountWritesPerMinute, "GEOSERVE_ACCOUNT_WRITES_PER_MINUTE", \AppConfiguration.accountWritesPerMinute, 0),
                                               (loginFailuresPerAccount, "GEOSERVE_LOGIN_FAILURES_PER_ACCOUNT", \AppConfiguration.loginFailuresPerAccount, 1),
                                               (loginFailuresPerAddress, "GEOSERVE_LOGIN_FAILURES_PER_ADDRESS", \AppConfiguration.loginFailuresPerAddress, 1)] {

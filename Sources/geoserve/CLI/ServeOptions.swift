@@ -21,6 +21,9 @@ struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("cors-origins"), help: ArgumentHelp("Comma-separated origins browser code may read from, or * (env GEOSERVE_CORS_ORIGINS, default *).", valueName: "origins"))
     var corsOrigins: String?
 
+    @Option(name: .customLong("intake-origins"), help: ArgumentHelp("Comma-separated origins whose browser code may file and read reports (paths under /v1/reports), or * (env GEOSERVE_INTAKE_ORIGINS, default none: only this service's pages).", valueName: "origins"))
+    var intakeOrigins: String?
+
     @Option(name: .customLong("public-url"), help: ArgumentHelp("Base URL for links, e.g. https://maps.campus.example (env GEOSERVE_PUBLIC_URL; default from the Host header).", valueName: "url"))
     var publicURL: String?
 
@@ -94,6 +97,8 @@ struct ServeOptions: ParsableArguments {
         config.disclosure = try publication.policy()
         config.publicationSchedule = try publication.schedule()
         config.corsOrigins = EnvironmentDefault.string(corsOrigins, "GEOSERVE_CORS_ORIGINS", "*")
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        config.intakeOrigins = EnvironmentDefault.string(intakeOrigins, "GEOSERVE_INTAKE_ORIGINS", "")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let url = EnvironmentDefault.string(publicURL, "GEOSERVE_PUBLIC_URL", "")
         config.publicURL = url.isEmpty ? nil : String(url.reversed().drop { $0 == "/" }.reversed())

@@ -44,6 +44,9 @@ struct ReportsController {
             throw APIError(status: .unprocessableContent, code: "invalid",
                            message: error.problems.map(\.description).joined(separator: "; "), field: first?.field, problems: error.problems)
         }
+        // A valid report from a caller without an account: it joins the anonymous queue, which
+        // the bound keeps from being buried (junk that does not validate never counts).
+        if context.account == nil { try await intakeLimit.pending.admit(reports, metrics: metrics) }
         let anonymous: Bool = if case .misconduct(let m) = report { m.anonymous } else { false }
         let reporterID = anonymous ? nil : context.account?.id
         let id = TimeOrderedID.make()

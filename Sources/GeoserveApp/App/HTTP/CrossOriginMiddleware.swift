@@ -9,6 +9,10 @@ struct CrossOriginMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Allowed origins; `["*"]` allows every origin (the public numbers are public anyway; tokens
     /// travel in the `Authorization` header, never in cookies, so no credentials mode is needed).
     let allowedOrigins: [String]
+    /// Origins whose browser code may file reports and read them back (receipts, withdrawals,
+    /// attachments: every path under `/v1/reports`); none by default, so only the service's own
+    /// pages do. With `*` there, any web site's visitors filed reports and read their receipts.
+    var intakeOrigins: [String] = []
 
     static var allowedHeaders: String { "Accept, Authorization, Content-Type, Idempotency-Key, If-None-Match, X-Receipt-Token" }
     static var allowedMethods: String { "GET, HEAD, POST, PATCH, DELETE, OPTIONS" }
@@ -16,7 +20,7 @@ struct CrossOriginMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let origin = request.headers[.origin] else { return try await next(request, context) }
-        let allowed = allowOrigin(for: origin)
+        let allowed = allowOrigin(for: origin, intake: Self.isIntake(request.uri.path))
         if request.method == .options, request.headers[.accessControlRequestMethod] != nil {
             var headers = HTTPFields()
             headers[.accessControlAllowMethods] = Self.allowedMethods
@@ -32,10 +36,14 @@ struct CrossOriginMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     /// The value of `Access-Control-Allow-Origin` for this origin, nil when it is not allowed.
-    func allowOrigin(for origin: String) -> String? {
-        if allowedOrigins.contains("*") { return "*" }
-        return allowedOrigins.contains(origin) ? origin : nil
+    func allowOrigin(for origin: String, intake: Bool = false) -> String? {
+        let origins = intake ? intakeOrigins : allowedOrigins
+        if origins.contains("*") { return "*" }
+        return origins.contains(origin) ? origin : nil
     }
+
+    /// Whether a path is the reports' (intake and what follows it).
+    static func isIntake(_ path: String) -> Bool { path == "/v1/reports" || path.hasPrefix("/v1/reports/") }
 
     private func apply(_ allowed: String?, to headers: inout HTTPFields) {
         if let allowed { headers[.accessControlAllowOrigin] = allowed }

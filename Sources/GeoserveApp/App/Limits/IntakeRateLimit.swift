@@ -12,9 +12,14 @@ struct IntakeRateLimit: Sendable {
     /// Reports and uploads per signed-in account.
     let accounts: RateLimiter
     let addresses: ClientAddress
+    /// The bits of an IPv6 address that name one client's budget (`AddressBudgetKey`).
+    var ipv6Prefix = 64
+    /// Anonymous reports pending at once, for all addresses together.
+    var pending = PendingAnonymousBound(limit: 0)
 
+    /// The key of the caller's budget: its address, an IPv6 one by its prefix.
     func address(_ request: Request, _ context: AppRequestContext) -> String {
-        addresses.address(of: request, peer: context.remoteAddress)
+        AddressBudgetKey.of(addresses.address(of: request, peer: context.remoteAddress), ipv6Prefix: ipv6Prefix)
     }
 
     /// Throws `429 rate_limited` with `Retry-After` when the caller has used its budget: an

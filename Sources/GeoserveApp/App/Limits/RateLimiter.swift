@@ -7,10 +7,22 @@ import Synchronization
 final class RateLimiter: Sendable {
     let perMinute: Int
     let burst: Int
-    /// Keys tracked at most; beyond it, full buckets (idle clients) are forgotten first, and if
-    /// none is full the table starts over rather than grow without bound under a spoofing flood.
+    /// Keys tracked at most. Beyond it, full buckets (idle clients, whose budget is whole
+    /// anyway) are forgotten; when none is, new keys share one overflow bucket rather than evict
+    /// a key with a spent budget: forgetting that key would hand it a full budget again, so a
+    /// flood from many addresses could refill every budget by filling the table.
     let capacity: Int
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private let state = Mutex(State())
+
+    private struct State {
+        var buckets: [String: Bucket] = [:]
+        /// When the table was last swept for full buckets: at most once a second, so that a full
+        /// table of spent budgets does not cost a scan per request.
+        var sweptAt = -Double.infinity
+    }
+
+    /// The key that keys beyond the capacity share.
+    static let overflowKey = "\u{0}overflow"
 
     struct Bucket {
         var tokens: Double
@@ -27,7 +39,7 @@ final class RateLimiter: Sendable {
     var isEnabled: Bool { perMinute > 0 }
 
     /// Keys in the table now.
-    var tracked: Int { buckets.withLock { $0.count } }
+    var tracked: Int { state.withLock { $0.buckets.count } }
 
     /// Takes `cost` tokens for `key`; nil when allowed, else the seconds until they are there.
     func take(_ key: String, cost: Double = 1, now: Double = ProcessInfo.processInfo.systemUptime) -> Int? {
@@ -54,19 +66,22 @@ final class RateLimiter: Sendable {
 
     private func update(_ key: String, now: Double, _ body: (inout Bucket, Double) -> Int?) -> Int? {
         let rate = Double(perMinute) / 60
-        return buckets.withLock { table in
-            var bucket = table[key] ?? Bucket(tokens: Double(burst), updated: now)
+        return state.withLock { state in
+            var key = key
+            if state.buckets[key] == nil, state.buckets.count >= capacity {
+                if now - state.sweptAt >= 1 {
+                    state.sweptAt = now
+                    let burst = Double(burst)
+                    state.buckets = state.buckets.filter { $0.value.tokens + (now - $0.value.updated) * rate < burst }
+                }
+                if state.buckets.count >= capacity { key = Self.overflowKey }
+            }
+            var bucket = state.buckets[key] ?? Bucket(tokens: Double(burst), updated: now)
             bucket.tokens = min(Double(burst), bucket.tokens + (now - bucket.updated) * rate)
             bucket.updated = now
             let wait = body(&bucket, rate)
-            if table[key] == nil, table.count >= capacity { Self.forgetIdle(&table, capacity: capacity, burst: Double(burst), rate: rate, now: now) }
-            table[key] = bucket
+            state.buckets[key] = bucket
             return wait
         }
-    }
-
-    private static func forgetIdle(_ table: inout [String: Bucket], capacity: Int, burst: Double, rate: Double, now: Double) {
-        table = table.filter { $0.value.tokens + (now - $0.value.updated) * rate < burst }
-        if table.count > capacity / 2 { table = [:] }
     }
 }
