@@ -253,7 +253,7 @@ start_server() {  # name database demo-data; sets server_pid[name], server_base[
     # Each database is an installation of its own with its own key file (geoserve refuses a key
     # file made for another database); processes on one database share it.
     (cd "$work/run" && GEOSERVE_ATTACHMENTS="$work/run/attachments" GEOSERVE_KEYS="$(keys_for "$db")" \
-      GEOSERVE_ANONYMOUS_PER_MINUTE=0 exec "$bin" serve --port "$port" \
+      GEOSERVE_ANONYMOUS_PER_MINUTE=0 GEOSERVE_MAX_PENDING_ANONYMOUS=0 exec "$bin" serve --port "$port" \
       --database "$db" --demo-data "$demo" --log-level error "${extra[@]}") >> "$logf" 2>&1 &
     pid=$!
     server_pid[$name]=$pid

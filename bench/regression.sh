@@ -142,7 +142,7 @@ start_server() {  # binary db demo-data log -> server_pid, base
   local bin=$1 db=$2 demo=$3 logf=$4 attempt port
   for attempt in 1 2 3; do
     port=$(free_port)
-    GEOSERVE_ANONYMOUS_PER_MINUTE=0 "$bin" serve --port "$port" --database "$db" --demo-data "$demo" --log-level error >> "$logf" 2>&1 &
+    GEOSERVE_ANONYMOUS_PER_MINUTE=0 GEOSERVE_MAX_PENDING_ANONYMOUS=0 "$bin" serve --port "$port" --database "$db" --demo-data "$demo" --log-level error >> "$logf" 2>&1 &
     server_pid=$!
     base="http://127.0.0.1:$port"
     for _ in $(seq 600); do  # <= 60 s (the demo campus import on first start)

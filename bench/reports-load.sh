@@ -15,7 +15,7 @@ work=$(mktemp -d)
 port=$((20000 + RANDOM % 20000))
 (cd "$root" && swift build -c release --product geoserve >/dev/null 2>&1)
 # All load comes from one address: the per-address limit on anonymous writes is off.
-"$root/.build/release/geoserve" serve --port "$port" --database "$work/g.sqlite" --demo-data "$root/data" --log-level error --anonymous-per-minute 0 &
+"$root/.build/release/geoserve" serve --port "$port" --database "$work/g.sqlite" --demo-data "$root/data" --log-level error --anonymous-per-minute 0 --max-pending-anonymous 0 &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done

@@ -51,6 +51,8 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 export PYTHONDONTWRITEBYTECODE=1
+# No bound on pending anonymous reports (older binaries ignore the variable): the load files thousands.
+export GEOSERVE_MAX_PENDING_ANONYMOUS=0
 free_port() { python3 "$root/Tests/Operations/load.py" free-port; }
 
 pgport=$(free_port)

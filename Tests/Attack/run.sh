@@ -84,7 +84,7 @@ start_server() {
   echo "$PASSWORD" | "$BIN" user create --role admin --email admin@attack.example --database "$DB" >/dev/null || return 1
   # Publications only when the suite makes them, so that it controls every interval.
   "$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$DB" --demo-data "$DATA" --publish-at never \
-    --log-level warning --anonymous-per-minute 0 >"$WORK/$1/server.log" 2>&1 &
+    --log-level warning --anonymous-per-minute 0 --max-pending-anonymous 0 >"$WORK/$1/server.log" 2>&1 &
   SERVER=$!
   for _ in $(seq 120); do
     "$PY" "$HELPERS" ready "$URL" && return 0

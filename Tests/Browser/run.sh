@@ -52,7 +52,7 @@ URL="http://127.0.0.1:$PORT"
 "$BIN" migrate --database "$WORK/geoserve.sqlite" >/dev/null
 echo "$PASSWORD" | "$BIN" user create --role admin --email admin@browser.example --database "$WORK/geoserve.sqlite" >/dev/null
 "$BIN" serve --port "$PORT" --database "$WORK/geoserve.sqlite" --demo-data "$ROOT/data" --log-level warning \
-  --anonymous-per-minute 0 --account-writes-per-minute 0 --drain-delay 0 >"$WORK/server.log" 2>&1 &
+  --anonymous-per-minute 0 --max-pending-anonymous 0 --account-writes-per-minute 0 --drain-delay 0 >"$WORK/server.log" 2>&1 &
 SERVER=$!
 for _ in $(seq 120); do curl -fs -o /dev/null "$URL/readyz" && break; sleep 0.25; done
 

@@ -69,7 +69,7 @@ for name in $(compgen -e | grep '^GEOSERVE_'); do unset "$name"; done
 PORT=$("$PY" "$HERE/conformance.py" free-port)
 URL="http://127.0.0.1:$PORT"
 "$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$WORK/geoserve.sqlite" --demo-data "$DATA" \
-  --log-level warning --anonymous-per-minute 0 >"$WORK/server.log" 2>&1 &
+  --log-level warning --anonymous-per-minute 0 --max-pending-anonymous 0 >"$WORK/server.log" 2>&1 &
 SERVER=$!
 for _ in $(seq 120); do
   "$PY" "$HERE/conformance.py" ready "$URL" && break

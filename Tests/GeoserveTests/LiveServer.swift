@@ -40,7 +40,7 @@ final class LiveServer: @unchecked Sendable {
         self.port = port
         self.database = database
         var serve = ["serve", "--port", "\(port)", "--database", database, "--demo-data", demoData ?? "none", "--log-level", logLevel,
-                     "--anonymous-per-minute", "0"] + arguments
+                     "--anonymous-per-minute", "0", "--max-pending-anonymous", "0"] + arguments
         // A test stops many servers; the drain has tests of its own.
         if !arguments.contains("--drain-delay") { serve += ["--drain-delay", "0"] }
         // Processes on one PostgreSQL database share one key file, kept out of the working folder.

@@ -18,6 +18,7 @@ final class WebhookReceiver: Sendable {
         let signature: String
         let eventHeader: String
         let answered: Int
+        var host = ""
     }
 
     let failFirst: Int
@@ -44,7 +45,8 @@ final class WebhookReceiver: Sendable {
         let status = arrivals.withLock { list -> Int in
             let answer = redirect ? 302 : list.count < failFirst ? 500 : 204
             list.append(Arrival(path: path, body: body, signature: request.headers[HTTPField.Name(WebhookSignature.header)!] ?? "",
-                                eventHeader: request.headers[HTTPField.Name("X-Geoserve-Event")!] ?? "", answered: answer))
+                                eventHeader: request.headers[HTTPField.Name("X-Geoserve-Event")!] ?? "", answered: answer,
+                                host: request.head.authority ?? ""))
             return answer
         }
         return Response(status: .init(code: status), headers: redirect ? [.location: "/elsewhere"] : [:])
@@ -185,5 +187,36 @@ struct WebhookTests {
         #expect(await LocalAddress.resolvesLocal(host: "[::1]"))
         #expect(await !LocalAddress.resolvesLocal(host: "10.1.2.3"))
         #expect(await !LocalAddress.resolvesLocal(host: "no-such-host.invalid"), "a name that does not resolve fails as a delivery, not as local")
+        #expect(await LocalAddress.resolve(host: "[::1]") == ["::1"])
+        #expect(await LocalAddress.resolve(host: "no-such-host.invalid") == [])
+    }
+
+    @Test("a delivery over HTTP connects to the address it checked, naming the host in Host; a name that does not resolve is not sent")
+    func connectsToCheckedAddress() async throws {
+        let receiver = WebhookReceiver()
+        let app = receiver.application
+        try await app.test(.live) { client in
+            let port = client.port!
+            let delivering = WebhookClient(timeout: 10, allowsLocal: true)
+            let url = URL(string: "http://localhost:\(port)/hook")!
+            #expect(await delivering.post(Data("{}".utf8), to: url, eventID: "e1", signature: "s") == .delivered)
+            let arrived = receiver.arrivals.withLock { $0 }
+            #expect(arrived.map(\.path) == ["/hook"])
+            #expect(arrived.first?.host == "localhost:\(port)", "the name, not the address connected to, in Host")
+            // The connection goes to each checked address in turn, never to the name again.
+            let targets = WebhookClient.targets(for: url, resolved: ["::1", "127.0.0.1"])
+            #expect(targets.map(\.url.absoluteString) == ["http://[::1]:\(port)/hook", "http://127.0.0.1:\(port)/hook"])
+            #expect(targets.allSatisfy { $0.host == "localhost:\(port)" })
+            let https = WebhookClient.targets(for: URL(string: "https://hooks.campus.example/a")!, resolved: ["192.0.2.5"])
+            #expect(https.map(\.url.absoluteString) == ["https://hooks.campus.example/a"] && https.first?.host == nil, "HTTPS keeps the name its certificate is checked for")
+            #expect(WebhookClient.pinned(URL(string: "http://hooks.campus.example:8080/a?b=c")!, to: "192.0.2.5").absoluteString == "http://192.0.2.5:8080/a?b=c")
+            #expect(WebhookClient.pinned(URL(string: "http://hooks.campus.example/a")!, to: "2001:db8::5").absoluteString == "http://[2001:db8::5]/a")
+            let nowhere = await delivering.post(Data("{}".utf8), to: URL(string: "http://no-such-host.invalid/hook")!, eventID: "e2", signature: "s")
+            #expect(nowhere == .failed("no-such-host.invalid does not resolve (not sent)"))
+            // Without leave to post locally, a name resolving to loopback is refused before any connection.
+            let refused = await WebhookClient(timeout: 10, allowsLocal: false).post(Data("{}".utf8), to: url, eventID: "e3", signature: "s")
+            #expect(refused == .failed("localhost resolves to a loopback or link-local address (not sent)"))
+            #expect(receiver.arrivals.withLock { $0.count } == 1)
+        }
     }
 }

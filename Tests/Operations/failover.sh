@@ -163,7 +163,7 @@ DB="postgres://geoserve@127.0.0.1:$P1,127.0.0.1:$P2/geoserve?target_session_attr
 # Every process and command of the installation: the URI, the key file (made by the first use).
 export GEOSERVE_DATABASE=$DB GEOSERVE_KEYS=$WORK/geoserve.keys
 (cd "$WORK" && exec "$BIN" serve --host 127.0.0.1 --port "$HTTP" --attachments "$WORK/attachments" --index-cache none \
-  --demo-data "$ROOT/data" --publish-at never --anonymous-per-minute 0 --drain-delay 0 \
+  --demo-data "$ROOT/data" --publish-at never --anonymous-per-minute 0 --max-pending-anonymous 0 --drain-delay 0 \
   --database-connections "$CONNECTIONS" --statement-timeout "$STATEMENT_TIMEOUT" \
   --log-format json --log-level info) >>"$WORK/geoserve.log" 2>&1 &
 GEOSERVE=$!

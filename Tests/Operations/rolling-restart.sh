@@ -83,7 +83,7 @@ declare -A DEMO=([A]="$ROOT/data" [B]=none)
 start_geoserve() {  # A|B: in the background, from $WORK, logging to $WORK/NAME.log
   (cd "$WORK" && exec "$BIN" serve --host 127.0.0.1 --port "${PORT[$1]}" --database "$DB" --keys "$WORK/geoserve.keys" \
     --attachments "$WORK/attachments" --index-cache none --demo-data "${DEMO[$1]}" --publish-at never \
-    --anonymous-per-minute 0 --drain-delay "$DRAIN_DELAY" --shutdown-grace "$SHUTDOWN_GRACE" \
+    --anonymous-per-minute 0 --max-pending-anonymous 0 --drain-delay "$DRAIN_DELAY" --shutdown-grace "$SHUTDOWN_GRACE" \
     --log-format json --log-level info) >>"$WORK/$1.log" 2>&1 &
   PID[$1]=$!
 }

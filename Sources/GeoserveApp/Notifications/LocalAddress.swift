@@ -41,26 +41,34 @@ enum LocalAddress {
     /// fd00:ec2::254, the IPv6 address of AWS's instance metadata service.
     private static let metadataV6: [UInt8] = [0xfd, 0x00, 0x0e, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54]
 
-    /// The addresses `host` resolves to, any of them local: a name can point anywhere, so the
-    /// client looks again before each delivery. (The HTTP client resolves once more; a name that
-    /// changes between the two looks is the receiver's own doing, not a caller's.)
+    /// Whether `host` or any address it resolves to is local (see `resolve`); a name that does
+    /// not resolve is not local, and its delivery fails as unresolvable.
     static func resolvesLocal(host: String) async -> Bool {
-        if let literal = isLocal(literal: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) { return literal }
+        await resolve(host: host).contains { isLocal(literal: $0) == true }
+    }
+
+    /// The numeric addresses `host` stands for: itself when it is an address literal, else what
+    /// the resolver answers, in its order; empty when nothing resolves. A delivery checks these
+    /// and connects to one of them (`WebhookClient`), so a name cannot answer the check with one
+    /// address and the connection with another (DNS rebinding).
+    static func resolve(host: String) async -> [String] {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if isLocal(literal: bare) != nil { return [bare] }
         return await withCheckedContinuation { done in
             // getaddrinfo blocks: off the cooperative pool.
             Thread.detachNewThread {
                 var hints = addrinfo()
                 hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
                 var list: UnsafeMutablePointer<addrinfo>?
-                guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return done.resume(returning: false) }
+                guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return done.resume(returning: []) }
                 defer { freeaddrinfo(first) }
-                var found = false
+                var found: [String] = []
                 var node: UnsafeMutablePointer<addrinfo>? = first
                 while let n = node {
                     var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-                    if getnameinfo(n.pointee.ai_addr, n.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0,
-                       isLocal(literal: String(decoding: text.prefix { $0 != 0 && $0 != CChar(UInt8(ascii: "%")) }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) == true {
-                        found = true
+                    if getnameinfo(n.pointee.ai_addr, n.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 {
+                        let address = String(decoding: text.prefix { $0 != 0 && $0 != CChar(UInt8(ascii: "%")) }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                        if !found.contains(address) { found.append(address) }
                     }
                     node = n.pointee.ai_next
                 }
