@@ -65,6 +65,6 @@ extension PostgresStore: AreaStore {
             }
             return (0..<s.count).map { (s.string($0, 0), s.text($0, 1), s.string($0, 2), s.string($0, 3)) }
         }
-        return try StoredArea.read(rows: rows)
+        return try StoredArea.read(rows: rows, layer: layer, version: version)
     }
 }

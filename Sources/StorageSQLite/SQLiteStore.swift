@@ -294,7 +294,7 @@ extension SQLiteStore: AreaStore {
             }
             return out
         }
-        return try StoredArea.read(rows: rows)
+        return try StoredArea.read(rows: rows, layer: layer, version: version)
     }
 
 }

@@ -47,7 +47,7 @@ public struct JSONParser {
         return try result.get()
     }
 
-    private func error(_ reason: String) -> SyntaxError {
+    func error(_ reason: String) -> SyntaxError {
         SyntaxError(offset: i, reason: reason)
     }
 
@@ -69,7 +69,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func literal(_ word: StaticString) throws(SyntaxError) {
+    mutating func literal(_ word: StaticString) throws(SyntaxError) {
         let n = word.utf8CodeUnitCount
         guard i + n <= bytes.count else { throw error("unexpected end") }
         for k in 0..<n where bytes[i + k] != word.utf8Start[k] { throw error("unexpected character") }
@@ -249,6 +249,11 @@ public struct JSONParser {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
         guard let d = Double(text), d.isFinite else { throw SyntaxError(offset: start, reason: "number out of range") }
+        // A number written with a digit that is not 0 but read as zero (`1e-400`) is out of
+        // range too: read as 0, a hall had a vertex at latitude 0.
+        if d == 0, (intStart..<(intStart + intDigits)).contains(where: { bytes[$0] != UInt8(ascii: "0") }) || fraction.contains(where: { bytes[$0] != UInt8(ascii: "0") }) {
+            throw SyntaxError(offset: start, reason: "number out of range")
+        }
         return d
     }
 

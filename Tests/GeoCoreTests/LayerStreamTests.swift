@@ -163,8 +163,12 @@ struct LayerStreamTests {
             #expect(got == expected, "\(what)")
         }
         // Layouts the scan leaves alone are read whole, with the same result.
-        for odd in [collection(good, head: #""type":"FeatureCollection","type":"FeatureCollection","#),
-                    collection(good, head: #""typ\u0065":"FeatureCollection","#),
+        // A member named twice is refused by both, with one error (the strict check comes first).
+        let twice = collection(good, head: #""type":"FeatureCollection","type":"FeatureCollection","#)
+        let (twiceStreamed, _, twiceWhole) = Self.bothWays(twice)
+        guard case .failure(let twiceError) = twiceWhole else { Issue.record("a member named twice was read"); return }
+        #expect(Self.same(twiceStreamed, twiceWhole) && twiceError.reason.contains("appears twice"))
+        for odd in [collection(good, head: #""typ\u0065":"FeatureCollection","#),
                     "\u{FEFF}" + collection(good)] {
             #expect(try GeoJSONFeatureStream(data: Data(odd.utf8), reader: GeoJSONReader()) == nil)
             let (stream, streamedOnly, whole) = Self.bothWays(odd)

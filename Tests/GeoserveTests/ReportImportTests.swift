@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import ReportVerification
 import Storage
+import Support
 import Testing
 @testable import GeoserveApp
 @testable import geoserve
@@ -69,17 +70,23 @@ struct ReportImportTests {
         #expect(file.problems.map(\.description) == ["feature 2: the geometry is not a Point", "feature 3: unknown property \"colour\""])
     }
 
-    @Test("payloads are checked as JSON objects without building them")
+    @Test("payloads are checked as JSON objects without building them, refusing what the strict parser refuses")
     func jsonSyntax() {
-        for good in [#"{}"#, #" {"a": [1, -2.5e3, true, false, null, "x\"\u00e9"], "b": {"c": {}}} "#, #"{"n":0,"m":-0.0}"#] {
-            #expect(JSONSyntax.isObject(Array(good.utf8)), "\(good)")
+        func isObject(_ text: String) -> Bool { (try? JSONParser.check(Array(text.utf8), object: true)) != nil }
+        for good in [#"{}"#, #" {"a": [1, -2.5e3, true, false, null, "x\"\u00e9"], "b": {"c": {}}} "#, #"{"n":0,"m":-0.0,"s":1e-300,"t":0e-999}"#,
+                     #"{"pair":"\ud83d\ude00"}"#] {
+            #expect(isObject(good), "\(good)")
         }
         // Not an object, or an object with a flaw: a missing value, a trailing comma, a leading
-        // zero, a bad escape, trailing text, a misspelt literal, a raw line break, deep nesting.
+        // zero, a bad escape, trailing text, a misspelt literal, a raw line break, deep nesting,
+        // a member named twice (also when escaped), an unpaired surrogate, numbers out of range
+        // both ways, invalid UTF-8.
         for bad in ["", "[]", "1", #"{"a":}"#, #"{"a":1,}"#, #"{"a":01}"#, #"{"a":"\x"}"#, #"{"a":1} x"#, #"{"a":tru}"#, "{\"a\":\"\n\"}",
-                    "{\"a\":" + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}"] {
-            #expect(!JSONSyntax.isObject(Array(bad.utf8)), "\(bad)")
+                    "{\"a\":" + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}",
+                    #"{"a":1,"a":2}"#, #"{"a":1,"\u0061":2}"#, #"{"s":"\uD800"}"#, #"{"s":"\uDC00x"}"#, #"{"n":1e400}"#, #"{"n":-1e400}"#, #"{"n":1e-400}"#] {
+            #expect(!isObject(bad), "\(bad)")
         }
+        #expect((try? JSONParser.check([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D], object: true)) == nil, "invalid UTF-8 in a member name")
     }
 
     @Test("a file with one bad row imports nothing: no report, no counter, no audit entry, the same data version")

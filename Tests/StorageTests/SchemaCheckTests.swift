@@ -56,3 +56,16 @@ enum PostgresSchemas {
             .query("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'geoserve\\_reference\\_%'", prepare: false).int(0, 0))
     }
 }
+
+/// A stored row that does not read back names its layer, version and area.
+@Suite("stored rows")
+struct StoredRowTests {
+    @Test("a stored geometry with a number out of range is refused, naming the layer, version and area")
+    func unreadableNamesItself() {
+        let geometry = #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1e-400],[0,1],[0,0]]]}"#
+        let refused = #expect(throws: StoredArea.Unreadable.self) {
+            _ = try StoredArea.read(rows: [(id: "H07", name: nil, properties: "{}", geometry: geometry)], layer: "halls", version: 3)
+        }
+        #expect(refused?.description.hasPrefix("layer halls version 3, area H07: the stored row does not read back") == true, "\(String(describing: refused))")
+    }
+}

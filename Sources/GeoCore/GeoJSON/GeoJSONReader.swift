@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Synchronization
 
 /// A failure to read GeoJSON: where (a JSON path such as `$.features[3].geometry.coordinates[0]`)
@@ -104,6 +105,25 @@ public struct GeoJSONReader: Sendable {
             throw GeoJSONError(path: "$", reason: "document is \(data.count) bytes; the limit is \(maxBytes)")
         }
         try checkDepth(data)
+        try checkStrictly(data)
+    }
+
+    /// Refuses what `JSONParser` refuses and Foundation's readers took (`JSONParser.check`): a
+    /// member named twice, an unpaired surrogate, invalid UTF-8, a number out of range either
+    /// way. Depth is `checkDepth`'s, to this reader's own limit.
+    private func checkStrictly(_ data: Data) throws(GeoJSONError) {
+        // A byte order mark before the text is taken, as Foundation's readers take it.
+        let bom = data.starts(with: [0xEF, 0xBB, 0xBF])
+        do throws(JSONParser.SyntaxError) { try JSONParser.check(bom ? data.dropFirst(3) : data) } catch {
+            guard !error.isTooDeep else { return }
+            // The same message as before for what Foundation refuses as well.
+            if let syntax = Self.syntaxError(in: data) { throw syntax }
+            let offset = error.offset + (bom ? 3 : 0)
+            let prefix = data.prefix(offset)
+            let line = prefix.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            let column = offset - (prefix.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 - data.startIndex } ?? 0) + 1
+            throw GeoJSONError(path: "$", reason: "not valid JSON: \(error.reason) at line \(line), column \(column)")
+        }
     }
 
     /// Rejects documents nested deeper than `maxJSONDepth` before the decoder recurses into them.

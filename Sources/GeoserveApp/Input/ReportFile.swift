@@ -86,7 +86,14 @@ package struct ReportFileReader {
         checker = RowChecker(now: now, timeZone: timeZone)
         source = .done(total: 0)
         if geoJSON {
-            guard let root = try? JSONSerialization.jsonObject(with: json()) as? [String: Any], root["type"] as? String == "FeatureCollection",
+            // Checked as every other reader checks JSON first: Foundation's took a member named
+            // twice, an unpaired surrogate and `1e400`, which read back as null.
+            let document = json()
+            do throws(JSONParser.SyntaxError) { try JSONParser.check(document) } catch {
+                problems.append(.init(place: "file", message: "not valid JSON: \(error)"))
+                return
+            }
+            guard let root = try? JSONSerialization.jsonObject(with: document) as? [String: Any], root["type"] as? String == "FeatureCollection",
                   let features = root["features"] as? [Any] else {
                 problems.append(.init(place: "file", message: "not a GeoJSON FeatureCollection"))
                 return
@@ -270,8 +277,8 @@ private struct RowChecker {
             messages.append(groups.isEmpty ? "\(kind.rawValue) reports have no group" : "group must be one of \(groups.joined(separator: ", "))")
         }
         let payload = Data((values.payload ?? "{}").utf8)
-        if !JSONSyntax.isObject(payload) {
-            messages.append("payload must be a JSON object")
+        do throws(JSONParser.SyntaxError) { try JSONParser.check(payload, object: true) } catch {
+            messages.append(error.reason == "not a JSON object" ? "payload must be a JSON object" : "payload must be a JSON object (\(error.reason))")
         }
         guard messages.isEmpty, let kind, let status, let occurredOn, let location else {
             problems += messages.map { .init(place: place, message: $0) }
