@@ -55,6 +55,16 @@ extension PostgresStore: BulkReportStore {
     }
 }
 
+extension PostgresStore {
+    /// Each area layer's published version from the rows of `StalePlacement.publishedVersionsSQL`
+    /// (intake reads them in its pipeline, an import in its transaction).
+    static func publishedAreaVersions(_ rows: PostgresResult) -> [String: Int] {
+        var out: [String: Int] = [:]
+        for i in 0..<rows.count { out[rows.string(i, 0)] = Int(rows.string(i, 1)) }
+        return out
+    }
+}
+
 extension PostgresWrites: BulkWrites {
     func insertReports(_ batches: any ReportBatches) throws {
         // Rows stream in through COPY, a part of the import at a time (no statement per report),
@@ -95,8 +105,7 @@ extension PostgresWrites: BulkWrites {
     }
 
     func publishedAreaVersions() throws -> [String: Int] {
-        let rows = try db.query(StalePlacement.publishedVersionsSQL)
-        return Dictionary(uniqueKeysWithValues: (0..<rows.count).map { (rows.string($0, 0), Int(rows.string($0, 1)) ?? 0) })
+        PostgresStore.publishedAreaVersions(try db.query(StalePlacement.publishedVersionsSQL))
     }
 
     func writeBulkCounters(_ changes: CounterChanges) throws {

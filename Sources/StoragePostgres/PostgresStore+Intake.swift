@@ -90,8 +90,7 @@ extension PostgresStore {
         let opened = try db.pipeline([PipelineStatement("BEGIN"), PipelineStatement(lockWriter), PipelineStatement(auditTailSQL),
                                       PipelineStatement(StalePlacement.publishedVersionsSQL)])
         var audit = auditTail(opened[2], db)
-        var published: [String: Int] = [:]
-        for i in 0..<opened[3].count { published[opened[3].string(i, 0)] = Int(opened[3].string(i, 1)) }
+        let published = publishedAreaVersions(opened[3])
         // Under the writer lock from here to the commit.
         let jobs = batch.jobs
         let reporters = Set(jobs.compactMap { $0.job.submission.record.reporterID }).sorted()
